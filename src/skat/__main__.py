@@ -1,0 +1,5 @@
+import sys
+
+from skat.cli import main
+
+sys.exit(main())

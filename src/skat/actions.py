@@ -1,0 +1,149 @@
+"""Actions a seat can take, each with a short text token for records and protocols."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from skat.cards import Card, CardNotationError, CardSet
+from skat.errors import IllegalActionError
+from skat.rules.contract import Contract, DeclarationError
+
+__all__ = [
+    "Action", "Bid", "Hold", "Pass", "PickUp", "Discard", "Declare", "Play",
+    "Claim", "Concede", "Resign", "parse_action", "HOLD", "PASS", "PICKUP",
+    "CLAIM", "CONCEDE", "RESIGN", "PLAY",
+]
+
+
+class Action:
+    """Base class of all actions. ``str(action)`` is its token; :func:`parse_action` reads it back."""
+
+    __slots__ = ()
+    token: str
+
+    def __str__(self) -> str:
+        return self.token
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """Name a bid value in the auction (or, for forehand alone, play at the lowest value)."""
+
+    value: int
+
+    @property
+    def token(self) -> str:  # type: ignore[override]
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Action):
+    """Answer a bid with "yes": hold the same value."""
+
+    token = "hold"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """Pass in the auction (final)."""
+
+    token = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp(Action):
+    """The declarer picks up the skat (then discards two cards)."""
+
+    token = "pickup"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """The declarer puts two cards away after picking up the skat."""
+
+    cards: CardSet
+
+    @property
+    def token(self) -> str:  # type: ignore[override]
+        return "discard " + self.cards.iss()
+
+
+@dataclass(frozen=True, slots=True)
+class Declare(Action):
+    """Announce the game. A hand game is declared directly instead of picking up the skat."""
+
+    contract: Contract
+
+    @property
+    def token(self) -> str:  # type: ignore[override]
+        return "declare " + str(self.contract)
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play a card to the trick."""
+
+    card: Card
+
+    @property
+    def token(self) -> str:  # type: ignore[override]
+        return self.card.name
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Action):
+    """The declarer lays his cards open and claims the remaining tricks."""
+
+    token = "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class Concede(Action):
+    """A defender gives up; when both have, the remaining tricks go to the declarer."""
+
+    token = "concede"
+
+
+@dataclass(frozen=True, slots=True)
+class Resign(Action):
+    """The declarer gives up; the remaining tricks go to the defenders."""
+
+    token = "resign"
+
+
+HOLD, PASS, PICKUP = Hold(), Pass(), PickUp()
+CLAIM, CONCEDE, RESIGN = Claim(), Concede(), Resign()
+PLAY: tuple[Play, ...] = tuple(Play(c) for c in Card)
+"""The 32 play actions, indexed by card number."""
+
+_SIMPLE = {"hold": HOLD, "yes": HOLD, "y": HOLD, "pass": PASS, "p": PASS, "pickup": PICKUP,
+           "claim": CLAIM, "concede": CONCEDE, "resign": RESIGN}
+
+
+def parse_action(token: str) -> Action:
+    """Read an action token: ``18``, ``hold``, ``pass``, ``pickup``, ``discard CT DT``,
+    ``declare grand hand``, ``CJ``, ``claim``, ``concede``, ``resign``."""
+    t = token.strip()
+    low = t.lower()
+    if low in _SIMPLE:
+        return _SIMPLE[low]
+    if t.isdigit():
+        return Bid(int(t))
+    if low.startswith("discard"):
+        try:
+            cards = CardSet(t[len("discard"):])
+        except CardNotationError as exc:
+            raise IllegalActionError(f"bad discard {token!r}: {exc}") from None
+        return Discard(cards)
+    if low.startswith("declare"):
+        try:
+            return Declare(Contract.parse(t[len("declare"):]))
+        except (DeclarationError, ValueError) as exc:
+            raise IllegalActionError(f"bad declaration {token!r}: {exc}") from None
+    try:
+        return PLAY[Card.parse(t)]
+    except CardNotationError:
+        raise IllegalActionError(
+            f"unknown action {token!r}: expected a bid value, hold, pass, pickup, 'discard C1 C2', "
+            "'declare <game> [hand] [schneider|schwarz|ouvert]', a card such as CJ, claim, concede or resign"
+        ) from None

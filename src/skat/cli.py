@@ -1,0 +1,50 @@
+"""The ``skat`` command. Each sub-command lives in ``skat.commands.<name>`` with
+``add_arguments(parser)`` and ``run(args) -> int``; add a line to COMMANDS to register one."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (module, one-line help)
+    "value": ("skat.commands.value", "game-value calculator: JSON on stdin, JSON on stdout"),
+    "deal": ("skat.commands.deal", "play one deal with random players and print its JSON record"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="skat", description="Skat: rules engine, computer players and a table.")
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def _version() -> str:
+    from skat import __version__
+
+    return f"skat {__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Matadors, levels, game value, won or lost, overbid and the score-sheet entry."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
+
+from skat.cards import Card, mask_of
+from skat.rules.contract import Contract, null_value
+from skat.rules.ranking import GameType
+
+if TYPE_CHECKING:
+    from skat.rulesets import RuleSet
+
+__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence"]
+
+_JACK_RUN = [Card.CJ, Card.SJ, Card.HJ, Card.DJ]
+_SUIT_RUN_RANKS = [7, 3, 6, 5, 2, 1, 0]  # A T K Q 9 8 7
+
+
+def _sequence(gt: int) -> tuple[int, ...]:
+    seq = [int(c) for c in _JACK_RUN]
+    if gt <= GameType.CLUBS:
+        seq += [gt * 8 + r for r in _SUIT_RUN_RANKS]
+    return tuple(seq)
+
+
+_SEQUENCES = {gt: _sequence(gt) for gt in (0, 1, 2, 3, 4, 6)}
+
+
+def matador_sequence(game_type: GameType | str) -> tuple[int, ...]:
+    """The trumps from the top down over which matadors are counted."""
+    gt = GameType.parse(game_type)
+    if gt == GameType.NULL:
+        raise ValueError("Null games have no matadors")
+    return _SEQUENCES[gt]
+
+
+def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
+    """(with, count): the unbroken run from the club jack held (with) or missing (without)."""
+    mask = cards if type(cards) is int else mask_of(cards)
+    seq = matador_sequence(game_type)
+    holding = mask >> seq[0] & 1
+    count = 0
+    for c in seq:
+        if (mask >> c & 1) != holding:
+            break
+        count += 1
+    return bool(holding), count
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The value and result of a declared game, as it goes on the score sheet."""
+
+    contract: Contract
+    bid: int
+    won: bool
+    overbid: bool
+    matadors_with: bool | None
+    matadors: int | None
+    multiplier: int | None
+    base_value: int | None
+    game_value: int
+    score: int
+    declarer_points: int | None
+    declarer_tricks: int
+    schneider: bool
+    schwarz: bool
+    explanation: str
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["contract"] = self.contract.to_json()
+        return d
+
+
+def _with_text(w: bool, n: int) -> str:
+    return f"{'with' if w else 'without'} {n}"
+
+
+def evaluate(
+    contract: Contract,
+    declarer_cards,
+    declarer_points: int | None,
+    declarer_tricks: int,
+    bid: int,
+    rules: RuleSet | None = None,
+    *,
+    kontra_level: int = 0,
+    bock: int = 0,
+) -> Outcome:
+    """Value a finished game.
+
+    ``declarer_cards`` are the 12 cards that decide matadors (final hand plus
+    skat or discard), ``declarer_points`` his card points including the skat.
+    ``kontra_level`` (1 Kontra, 2 Re) and ``bock`` double the score, not the value.
+    """
+    from skat.rulesets import ISKO
+
+    rules = rules or ISKO
+    gt = contract.game_type
+    lost_factor = rules.lost_hand_game_factor if contract.hand else rules.lost_game_factor
+    doubling = 2 ** (kontra_level + bock)
+    if gt == GameType.NULL:
+        value = null_value(contract.hand, contract.ouvert)
+        overbid = value < bid
+        won = declarer_tricks == 0 and not overbid
+        score = value if won else -lost_factor * value
+        if overbid:
+            why = f"lost, overbid: {contract} is worth {value} but the bid was {bid}"
+        elif won:
+            why = f"won: {contract} for {value}, the declarer took no trick"
+        else:
+            why = f"lost: {contract} for {value}, the declarer took a trick; lost games count {lost_factor}x"
+        return Outcome(contract, bid, won, overbid, None, None, None, None, value, score * doubling,
+                       None, declarer_tricks, False, False, _with_doubling(why, kontra_level, bock))
+
+    if declarer_points is None:
+        raise ValueError("a suit or grand game needs the declarer's card points")
+    cards_mask = mask_of(declarer_cards)
+    if cards_mask.bit_count() != 12:
+        raise ValueError(
+            f"matadors are counted over 12 cards (hand plus skat), got {cards_mask.bit_count()}"
+        )
+    with_, count = matadors(gt, cards_mask)
+    schneider = declarer_points >= rules.schneider_points or declarer_points <= 120 - rules.schneider_points
+    schwarz = declarer_tricks in (0, 10)
+    base = gt.base_value
+    old_ouvert = rules.grand_ouvert_base36 and gt == GameType.GRAND and contract.ouvert
+    if old_ouvert:
+        base = 36
+    levels = count + 1
+    levels += contract.hand
+    levels += schneider or contract.schneider
+    levels += contract.schneider
+    levels += schwarz or contract.schwarz
+    levels += contract.schwarz
+    levels += contract.ouvert and not old_ouvert
+    value = levels * base
+    reached = declarer_points >= 61
+    missed = []
+    if contract.schneider and declarer_points < rules.schneider_points:
+        missed.append("Schneider")
+    if contract.schwarz and declarer_tricks < 10:
+        missed.append("Schwarz")
+    overbid = value < bid
+    won = reached and not missed and not overbid
+    desc = f"{contract} {_with_text(with_, count)}"
+    if won:
+        score = value
+        extras = [w for w, on in (("Schneider", schneider), ("Schwarz", schwarz)) if on]
+        why = f"won: {desc} is worth {value} ({levels} x {base}), {declarer_points} card points"
+        if extras:
+            why += ", " + " and ".join(extras)
+    elif overbid:
+        loss_value = base * -(-bid // base)
+        score = -lost_factor * loss_value
+        why = (f"lost, overbid: {desc} is worth {value} but the bid was {bid}; "
+               f"loses {lost_factor} x {loss_value}")
+    else:
+        score = -lost_factor * value
+        if missed:
+            reason = f"announced {' and '.join(missed)} not made"
+        else:
+            reason = f"only {declarer_points} card points"
+        why = f"lost: {desc} is worth {value} ({levels} x {base}), {reason}; loses {lost_factor} x {value}"
+    return Outcome(contract, bid, won, overbid, with_, count, levels, base, value, score * doubling,
+                   declarer_points, declarer_tricks, schneider, schwarz,
+                   _with_doubling(why, kontra_level, bock))
+
+
+def _with_doubling(why: str, kontra_level: int, bock: int) -> str:
+    parts = []
+    if kontra_level:
+        parts.append(("Kontra", "Kontra and Re")[min(kontra_level, 2) - 1])
+    if bock:
+        parts.append("Bock" if bock == 1 else f"Bock x{bock}")
+    if parts:
+        why += f"; score doubled for {' and '.join(parts)}"
+    return why
+
+
+def max_multiplier(contract: Contract, matador_count: int) -> int:
+    """The highest multiplier a suit or grand contract can still reach with these matadors."""
+    # game, schneider and schwarz by play, plus every announced level
+    return matador_count + 3 + contract.hand + contract.schneider + contract.schwarz + contract.ouvert

@@ -1,0 +1,26 @@
+"""Shared fixtures: the rules vectors and ISS sample from ../shared."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("SKAT_SHARED", ROOT.parent / "shared"))
+
+
+def load_vectors() -> list[dict]:
+    path = SHARED / "rules" / "vectors.json"
+    return json.loads(path.read_text())["cases"]
+
+
+def vectors(category: str, rulesets: tuple[str, ...] | None = None) -> list[dict]:
+    return [c for c in load_vectors() if c["category"] == category and (rulesets is None or c["ruleset"] in rulesets)]
+
+
+@pytest.fixture(scope="session")
+def iss_sample_path() -> Path:
+    return SHARED / "data" / "iss" / "sample.sgf"
