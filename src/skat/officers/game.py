@@ -1,0 +1,761 @@
+"""One game of Officers' Skat (two players) as a state machine, in every variant of RULES.md section 9.
+
+Seats: 0 is forehand (the dealer's opponent, who chooses the game), 1 is the dealer.
+Each player's cards lie in piles, the top card playable and the card under it covered;
+in Admiral's and half-open Harlequin some cards are held in the hand. Drive a game with
+:meth:`OfficersGame.legal_actions` and :meth:`OfficersGame.apply`; :meth:`OfficersGame.view`
+gives a seat exactly what the table shows him.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from skat.cards import Card, CardSet, deal_deck, mask_points
+from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
+from skat.officers.options import OfficersOptions
+from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
+from skat.rules.bidding import BID_VALUES
+from skat.rules.contract import Contract, null_value
+from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
+from skat.rules.value import matador_sequence, max_multiplier
+
+__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
+
+SEAT_NAMES = ("forehand", "dealer")
+
+UP, DOWN, OWN, OUT = 0, 1, 2, 3
+"""Faces of a card: seen by both, by nobody, by its owner only, by the opponent only (Harlequin)."""
+
+
+class Phase(StrEnum):
+    """The phases of an Officers' Skat game."""
+
+    CHOOSE = "choose"  # the chooser names the game (or passes, in the passing variant)
+    KONTRA = "kontra"  # the other player may say Kontra
+    RE = "re"  # the chooser may answer Re
+    BIDDING = "bidding"  # Admiral's: the auction
+    SKAT = "skat"  # Admiral's: the declarer picks up the skat or plays hand
+    DISCARD = "discard"
+    DECLARE = "declare"
+    PLAY = "play"
+    FINISHED = "finished"
+
+
+_SUITS_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+
+
+@dataclass(frozen=True)
+class OfficersResult:
+    """How a game ended and what each seat scores."""
+
+    kind: str
+    """``played`` (to the end, or until a Null chooser took a trick) or ``passed_in`` (Admiral's, all passed)."""
+    variant: str
+    game: str | None
+    chooser: int | None
+    contract: Contract | None
+    bid: int
+    kontra_level: int
+    points: tuple[int, int]
+    """Card points per seat (tricks, plus the skat where it counts)."""
+    tricks: tuple[int, int]
+    skat: CardSet | None
+    outcome: OfficersOutcome | None
+    scores: tuple[int, int]
+    explanation: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind, "variant": self.variant, "game": self.game, "chooser": self.chooser,
+            "contract": None if self.contract is None else self.contract.to_json(), "bid": self.bid,
+            "kontra_level": self.kontra_level, "points": list(self.points), "tricks": list(self.tricks),
+            "skat": None if self.skat is None else [c.name for c in self.skat],
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "scores": list(self.scores), "explanation": self.explanation,
+        }
+
+
+Pile = list  # top card first
+
+
+@dataclass(frozen=True)
+class OfficersView:
+    """What one seat may know: his cards that face him, the opponent's that face him, played cards.
+
+    In ``own_piles`` and ``opponent_piles`` every pile lists its cards from the top down, with
+    ``None`` for a card this seat cannot see. Only cards already dealt are shown.
+    """
+
+    seat: int
+    variant: str
+    phase: Phase
+    to_move: int | None
+    legal_actions: list[Action]
+    chooser: int | None
+    game: str | None
+    contract: Contract | None
+    kontra_level: int
+    bid: int
+    auction: list[tuple[int, str]]
+    own_piles: list[list[Card | None]]
+    opponent_piles: list[list[Card | None]]
+    hand: CardSet
+    """Cards in this seat's hand (Admiral's, half-open Harlequin)."""
+    opponent_hand_size: int
+    skat: CardSet | None
+    """Admiral's: the skat the declarer picked up (declarer only; everybody at the end)."""
+    discard: CardSet | None
+    """Admiral's: the two cards the declarer put away (declarer only)."""
+    skat_size: int
+    trick: list[tuple[int, Card]]
+    tricks: list[tuple[int, tuple[Card, Card], int]]
+    """Completed tricks: (leader, cards in play order, winner)."""
+    trick_points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    result: OfficersResult | None
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def visible_cards(self) -> CardSet:
+        """Every card this view shows: face-up and own cards, the hand, the skat, played cards."""
+        mask = self.hand.mask
+        for piles in (self.own_piles, self.opponent_piles):
+            for pile in piles:
+                for c in pile:
+                    if c is not None:
+                        mask |= 1 << c
+        for extra in (self.skat, self.discard):
+            if extra is not None:
+                mask |= extra.mask
+        for _, c in self.trick:
+            mask |= 1 << c
+        for _, cs, _ in self.tricks:
+            for c in cs:
+                mask |= 1 << c
+        return CardSet.from_mask(mask)
+
+    def to_json(self) -> dict[str, Any]:
+        def pile_json(piles: list[list[Card | None]]) -> list[list[str | None]]:
+            return [[None if c is None else c.name for c in p] for p in piles]
+
+        return {
+            "seat": self.seat, "variant": self.variant, "phase": self.phase.value, "to_move": self.to_move,
+            "legal_actions": [str(a) for a in self.legal_actions], "chooser": self.chooser, "game": self.game,
+            "contract": None if self.contract is None else self.contract.to_json(),
+            "kontra_level": self.kontra_level, "bid": self.bid, "auction": [[s, t] for s, t in self.auction],
+            "own_piles": pile_json(self.own_piles), "opponent_piles": pile_json(self.opponent_piles),
+            "hand": [c.name for c in self.hand], "opponent_hand_size": self.opponent_hand_size,
+            "skat": None if self.skat is None else [c.name for c in self.skat],
+            "discard": None if self.discard is None else [c.name for c in self.discard],
+            "skat_size": self.skat_size, "trick": [[s, c.name] for s, c in self.trick],
+            "tricks": [[ld, [c.name for c in cs], w] for ld, cs, w in self.tricks],
+            "trick_points": list(self.trick_points), "tricks_won": list(self.tricks_won),
+            "result": None if self.result is None else self.result.to_json(), "options": dict(self.options),
+        }
+
+
+def _parse_deck(deck: Any) -> tuple[int, ...]:
+    if isinstance(deck, str):
+        deck = deck.split()
+    cards = [int(Card.parse(c) if isinstance(c, str) else Card(c)) for c in deck]
+    if len(cards) != 32 or len(set(cards)) != 32:
+        raise ValueError(f"a deck must list each of the 32 cards exactly once, got {len(cards)} cards "
+                         f"({len(set(cards))} different)")
+    return tuple(cards)
+
+
+class OfficersGame:
+    """One game of Officers' Skat.
+
+    ``OfficersGame("classic", seed=7)``; ``variant`` is one of ``classic``, ``passing``,
+    ``harlequin``, ``half_open``, ``admiral``; the keyword options are those of
+    :class:`~skat.officers.options.OfficersOptions`. ``deck`` (32 cards in dealing order)
+    replaces the seeded shuffle.
+    """
+
+    def __init__(self, variant: str = "classic", seed: int | None = None, *, deck: Any = None,
+                 **options: Any) -> None:
+        self.variant = variant
+        self.options = OfficersOptions.for_variant(variant, **options)
+        self.seed = seed
+        self.deck: tuple[int, ...] = tuple(int(c) for c in deal_deck(seed)) if deck is None else _parse_deck(deck)
+        self.piles: list[list[Pile]] = [[], []]
+        self.hands: list[int] = [0, 0]
+        self.skat: int = 0
+        self.face: list[int] = [DOWN] * 32
+        self.owner: list[int] = [-1] * 32
+        self._stages: list[list[int]] = [[], [], []]
+        self._layout()
+        self.dealt: int = 0
+        self.stage = -1
+        self._deal_next()
+        self.initial_cards: tuple[int, int] = tuple(  # type: ignore[assignment]
+            sum(1 << c for c in range(32) if self.owner[c] == s) for s in (0, 1))
+        self.phase = Phase.BIDDING if variant == "admiral" else Phase.CHOOSE
+        self.chooser: int | None = None
+        self._choosing = 0  # the seat whose turn it is to choose
+        self.game_type: GameType | None = None
+        self.contract: Contract | None = None
+        self.kontra_level = 0
+        self.bid = 0
+        # Admiral's two-player auction: the dealer bids, forehand holds or passes.
+        self._auction_value = 0
+        self._auction_waiting = False
+        self._auction_alone = False
+        self._auction_holder: int | None = None
+        self.auction: list[tuple[int, str]] = []
+        self.skat_taken = False
+        self.discard: int | None = None
+        self.trick: list[int] = []
+        self.leader = 0
+        self.tricks: list[tuple[int, tuple[int, int], int]] = []
+        self.trick_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.history: list[tuple[int, Action]] = []
+        self.result: OfficersResult | None = None
+
+    # ---------------------------------------------------------------- layout
+    @property
+    def total_tricks(self) -> int:
+        """16 tricks, 15 in Admiral's Skat."""
+        return 15 if self.variant == "admiral" else 16
+
+    def _place(self, stage: int, seat: int, card: int, face: int, pile: int | None, under: bool = False) -> None:
+        self.owner[card] = seat
+        self.face[card] = face
+        if pile is None:
+            self.hands[seat] |= 1 << card
+        else:
+            piles = self.piles[seat]
+            while len(piles) <= pile:
+                piles.append([])
+            if under:
+                piles[pile].append(card)
+            else:
+                piles[pile].insert(0, card)
+        self._stages[stage].append(card)
+
+    def _layout(self) -> None:
+        d = self.deck
+        v = self.variant
+        if v in ("classic", "passing"):
+            # Rows of four: forehand's face-down row, the dealer's, forehand's face-up row (he chooses
+            # now); then the dealer's face-up row; then the second face-down and face-up rows.
+            for i in range(4):
+                self._place(0, 0, d[i], DOWN, i, under=True)
+                self._place(0, 1, d[4 + i], DOWN, i, under=True)
+            for i in range(4):
+                self._place(0, 0, d[8 + i], UP, i)
+                self._place(1, 1, d[12 + i], UP, i)
+            for i in range(4):
+                self._place(2, 0, d[16 + i], DOWN, 4 + i, under=True)
+                self._place(2, 1, d[20 + i], DOWN, 4 + i, under=True)
+            for i in range(4):
+                self._place(2, 0, d[24 + i], UP, 4 + i)
+                self._place(2, 1, d[28 + i], UP, 4 + i)
+        elif v in ("harlequin", "half_open"):
+            # Alternate draws: one card taken normally, the next put behind it facing the opponent.
+            last = 32 if v == "harlequin" else 16
+            for k in range(last):
+                seat, j = k % 2, k // 2
+                stage = 0 if k < 16 else 2
+                if j % 2 == 0:
+                    self._place(stage, seat, d[k], OWN, j // 2)
+                else:
+                    self._place(stage, seat, d[k], OUT, j // 2, under=True)
+            if v == "half_open":  # the rest dealt normally into the hand, in packets of four
+                for p in range(4):
+                    for c in d[16 + 4 * p: 20 + 4 * p]:
+                        self._place(2, p % 2, c, OWN, None)
+        else:  # admiral: 5 face-down, 5 face-up on top, a skat of 2, 5 in the hand
+            for i in range(5):
+                self._place(0, 0, d[i], DOWN, i, under=True)
+                self._place(0, 1, d[5 + i], DOWN, i, under=True)
+            for i in range(5):
+                self._place(0, 0, d[10 + i], UP, i)
+                self._place(0, 1, d[15 + i], UP, i)
+            self.skat = (1 << d[20]) | (1 << d[21])
+            self._stages[0] += [d[20], d[21]]
+            for i in range(5):
+                self._place(0, 0, d[22 + i], OWN, None)
+                self._place(0, 1, d[27 + i], OWN, None)
+
+    def _deal_next(self) -> None:
+        self.stage += 1
+        for c in self._stages[self.stage]:
+            self.dealt |= 1 << c
+
+    def _deal_rest(self) -> None:
+        while self.stage < 2:
+            self._deal_next()
+
+    # ----------------------------------------------------------------- state
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+        p = self.phase
+        if p is Phase.PLAY:
+            return self.leader if not self.trick else 1 - self.leader
+        if p is Phase.CHOOSE:
+            return self._choosing
+        if p is Phase.KONTRA:
+            return 1 - self.chooser  # type: ignore[operator]
+        if p is Phase.BIDDING:
+            if self._auction_alone:
+                return 0
+            return 0 if self._auction_waiting else 1
+        if p is Phase.FINISHED:
+            return None
+        return self.chooser  # RE, SKAT, DISCARD, DECLARE
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    @property
+    def game(self) -> str | None:
+        """The chosen game: ``clubs`` ... ``diamonds``, ``grand``, ``null``, ``ramsch``, or None yet."""
+        return None if self.game_type is None else self.game_type.label
+
+    def tops(self, seat: int) -> int:
+        """Mask of the seat's uncovered pile cards (the face-down ones under them are covered)."""
+        m = 0
+        for p in self.piles[seat]:
+            if p:
+                m |= 1 << p[0]
+        return m
+
+    def playable(self, seat: int) -> int:
+        """Mask of the cards the seat could play: uncovered pile cards and the hand."""
+        return self.tops(seat) | self.hands[seat]
+
+    def visible_to(self, seat: int, card: int) -> bool:
+        """Whether ``seat`` can see a card that lies on the table or in a hand now."""
+        if not self.dealt >> card & 1 or self.phase is Phase.FINISHED:
+            return bool(self.dealt >> card & 1)
+        f = self.face[card]
+        if f == UP:
+            return True
+        if f == DOWN:
+            return False
+        return (self.owner[card] == seat) == (f == OWN)
+
+    # -------------------------------------------------------------- legality
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions the seat to move may take (empty for the other seat)."""
+        mover = self.to_move
+        if mover is None or (seat is not None and seat != mover):
+            return []
+        p = self.phase
+        if p is Phase.PLAY:
+            legal = self.playable(mover)
+            if self.trick:
+                legal = legal & FOLLOW_MASK[self.game_type][self.trick[0]] or legal  # type: ignore[index]
+            out = []
+            while legal:
+                low = legal & -legal
+                out.append(PLAY[low.bit_length() - 1])
+                legal ^= low
+            return out
+        if p is Phase.CHOOSE:
+            acts: list[Action] = [Declare(Contract(gt)) for gt in _SUITS_AND_GRAND]
+            if self.options.allow_null:
+                acts.append(Declare(Contract(GameType.NULL)))
+            if self.options.allow_ramsch:
+                acts.append(RAMSCH)
+            if self.variant == "passing":
+                acts.append(PASS)
+            return acts
+        if p is Phase.KONTRA:
+            return [KONTRA, PASS]
+        if p is Phase.RE:
+            return [RE, PASS]
+        if p is Phase.BIDDING:
+            if self._auction_waiting:
+                return [HOLD, PASS]
+            if self._auction_alone:
+                return [Bid(BID_VALUES[0]), PASS]
+            return [*(Bid(v) for v in BID_VALUES if v > self._auction_value), PASS]
+        if p is Phase.SKAT:
+            return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
+        if p is Phase.DISCARD:
+            cards = [1 << c for c in range(32) if self.hands[mover] >> c & 1]
+            return [Discard(CardSet.from_mask(a | b)) for a, b in itertools.combinations(cards, 2)]
+        if p is Phase.DECLARE:
+            return [Declare(c) for c in self._declarable(hand_game=False)]
+        return []
+
+    def _declarable(self, hand_game: bool) -> list[Contract]:
+        """Admiral's: the contracts that can still reach the bid, judged only on what the declarer knows
+        (his face-down cards and, in a hand game, the skat are unknown and may fill his matadors)."""
+        if hand_game:
+            contracts = [Contract(gt, hand=True, schneider=s, schwarz=w)
+                         for gt in _SUITS_AND_GRAND for s, w in ((False, False), (True, False), (True, True))]
+            contracts.append(Contract(GameType.NULL, hand=True))
+        else:
+            contracts = [Contract(gt) for gt in _SUITS_AND_GRAND] + [Contract(GameType.NULL)]
+        ok = [c for c in contracts if self._can_reach_bid(c)]
+        return ok if ok or hand_game else contracts  # nothing reaches the bid: any game, lost overbid
+
+    def _can_reach_bid(self, contract: Contract) -> bool:
+        if contract.is_null:
+            return null_value(contract.hand, False) >= self.bid
+        d = self.chooser
+        assert d is not None
+        known_own = self.hands[d] | (self.discard or 0)
+        unknown_own = 0
+        for p in self.piles[d]:
+            for c in p:
+                if self.face[c] == UP:
+                    known_own |= 1 << c
+                else:
+                    unknown_own |= 1 << c
+        if not self.skat_taken:
+            unknown_own |= self.skat
+        seq = matador_sequence(contract.game_type)
+        with_run = next((i for i, c in enumerate(seq) if not (known_own | unknown_own) >> c & 1), len(seq))
+        without_run = next((i for i, c in enumerate(seq) if known_own >> c & 1), len(seq))
+        best = max(with_run, without_run)
+        return max_multiplier(contract, best) * contract.game_type.base_value >= self.bid
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action of ``seat`` (default: the seat to move).
+
+        An illegal action raises an :class:`~skat.errors.IllegalActionError` that says why,
+        and leaves the game unchanged.
+        """
+        if isinstance(action, str):
+            action = parse_officers_action(action)
+        if self.phase is Phase.FINISHED:
+            raise WrongPhaseError("the game is over")
+        mover = self.to_move
+        assert mover is not None
+        if seat is None:
+            seat = mover
+        elif seat not in (0, 1):
+            raise IllegalActionError(f"there is no seat {seat}: seats are 0 (forehand) and 1 (dealer)")
+        if seat != mover:
+            raise OutOfTurnError(f"it is the {SEAT_NAMES[mover]}'s (seat {mover}) turn, not seat {seat}'s")
+        p = self.phase
+        if p is Phase.PLAY:
+            if not isinstance(action, Play):
+                raise WrongPhaseError(f"the cards are being played: seat {seat} must play a card, not {action}")
+            self._play(seat, int(action.card))
+        elif p is Phase.CHOOSE:
+            self._choose(seat, action)
+        elif p is Phase.KONTRA:
+            if isinstance(action, Kontra):
+                self.kontra_level = 1
+            elif not isinstance(action, Pass):
+                raise WrongPhaseError(f"seat {seat} may say 'kontra' or 'pass' now, not {action}")
+            self._after_kontra()
+        elif p is Phase.RE:
+            if isinstance(action, Re):
+                self.kontra_level = 2
+            elif not isinstance(action, Pass):
+                raise WrongPhaseError(f"seat {seat} may answer 're' or 'pass' now, not {action}")
+            self._start_play()
+        elif p is Phase.BIDDING:
+            self._bid(seat, action)
+            self.auction.append((seat, str(action)))
+        elif p is Phase.SKAT:
+            if isinstance(action, PickUp):
+                self.hands[seat] |= self.skat
+                for c in CardSet.from_mask(self.skat):
+                    self.owner[c], self.face[c] = seat, OWN
+                self.skat_taken = True
+                self.phase = Phase.DISCARD
+            elif isinstance(action, Declare):
+                self._declare(action.contract, hand_game=True)
+            else:
+                raise WrongPhaseError(f"the declarer must pick up the skat or declare a hand game, not {action}")
+        elif p is Phase.DISCARD:
+            if not isinstance(action, Discard):
+                raise WrongPhaseError(f"the declarer must put two cards from his hand away now, not {action}")
+            mask = action.cards.mask
+            if mask.bit_count() != 2:
+                raise IllegalActionError(f"discard exactly two cards, not {mask.bit_count()}")
+            if mask & ~self.hands[seat]:
+                raise IllegalActionError(
+                    f"cannot discard {CardSet.from_mask(mask & ~self.hands[seat])}: only cards in the hand may go")
+            self.hands[seat] &= ~mask
+            self.discard = mask
+            self.phase = Phase.DECLARE
+        elif p is Phase.DECLARE:
+            if not isinstance(action, Declare):
+                raise WrongPhaseError(f"the declarer must announce the game now, not {action}")
+            self._declare(action.contract, hand_game=False)
+        self.history.append((seat, action))
+
+    def _choose(self, seat: int, action: Action) -> None:
+        if isinstance(action, Pass):
+            if self.variant != "passing":
+                raise IllegalActionError("passing the choice is only allowed in the 'passing' variant")
+            if seat == 0:
+                self._deal_next()  # the dealer's first face-up row, then he chooses
+                self._choosing = 1
+                return
+            self._deal_rest()  # both passed: Ramsch, forehand leads
+            self.game_type = GameType.RAMSCH
+            self._start_play()
+            return
+        if isinstance(action, ChooseRamsch):
+            if not self.options.allow_ramsch:
+                raise IllegalActionError("Ramsch may only be chosen by agreement: option allow_ramsch=True")
+            gt = GameType.RAMSCH
+        elif isinstance(action, Declare):
+            c = action.contract
+            if c.hand or c.schneider or c.schwarz or c.ouvert:
+                raise IllegalActionError(
+                    f"{c}: in Officers' Skat only the game is named (a suit, grand, null), no hand or announcements")
+            if c.is_null and not self.options.allow_null:
+                raise IllegalActionError("Null may only be chosen by agreement: option allow_null=True")
+            gt = c.game_type
+            self.contract = c
+        else:
+            raise WrongPhaseError(f"seat {seat} must choose the game now ('declare hearts', 'declare grand'...), "
+                                  f"not {action}")
+        self.game_type = gt
+        self.chooser = seat
+        if self.stage < 1:
+            self._deal_next()  # the dealer gets his first face-up row
+        if self.options.kontra:
+            self.phase = Phase.KONTRA
+        else:
+            self._deal_rest()
+            self._start_play()
+
+    def _after_kontra(self) -> None:
+        self._deal_rest()
+        if self.kontra_level:
+            self.phase = Phase.RE
+        else:
+            self._start_play()
+
+    def _bid(self, seat: int, action: Action) -> None:
+        if self._auction_waiting:
+            if isinstance(action, Hold):
+                self._auction_holder = 0
+                self._auction_waiting = False
+            elif isinstance(action, Pass):
+                self._end_auction(1)
+            else:
+                raise IllegalActionError(f"forehand must answer the bid of {self._auction_value}: hold or pass")
+        elif isinstance(action, Bid):
+            if self._auction_alone:
+                if action.value != BID_VALUES[0]:
+                    raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
+                self._auction_value = action.value
+                self._end_auction(0)
+                return
+            if action.value not in BID_VALUES:
+                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
+            if action.value <= self._auction_value:
+                raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
+            self._auction_value = action.value
+            self._auction_holder = 1
+            self._auction_waiting = True
+        elif isinstance(action, Pass):
+            if self._auction_alone:
+                self._end_auction(None)
+            elif self._auction_value == 0:
+                self._auction_alone = True
+            else:
+                self._end_auction(0)
+        elif isinstance(action, Hold):
+            raise IllegalActionError("there is no bid to hold: the dealer bids or passes")
+        else:
+            raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
+
+    def _end_auction(self, declarer: int | None) -> None:
+        self.bid = self._auction_value if declarer is not None else 0
+        if declarer is None:
+            if self.options.all_pass == "passed_in":
+                self._finish_passed_in()
+            else:
+                self.game_type = GameType.RAMSCH
+                self._start_play()
+            return
+        self.chooser = declarer
+        self.phase = Phase.SKAT
+
+    def _declare(self, contract: Contract, hand_game: bool) -> None:
+        if contract.ouvert:
+            raise IllegalActionError("ouvert games are not played in Admiral's Skat: the face-down cards are unknown")
+        if contract.hand != hand_game:
+            if hand_game:
+                raise IllegalActionError(f"{contract} is not a hand game: pick up the skat first, or declare it hand")
+            raise IllegalActionError("a hand game cannot be declared after picking up the skat")
+        if contract not in self._declarable(hand_game):
+            raise IllegalActionError(f"{contract} cannot reach the bid of {self.bid}: choose a game that can")
+        self.contract = contract
+        self.game_type = contract.game_type
+        if self.options.kontra:
+            self.phase = Phase.KONTRA
+        else:
+            self._start_play()
+
+    def _start_play(self) -> None:
+        self._deal_rest()
+        self.phase = Phase.PLAY
+        self.leader = self.chooser if self.chooser is not None else 0
+
+    def _play(self, seat: int, card: int) -> None:
+        playable = self.playable(seat)
+        if not playable >> card & 1:
+            if self.owner[card] == seat and self.dealt >> card & 1 and not self.hands[seat] >> card & 1:
+                raise IllegalActionError(f"{Card(card).name} is covered: only uncovered cards may be played")
+            raise IllegalActionError(f"{Card(card).name} is not among seat {seat}'s playable cards")
+        if self.trick:
+            follow = FOLLOW_MASK[self.game_type][self.trick[0]]  # type: ignore[index]
+            if not follow >> card & 1 and playable & follow:
+                raise IllegalActionError(
+                    f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}")
+        if self.hands[seat] >> card & 1:
+            self.hands[seat] &= ~(1 << card)
+        else:
+            for p in self.piles[seat]:
+                if p and p[0] == card:
+                    p.pop(0)
+                    break
+        self.trick.append(card)
+        if len(self.trick) == 2:
+            self._close_trick()
+
+    def _close_trick(self) -> None:
+        a, b = self.trick
+        w = (self.leader + winner_index(self.game_type, self.trick)) % 2  # type: ignore[arg-type]
+        self.tricks.append((self.leader, (a, b), w))
+        self.trick_points[w] += mask_points((1 << a) | (1 << b))
+        self.tricks_won[w] += 1
+        self.trick = []
+        self.leader = w
+        for s in (0, 1):  # uncovered cards are turned up after the trick
+            for p in self.piles[s]:
+                if p and self.face[p[0]] != UP and self.face[p[0]] != OWN:
+                    self.face[p[0]] = UP
+        if self.game_type == GameType.NULL and w == self.chooser:
+            self._finish()
+        elif len(self.tricks) == self.total_tricks:
+            self._finish()
+
+    # ---------------------------------------------------------------- result
+    def _finish_passed_in(self) -> None:
+        self.phase = Phase.FINISHED
+        self.result = OfficersResult("passed_in", self.variant, None, None, None, 0, 0, (0, 0), (0, 0),
+                                     CardSet.from_mask(self.skat), None, (0, 0),
+                                     "passed in: both players passed; nobody scores")
+
+    def _finish(self) -> None:
+        gt = self.game_type
+        assert gt is not None
+        points = list(self.trick_points)
+        tricks = (self.tricks_won[0], self.tricks_won[1])
+        skat_cards = self.discard if self.skat_taken else self.skat
+        if self.variant == "admiral" and skat_cards:
+            # The skat counts for the declarer; in Ramsch for the winner of the last trick (RULES.md D9).
+            to = self.chooser if gt != GameType.RAMSCH else self.tricks[-1][2]
+            if gt != GameType.NULL:
+                points[to] += mask_points(skat_cards)  # type: ignore[index]
+        pts = (points[0], points[1])
+        if gt == GameType.RAMSCH:
+            outcome = score_ramsch(pts, tricks, self.chooser, self.options, self.kontra_level)
+        elif self.variant == "admiral":
+            assert self.contract is not None and self.chooser is not None
+            cards = self.initial_cards[self.chooser] | self.skat
+            outcome = score_admiral(self.contract, self.chooser, self.bid, cards, pts, tricks, self.kontra_level)
+        else:
+            assert self.chooser is not None
+            outcome = score_game(gt, self.chooser, self.initial_cards[self.chooser], pts, tricks, self.options,
+                                 self.kontra_level)
+        self.phase = Phase.FINISHED
+        self.result = OfficersResult(
+            "played", self.variant, gt.label, self.chooser, self.contract, self.bid, self.kontra_level, pts, tricks,
+            CardSet.from_mask(self.skat) if self.variant == "admiral" else None, outcome, outcome.scores,
+            outcome.explanation)
+
+    # ----------------------------------------------------------------- views
+    def view(self, seat: int) -> OfficersView:
+        """Everything ``seat`` may know now, and nothing more."""
+        if seat not in (0, 1):
+            raise ValueError(f"there is no seat {seat}: seats are 0 (forehand) and 1 (dealer)")
+
+        def show(piles: list[Pile]) -> list[list[Card | None]]:
+            out = []
+            for p in piles:
+                shown = [Card(c) if self.visible_to(seat, c) else None for c in p if self.dealt >> c & 1]
+                out.append(shown)
+            return out
+
+        over = self.phase is Phase.FINISHED
+        is_decl = seat == self.chooser and self.variant == "admiral"
+        skat: CardSet | None = None
+        if self.variant == "admiral" and (over or (is_decl and self.skat_taken)):
+            skat = CardSet.from_mask(self.skat)
+        return OfficersView(
+            seat=seat, variant=self.variant, phase=self.phase, to_move=self.to_move,
+            legal_actions=self.legal_actions(seat), chooser=self.chooser, game=self.game, contract=self.contract,
+            kontra_level=self.kontra_level, bid=self.bid if self.phase is not Phase.BIDDING else self._auction_value,
+            auction=list(self.auction),
+            own_piles=show(self.piles[seat]), opponent_piles=show(self.piles[1 - seat]),
+            hand=CardSet.from_mask(self.hands[seat] & self.dealt),
+            opponent_hand_size=(self.hands[1 - seat] & self.dealt).bit_count() if not over else 0,
+            skat=skat, discard=CardSet.from_mask(self.discard) if (is_decl or over) and self.discard else None,
+            skat_size=self.skat.bit_count() if self.variant == "admiral" else 0,
+            trick=[((self.leader + i) % 2, Card(c)) for i, c in enumerate(self.trick)],
+            tricks=[(ld, (Card(a), Card(b)), w) for ld, (a, b), w in self.tricks],
+            trick_points=(self.trick_points[0], self.trick_points[1]),
+            tricks_won=(self.tricks_won[0], self.tricks_won[1]), result=self.result,
+            options=self.options.changed(),
+        )
+
+    # --------------------------------------------------------------- records
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-ready record: variant, options, the deck in dealing order, every action, the result."""
+        return {
+            "format": "officers-skat", "version": 1, "variant": self.variant, "options": self.options.changed(),
+            "seed": self.seed, "deck": [Card(c).name for c in self.deck],
+            "actions": [[s, str(a)] for s, a in self.history],
+            "result": None if self.result is None else self.result.to_json(),
+        }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> OfficersGame:
+        """Rebuild a game from :meth:`to_record` output by replaying every action."""
+        try:
+            if record.get("format") != "officers-skat":
+                raise RecordError(f"not an Officers' Skat record (format {record.get('format')!r})")
+            game = cls(record["variant"], seed=record.get("seed"), deck=record["deck"], **record.get("options", {}))
+            for i, (seat, token) in enumerate(record["actions"]):
+                try:
+                    game.apply(parse_officers_action(token), seat)
+                except IllegalActionError as exc:
+                    raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RecordError):
+                raise
+            raise RecordError(f"malformed Officers' Skat record: {exc}") from None
+        return game
+
+    def copy(self) -> OfficersGame:
+        """An independent copy (for search and simulation)."""
+        g = object.__new__(OfficersGame)
+        g.__dict__.update(self.__dict__)
+        g.piles = [[list(p) for p in ps] for ps in self.piles]
+        g.hands = list(self.hands)
+        g.face = list(self.face)
+        g.owner = list(self.owner)
+        g.trick = list(self.trick)
+        g.tricks = list(self.tricks)
+        g.trick_points = list(self.trick_points)
+        g.tricks_won = list(self.tricks_won)
+        g.history = list(self.history)
+        g.auction = list(self.auction)
+        return g
+
