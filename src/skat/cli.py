@@ -11,6 +11,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "value": ("skat.commands.value", "game-value calculator: JSON on stdin, JSON on stdout"),
     "deal": ("skat.commands.deal", "play one deal with random players and print its JSON record"),
+    "series": ("skat.commands.series", "play a series at a 3-, 4- or 5-player table and print the score sheet"),
 }
 
 

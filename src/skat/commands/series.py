@@ -1,0 +1,86 @@
+"""Play a whole series (a list) at a table of 3, 4 or 5 computer players and print the score sheet.
+
+Example: ``skat series --players 4 --ruleset pub --games 48 --seed 7 --json``. Options of the
+rule set can be changed one by one: ``--set kontra=true --set ramsch_scoring=fixed``. The same
+seed deals the same cards, so two tables can play exactly the same series.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from skat.rulesets import PRESETS, RuleSetError, get_ruleset
+from skat.table import Table, TableError
+
+DEFAULT_BOT = "heuristic"
+"""The computer player a series uses when it is registered; ``random`` otherwise."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, default=3, help="players at the table: 3, 4 or 5 (default 3)")
+    parser.add_argument("--ruleset", default="isko", help=f"rule set: {', '.join(sorted(PRESETS))} (default isko)")
+    parser.add_argument("--games", type=int, default=None, help="games in the series (default 12 per player)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deals and the players")
+    parser.add_argument("--bot", default=None, help=f"computer player (default {DEFAULT_BOT} if available, else random)")
+    parser.add_argument("--names", default=None, help="comma-separated player names in seat order")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                        help="change one rule option on top of the preset (repeatable; JSON values)")
+    parser.add_argument("--json", action="store_true", help="print the score sheet as JSON")
+
+
+def _bot_name(requested: str | None) -> str:
+    from skat.players import make_player
+
+    if requested:
+        return requested
+    try:
+        make_player(DEFAULT_BOT, 0)
+    except ValueError:
+        return "random"
+    return DEFAULT_BOT
+
+
+def _options(pairs: list[str]) -> dict:
+    changes = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise RuleSetError(f"--set expects OPTION=VALUE, got {pair!r}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        changes[key.strip()] = value
+    return changes
+
+
+def run(args: argparse.Namespace) -> int:
+    from skat.players import make_player
+
+    try:
+        rules = get_ruleset(args.ruleset)
+        changes = _options(args.set)
+        if changes:
+            rules = rules.replace(**changes)
+        names = args.names.split(",") if args.names else [f"P{i + 1}" for i in range(args.players)]
+        if args.names and len(names) != args.players:
+            raise TableError(f"--names gives {len(names)} names for --players {args.players}")
+        table = Table(names, ruleset=rules, seed=args.seed, games=args.games)
+        bot = _bot_name(args.bot)
+        players = [make_player(bot, table.seed + i) for i in range(table.size)]
+    except (RuleSetError, TableError, ValueError, TypeError) as exc:
+        print(f"skat series: {exc}", file=sys.stderr)
+        return 2
+    sheet = table.play(players)
+    if args.json:
+        out = sheet.to_json()
+        out["seed"] = table.seed
+        out["bot"] = bot
+        out["rules"] = rules.to_json()
+        print(json.dumps(out, indent=1))
+    else:
+        print(f"rule set {rules.name}, seed {table.seed}, {table.games} games, players: {bot}")
+        print(sheet.format_table())
+    return 0

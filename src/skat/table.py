@@ -1,0 +1,359 @@
+"""A series ("list") at a table of 3, 4 or 5 players: dealer rotation, sitting-out seats,
+reproducible deals, Bock and Ramsch rounds, the pirate sequence, and the score sheet.
+
+>>> from skat import Table
+>>> table = Table(["Ann", "Bob", "Cid", "Dan"], seed=7, games=8)
+>>> game = table.next_game()          # a skat.Game; Bob, Cid and Dan play, Ann deals
+>>> [table.players[p] for p in table.seats]
+['Bob', 'Cid', 'Dan']
+
+Seats in a game are numbered 0 forehand, 1 middlehand, 2 rearhand (RULES.md section 1).
+At 3 players the dealer is rearhand; at 4 the dealer sits out; at 5 the dealer and the
+third player to his left sit out. The deal passes to the left after every game, passed-in
+games included. Deal ``k`` of a series is shuffled from ``(seed, k)`` alone, so another
+table with the same seed plays exactly the same cards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from skat.errors import SkatError
+from skat.game import Game
+from skat.rulesets import ISKO, RuleSet, get_ruleset
+from skat.scoresheet import ScoreSheet, SheetEntry
+
+__all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
+           "round_score"]
+
+MAX_REDEALS = 50
+"""Under ``all_pass="redeal"`` a deal that is passed this many times in a row is written as passed in
+(it stops a table of players who always pass from dealing for ever)."""
+
+
+class TableError(SkatError, ValueError):
+    """A table that cannot be set up, or a series driven out of order."""
+
+
+def seats_for(dealer: int, players: int) -> tuple[int, int, int]:
+    """Players (indices) in the seats forehand, middlehand, rearhand for a dealer (RULES.md 1)."""
+    d = dealer
+    if players == 3:
+        return ((d + 1) % 3, (d + 2) % 3, d)
+    if players == 4:
+        return ((d + 1) % 4, (d + 2) % 4, (d + 3) % 4)
+    if players == 5:
+        return ((d + 1) % 5, (d + 2) % 5, (d + 4) % 5)
+    raise TableError(f"a Skat table has 3, 4 or 5 players, not {players}")
+
+
+def sitting_out(dealer: int, players: int) -> tuple[int, ...]:
+    """Players who receive no cards in this deal: the dealer at 4, the dealer and D+3 at 5."""
+    active = set(seats_for(dealer, players))
+    return tuple(p for p in range(players) if p not in active)
+
+
+def deal_seed(seed: int, number: int, attempt: int = 0) -> int:
+    """The shuffle seed of deal ``number`` (1-based) of a series; ``attempt`` counts redeals."""
+    digest = hashlib.sha256(f"skat-series:{seed}:{number}:{attempt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def pirate_rounds_due(totals: Sequence[int], threshold: int = 100) -> list[str]:
+    """Seed 001: once any running total reaches ``threshold``, a Bock round and then a Schieber round."""
+    return ["bock_round", "schieber_round"] if any(t >= threshold for t in totals) else []
+
+
+def round_score(score: int, *, won: bool | None, hand: bool, round_kind: str, rules: RuleSet) -> int:
+    """A game's entry as written in a round of ``round_kind``: doubled in a Bock round.
+
+    In the pirate Bock round a lost hand game costs ``rules.pirate_bock_lost_hand_factor`` times
+    its value instead (Q7); a lost skat game there costs 2 x 2 = 4 times (``bock-02``).
+    """
+    if round_kind == "pirate_bock" and won is False and hand:
+        return score // rules.lost_hand_game_factor * rules.pirate_bock_lost_hand_factor
+    if round_kind in ("bock", "pirate_bock"):
+        return 2 * score
+    return score
+
+
+def _is_repdigit(n: int) -> bool:
+    n = abs(n)
+    return 100 < n < 1000 and len(set(str(n))) == 1
+
+
+def bock_events(result: Any, kontra_level: int, before: Sequence[int], after: Sequence[int],
+                rules: RuleSet) -> list[str]:
+    """The Bock triggers of ``rules.bock_triggers`` that a finished game fires (RULES.md 7)."""
+    wanted = rules.bock_triggers
+    if not wanted:
+        return []
+    events = []
+    contract = getattr(result, "contract", None)
+    won = getattr(result, "won", None)
+    outcome = getattr(result, "outcome", None)
+    if contract is not None and won is not None:
+        gt = contract.game_type.label
+        if "lost_60" in wanted and not won and gt != "null" and result.declarer_points == 60:
+            events.append("lost_60")
+        if "grand_hand_won" in wanted and won and gt == "grand" and contract.hand:
+            events.append("grand_hand_won")
+        if "null_ouvert_hand" in wanted and gt == "null" and contract.hand and contract.ouvert:
+            events.append("null_ouvert_hand")
+        if "kontra_lost" in wanted and kontra_level >= 1 and not won:
+            events.append("kontra_lost")
+        if "value" in wanted and outcome is not None and outcome.game_value >= rules.bock_value_threshold:
+            events.append("value")
+    if "re" in wanted and kontra_level >= 2:
+        events.append("re")
+    changed = [i for i in range(len(after)) if after[i] != before[i]]
+    if "hundred" in wanted and any(after[i] != 0 and after[i] % 100 == 0 for i in changed):
+        events.append("hundred")
+    if "repdigit" in wanted and any(_is_repdigit(after[i]) for i in changed):
+        events.append("repdigit")
+    return events
+
+
+@dataclass
+class _Deal:
+    game: Game
+    number: int
+    dealer: int
+    seats: tuple[int, int, int]
+    round: str
+    attempt: int
+
+
+class Table:
+    """A series at a table of 3, 4 or 5 players under one rule set.
+
+    Iterate over the table (or call :meth:`next_game`) to get the games in order; play each
+    one to the end through its ``legal_actions()`` / ``apply()`` / ``view()`` interface before
+    asking for the next. :attr:`seats` says which player sits in forehand, middlehand and
+    rearhand of the current game; :attr:`sheet` is the score sheet so far. :meth:`play`
+    drives a whole series with computer players.
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str] | int = 3,
+        ruleset: RuleSet | str = ISKO,
+        seed: int | None = None,
+        games: int | None = None,
+        first_dealer: int = 0,
+    ) -> None:
+        if isinstance(players, int):
+            players = [f"P{i + 1}" for i in range(players)]
+        names = [str(p) for p in players]
+        if not 3 <= len(names) <= 5:
+            raise TableError(f"a Skat table has 3, 4 or 5 players, got {len(names)}")
+        if len(set(names)) != len(names):
+            raise TableError(f"player names must differ: {names}")
+        self.players: list[str] = names
+        self.ruleset: RuleSet = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.seed: int = seed if seed is not None else random.SystemRandom().getrandbits(48)
+        if games is None:
+            games = 12 * len(names)
+        if games < 1:
+            raise TableError(f"a series has at least one game, not {games}")
+        self.games: int = games
+        if not 0 <= first_dealer < len(names):
+            raise TableError(f"first_dealer must be a player index 0..{len(names) - 1}")
+        rules = self.ruleset
+        self.sheet = ScoreSheet(names, won_bonus=rules.seeger_won, lost_malus=rules.seeger_lost,
+                                fabian_bonus=rules.fabian_bonus, ruleset=rules.name)
+        self.records: list[dict[str, Any]] = []
+        """Every finished game's record (:meth:`skat.Game.to_record`), in order, redeals included."""
+        self.dealer: int = first_dealer
+        self._number = 0
+        self._attempt = 0
+        self._deal: _Deal | None = None
+        self._queue: deque[str] = deque()
+        self._round: str = "normal"
+        self._round_left = 0
+        self._pirate_next: float = rules.pirate_threshold if rules.pirate else float("inf")
+        self._pirate_active = False
+
+    # ------------------------------------------------------------------ state
+    @property
+    def size(self) -> int:
+        return len(self.players)
+
+    @property
+    def number(self) -> int:
+        """Number of the current game (1-based), or of the last one once the series is over."""
+        return self._deal.number if self._deal is not None else self._number
+
+    @property
+    def seats(self) -> tuple[int, int, int]:
+        """Players (indices) in forehand, middlehand and rearhand of the current game."""
+        if self._deal is None:
+            return seats_for(self.dealer, self.size)
+        return self._deal.seats
+
+    @property
+    def sitting_out(self) -> tuple[int, ...]:
+        """Players who sit out the current game (no cards)."""
+        return sitting_out(self._deal.dealer if self._deal else self.dealer, self.size)
+
+    @property
+    def round(self) -> str:
+        """Kind of the current round: ``normal``, ``bock``, ``pirate_bock``, ``ramsch`` or ``schieber``."""
+        return self._deal.round if self._deal is not None else self._round
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played now."""
+        return self._deal.game if self._deal is not None else None
+
+    @property
+    def queued_rounds(self) -> list[str]:
+        """Special rounds waiting to start after the current one."""
+        return list(self._queue)
+
+    @property
+    def is_over(self) -> bool:
+        return self._number >= self.games and self._deal is None
+
+    def seat_of(self, player: int | str) -> int | None:
+        """The seat (0-2) of a player in the current game, or None when he sits out."""
+        idx = self.players.index(player) if isinstance(player, str) else player
+        return self.seats.index(idx) if idx in self.seats else None
+
+    # ------------------------------------------------------------------ series
+    def __iter__(self) -> Iterator[Game]:
+        while (game := self.next_game()) is not None:
+            yield game
+
+    def next_game(self) -> Game | None:
+        """Write the finished game on the sheet and deal the next one (None when the series is over)."""
+        if self._deal is not None:
+            if not self._deal.game.is_over:
+                raise TableError(f"game {self._deal.number} is not finished yet: play it to the end first")
+            redeal = self._close(self._deal)
+            self._deal = None
+            if redeal:
+                self._attempt += 1
+                self._deal = self._start(self._number + 1, self._attempt, self._deal_round_kind_again)
+                return self._deal.game
+        if self._number >= self.games:
+            return None
+        self._attempt = 0
+        kind = self._next_round_kind()
+        self._deal = self._start(self._number + 1, 0, kind)
+        return self._deal.game
+
+    def play(self, players: Sequence[Any]) -> ScoreSheet:
+        """Play the rest of the series with one player object per table player (``choose(view)``).
+
+        Each player only ever sees its own seat's view; players who sit out get nothing.
+        """
+        if len(players) != self.size:
+            raise TableError(f"give {self.size} players, one for each name at the table, not {len(players)}")
+        for game in self:
+            seats = self.seats
+            while not game.is_over:
+                seat = game.to_move
+                assert seat is not None
+                action = players[seats[seat]].choose(game.view(seat))
+                game.apply(action, seat)
+        return self.sheet
+
+    # ------------------------------------------------------------------ internals
+    def _next_round_kind(self) -> str:
+        if self._round_left == 0:
+            if self._round == "schieber":
+                self._pirate_active = False  # the pirate sequence is over
+            if self._queue:
+                self._round = self._queue.popleft()
+                self._round_left = self.size
+            else:
+                self._round = "normal"
+        if self._round != "normal":
+            self._round_left -= 1
+        return self._round
+
+    @property
+    def _deal_round_kind_again(self) -> str:
+        return self._round
+
+    def _start(self, number: int, attempt: int, kind: str) -> _Deal:
+        seed = deal_seed(self.seed, number, attempt)
+        rules = self.ruleset
+        if kind in ("ramsch", "schieber"):
+            from skat.ramsch import ramsch_game
+
+            game = ramsch_game(seed, ruleset=rules, schieberamsch=True if kind == "schieber" else None)
+        elif rules.variant == "tournee":
+            from skat.tournee import TourneeGame
+
+            game = TourneeGame(seed, ruleset=rules)
+        else:
+            game = Game(seed, ruleset=rules)
+        return _Deal(game, number, self.dealer, seats_for(self.dealer, self.size), kind, attempt)
+
+    def _close(self, deal: _Deal) -> bool:
+        """Write a finished game; True when the same deal number must be dealt again (redeal)."""
+        game = deal.game
+        result = game.result
+        assert result is not None
+        self.records.append(game.to_record())
+        rules = self.ruleset
+        if result.kind == "passed_in" and rules.all_pass == "redeal" and deal.attempt + 1 < MAX_REDEALS:
+            return True
+        n = self.size
+        scores = [0] * n
+        declarer = None if result.declarer is None else deal.seats[result.declarer]
+        kontra = int(getattr(game, "kontra_level", 0) or 0)
+        in_bock = deal.round in ("bock", "pirate_bock")
+        hand = result.contract is not None and result.contract.hand
+        for seat, s in enumerate(result.scores):
+            scores[deal.seats[seat]] += round_score(s, won=result.won, hand=hand, round_kind=deal.round, rules=rules)
+        game_name = _game_name(result)
+        before = self.sheet.totals
+        after = [b + s for b, s in zip(before, scores)]
+        events = bock_events(result, kontra, before, after, rules)
+        if events and rules.bock_includes_trigger and not in_bock:
+            scores = [2 * s for s in scores]
+        outcome = getattr(result, "outcome", None)
+        same_dealer = bool(getattr(game, "ramsch_grand_hand", False))
+        entry = SheetEntry(
+            number=deal.number, dealer=deal.dealer, seats=deal.seats, declarer=declarer, game=game_name,
+            won=result.won if declarer is not None else None, scores=tuple(scores),
+            value=getattr(outcome, "game_value", None) if declarer is not None else None,
+            bid=result.bid, kontra=kontra, bock=in_bock, round="bock" if in_bock else deal.round,
+            details={"kind": result.kind, "explanation": result.explanation, "events": events,
+                     "redeals": deal.attempt, "same_dealer": same_dealer},
+        )
+        self.sheet.add(entry)
+        self._number = deal.number
+        for _ in events:
+            self._queue.append("bock")
+            if rules.bock_ramsch_round:
+                self._queue.append("ramsch")
+        if rules.pirate and not self._pirate_active and max(self.sheet.totals) >= self._pirate_next:
+            self._queue.extend(("pirate_bock", "schieber"))
+            self._pirate_active = True
+            self._pirate_next = self._pirate_next + rules.pirate_threshold if rules.pirate_repeat else float("inf")
+        if not same_dealer:
+            self.dealer = (self.dealer + 1) % n  # after a Grand Hand instead of Ramsch the same dealer deals again
+        return False
+
+
+def _game_name(result: Any) -> str:
+    """The sheet's game column: clubs...null, ramsch, passed, or a Tournee game name."""
+    name = getattr(result, "game_name", None)
+    if name:
+        return str(name)
+    if result.kind == "passed_in":
+        return "passed"
+    if result.kind == "ramsch":
+        return "ramsch"
+    if result.contract is None:
+        return result.kind
+    return result.contract.game_type.label
