@@ -1,0 +1,308 @@
+"""Play Skat against two computer players: in the browser (a local server on 127.0.0.1 opens a
+table), or with --text in the terminal. --variant officers plays Officers' Skat for two."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from typing import TextIO
+
+from skat.actions import parse_action
+from skat.cards import CardSet
+from skat.errors import IllegalActionError
+from skat.game import SEAT_NAMES, Game, Phase
+from skat.server.bots import BotSeat, default_level
+from skat.server.hints import bid_estimate, contract_values
+from skat.server.series import Series
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--text", action="store_true", help="play in the terminal instead of the browser")
+    parser.add_argument("--variant", default="standard", choices=["standard", "officers"],
+                        help="standard Skat (default) or Officers' Skat for two players")
+    parser.add_argument("--level", default=None,
+                        help="computer players' level: strong (default when available), heuristic or random")
+    parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument("--host", default="127.0.0.1", help="address of the local server (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port of the local server (default: a free one)")
+    parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in your data directory)")
+    parser.add_argument("--no-browser", action="store_true", help="print the table's address instead of opening it")
+    parser.add_argument("--bot-delay", type=float, default=0.8,
+                        help="seconds a computer player waits before acting in the browser (default 0.8)")
+    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals (text mode)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the deals and players (text mode)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.deals is not None and args.deals < 1:
+        print("skat play: --deals must be at least 1", file=sys.stderr)
+        return 2
+    if args.variant == "officers":
+        return _run_officers(args)
+    if args.text:
+        level = args.level or default_level()
+        return play_text(sys.stdin, sys.stdout, level=level, deals=args.deals, seed=args.seed, name=args.name)
+    return _run_browser(args)
+
+
+# --------------------------------------------------------------------- officers
+def _run_officers(args: argparse.Namespace) -> int:
+    try:
+        officers = importlib.import_module("skat.officers")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("skat.officers",):
+            raise
+        print("skat play: Officers' Skat is not part of this installation yet (module skat.officers is missing)",
+              file=sys.stderr)
+        return 2
+    if not args.text:
+        print("skat play: Officers' Skat is played in the terminal for now: skat play --text --variant officers",
+              file=sys.stderr)
+        return 2
+    play = getattr(officers, "play_text", None)
+    if play is None:
+        print("skat play: this version of skat.officers has no play_text() for the terminal", file=sys.stderr)
+        return 2
+    kwargs = {}
+    import inspect
+
+    params = inspect.signature(play).parameters
+    for key, value in (("level", args.level), ("seed", args.seed), ("deals", args.deals), ("name", args.name),
+                       ("stdin", sys.stdin), ("stdout", sys.stdout)):
+        if key in params and value is not None:
+            kwargs[key] = value
+    return int(play(**kwargs) or 0)
+
+
+# --------------------------------------------------------------------- browser
+def _run_browser(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from skat.server import create_app
+    from skat.server.store import Store, default_db_url
+    from skat.server.tables import TableManager
+
+    if args.bot_delay < 0:
+        print("skat play: --bot-delay cannot be negative", file=sys.stderr)
+        return 2
+    db = args.db or default_db_url()
+    try:
+        store = Store(db)
+    except Exception as exc:
+        print(f"skat play: cannot open the database {db!r}: {exc}", file=sys.stderr)
+        return 2
+    manager = TableManager(store, bot_delay=args.bot_delay, trick_pause=min(1.2, args.bot_delay * 1.5))
+    manager.restore()
+    level = args.level or default_level()
+    table, seat = manager.create_table(name="", seats=["human", level, level], player_name=args.name or "",
+                                       claim=0)
+    try:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"skat play: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    port = sock.getsockname()[1]
+    url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
+    app = create_app(db, manager=manager)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024)
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.should_exit:
+            return
+        print(f"Your table: {url}", flush=True)
+        print(f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C.", flush=True)
+        if not args.no_browser:
+            try:
+                webbrowser.open(url)
+            except Exception:  # no browser here: the address is printed above
+                pass
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run(sockets=[sock])
+    return 0
+
+
+# --------------------------------------------------------------------- text
+_HELP = """Commands:
+  bidding:  a number bids that value, 'hold' (or 'y') says yes, 'pass' (or 'p') passes
+  skat:     'pickup' takes the skat; 'hand GAME' plays hand, e.g. 'hand grand' or 'hand clubs schneider'
+  discard:  two cards to put away, e.g. 'C7 D8'
+  declare:  the game, e.g. 'clubs', 'grand', 'null ouvert' (or its number from the list)
+  play:     a card such as 'CJ' or 'HT' (or its number from the list)
+  any time: 'claim', 'concede', 'resign' (when allowed), 'help', 'quit'
+Cards are written suit letter + rank: C S H D (clubs spades hearts diamonds) and 7 8 9 T J Q K A."""
+
+
+class _Quit(Exception):
+    pass
+
+
+def _cards(cards: CardSet | list, game_type=None) -> str:
+    cs = cards if isinstance(cards, CardSet) else CardSet(cards)
+    return " ".join(c.name for c in cs.sorted(game_type)) or "-"
+
+
+def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: int | None = None,
+              seed: int | None = None, name: str = "") -> int:
+    """Standard Skat in the terminal: you against two computer players, reading actions from ``stdin``."""
+    import random
+
+    rng = random.Random(seed)
+    me_name = name or "You"
+    names = [me_name, f"Anna ({level})", f"Bernd ({level})"]
+    bots = {1: BotSeat(level, rng.randrange(2**31)), 2: BotSeat(level, rng.randrange(2**31))}
+    series = Series(n_players=3, first_dealer=2)
+
+    def out(text: str = "") -> None:
+        stdout.write(text + "\n")
+        stdout.flush()
+
+    def ask(prompt: str) -> str:
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            raise _Quit
+        text = line.strip()
+        if text.lower() in ("quit", "exit", "q"):
+            raise _Quit
+        return text
+
+    out(f"Skat: {me_name} against {names[1]} and {names[2]}. Type 'help' for the commands, 'quit' to stop.")
+    try:
+        while deals is None or series.deal_no <= deals:
+            positions = series.seats_for_deal()
+            dealer = series.dealer_for(series.deal_no)
+            game = Game(seed=rng.randrange(2**48))
+            my_seat = positions.index(0)
+            out()
+            out(f"=== Deal {series.deal_no}: {names[dealer]} deals; you are {SEAT_NAMES[my_seat]} ===")
+            last_auction = 0
+            last_tricks = 0
+            while not game.is_over:
+                seat = game.to_move
+                assert seat is not None
+                view = game.view(my_seat)
+                for s, word in view.auction[last_auction:]:
+                    if s != my_seat:
+                        said = {"hold": "yes", "pass": "passes"}.get(word, word)
+                        out(f"  {names[positions[s]]} ({SEAT_NAMES[s]}): {said}")
+                last_auction = len(view.auction)
+                last_tricks = _report_tricks(out, view, names, positions, my_seat, last_tricks)
+                if positions[seat] != 0:
+                    action = bots[positions[seat]].choose(game.view(seat))
+                    if game.phase is Phase.PLAY:
+                        out(f"  {names[positions[seat]]} plays {action}")
+                    elif game.phase is Phase.SKAT and str(action) == "pickup":
+                        out(f"  {names[positions[seat]]} picks up the skat")
+                    elif str(action).startswith("declare"):
+                        out(f"  {names[positions[seat]]} announces {str(action)[len('declare '):]}")
+                    game.apply(action, seat)
+                    continue
+                _human_turn(game, view, my_seat, names, positions, out, ask)
+            view = game.view(my_seat)
+            _report_tricks(out, view, names, positions, my_seat, last_tricks)
+            result = game.result
+            assert result is not None
+            out("")
+            out(f"Result: {result.explanation}")
+            if result.declarer is not None:
+                out(f"  declarer: {names[positions[result.declarer]]}; skat was {_cards(result.skat)}")
+            declarer_pos = None if result.declarer is None else positions[result.declarer]
+            series.record_deal(declarer_pos, "passed in" if result.contract is None else str(result.contract),
+                               result.won, result.score)
+            totals = ", ".join(f"{names[p]} {series.classic_totals[p]} (SF {series.seeger_totals[p]})"
+                               for p in range(3))
+            out(f"Score sheet: {totals}")
+            if deals is None or series.deal_no <= deals:
+                ask("Press Enter for the next deal (or 'quit'): ")
+    except _Quit:
+        out("")
+        out("Goodbye.")
+    return 0
+
+
+def _report_tricks(out, view, names, positions, my_seat, last_tricks: int) -> int:
+    for leader, cards, winner in view.tricks[last_tricks:]:
+        played = ", ".join(f"{names[positions[(leader + i) % 3]]} {c.name}" for i, c in enumerate(cards))
+        out(f"  trick {view.tricks.index((leader, cards, winner)) + 1}: {played} -> {names[positions[winner]]}")
+    return len(view.tricks)
+
+
+def _human_turn(game: Game, view, my_seat: int, names, positions, out, ask) -> None:
+    gt = None if view.contract is None else view.contract.game_type
+    out(f"Your cards: {_cards(view.hand, gt)}")
+    for seat_str, cards in ((str(s), h) for s, h in view.open_hands.items()):
+        s = int(seat_str)
+        if s != my_seat:
+            out(f"  {names[positions[s]]} shows: {_cards(cards, gt)}")
+    options: list[str] = []
+    phase = view.phase
+    legal = [str(a) for a in view.legal_actions]
+    if phase is Phase.BIDDING:
+        est = bid_estimate(view.hand)
+        hint = f"up to {est['value']} ({est['game']})" if est["value"] else "pass"
+        if "hold" in legal:
+            prompt = f"Bid of {view.bid}: hold or pass? (estimate: {hint}) > "
+        else:
+            bids = [x for x in legal if x.isdigit()]
+            prompt = f"Your bid: {', '.join(bids[:6])}{' ...' if len(bids) > 6 else ''} or pass (estimate: {hint}) > "
+    elif phase is Phase.SKAT:
+        values = contract_values(view)
+        options = ["pickup"] + [v["token"] for v in values]
+        out(f"You won the auction at {view.bid}.  1: pick up the skat")
+        for i, v in enumerate(values, start=2):
+            out(f"  {i}: {v['token'][len('declare '):]} (about {v['value']})")
+        prompt = "pickup or hand game > "
+    elif phase is Phase.DISCARD:
+        out(f"You picked up {_cards(view.skat or CardSet())}")
+        prompt = "Two cards to put away > "
+    elif phase is Phase.DECLARE:
+        values = contract_values(view)
+        options = [v["token"] for v in values]
+        for i, v in enumerate(values, start=1):
+            out(f"  {i}: {v['token'][len('declare '):]} (worth {v['value']})")
+        prompt = f"Your game (bid {view.bid}) > "
+    else:
+        if view.trick:
+            out("  on the table: " + ", ".join(f"{names[positions[s]]} {c.name}" for s, c in view.trick))
+        options = legal
+        listing = " ".join(f"{i}:{c}" for i, c in enumerate(legal, start=1))
+        prompt = f"Play a card [{listing}] > "
+    while True:
+        text = ask(prompt)
+        if not text:
+            continue
+        if text.lower() in ("help", "?"):
+            out(_HELP)
+            continue
+        token = text
+        if text.isdigit() and options and phase is not Phase.BIDDING:
+            k = int(text)
+            if not 1 <= k <= len(options):
+                out(f"choose a number from 1 to {len(options)}")
+                continue
+            token = options[k - 1]
+        elif phase is Phase.SKAT and text.lower().startswith("hand"):
+            token = "declare " + text[4:].strip() + " hand"
+        elif phase is Phase.DISCARD and not text.lower().startswith("discard"):
+            token = "discard " + text
+        elif phase is Phase.DECLARE and not text.lower().startswith("declare"):
+            token = "declare " + text
+        try:
+            action = parse_action(token)
+            game.apply(action, my_seat)
+        except IllegalActionError as exc:
+            out(f"  not possible: {exc}")
+            continue
+        return

@@ -1,0 +1,289 @@
+"""The web application: REST API, the WebSocket protocol (docs/protocol.md) and the browser table."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from skat.rulesets import PRESETS
+from skat.server.bots import FALLBACKS, default_level
+from skat.server.store import Store
+from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager
+
+__all__ = ["create_app", "STATIC_DIR"]
+
+log = logging.getLogger("skat.server")
+
+STATIC_DIR = Path(str(resources.files("skat.web") / "static"))
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 20.0
+RATE_BURST = 40.0
+FLOOD_CLOSE_AFTER = 200
+
+
+def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
+               manager: TableManager | None = None) -> FastAPI:
+    """The application for one database (or an existing manager). Open tables are restored from it."""
+    if manager is None:
+        store = Store(db_url)
+        manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause)
+        restored = manager.restore()
+        if restored:
+            log.info("restored %d open table(s) from %s", restored, store.url)
+    mgr_ = manager
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        await mgr_.resume_bots()
+        try:
+            yield
+        finally:
+            mgr_.shutdown()
+            mgr_.store.close()
+
+    app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url="/api/docs",
+                  openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.manager = manager
+
+    def mgr() -> TableManager:
+        return app.state.manager
+
+    @app.exception_handler(TableError)
+    async def table_error(_request: Request, exc: TableError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    # ----------------------------------------------------------------- REST
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"status": "ok", "protocol": PROTOCOL_VERSION, "tables": len(mgr().tables)}
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
+                "rulesets": sorted(set(PRESETS) - {"isko"}), "variants": ["standard"]}
+
+    @app.get("/api/tables")
+    async def list_tables() -> dict[str, Any]:
+        return {"tables": mgr().lobby()}
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        seats = body.get("seats")
+        if seats is not None and not isinstance(seats, list):
+            raise TableError("bad_seats", "seats must be a list such as [\"human\", \"strong\", \"strong\"]")
+        deals = body.get("deals")
+        if deals is not None and (not isinstance(deals, int) or isinstance(deals, bool) or deals < 1):
+            raise TableError("bad_deals", "deals must be a positive whole number (or left out for no limit)")
+        claim = body.get("claim", 0)
+        if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
+            raise TableError("bad_claim", "claim must be the position you sit at (0, 1, 2, ...) or null")
+        table, seat = mgr().create_table(
+            name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
+            variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
+            claim=claim)
+        await table.after_change()
+        return {**seat, "table": table.public_info(), "url": f"/t/{table.id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(table_id: str) -> dict[str, Any]:
+        return mgr().get(table_id).public_info()
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        position = body.get("position")
+        if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
+            raise TableError("bad_position", "position must be a seat number (0, 1, 2, ...)")
+        out = mgr().join(table_id, name=body.get("name", ""), position=position)
+        await mgr().get(table_id).after_change()
+        return out
+
+    @app.get("/api/tables/{table_id}/sheet")
+    async def sheet(table_id: str) -> dict[str, Any]:
+        table = mgr().get(table_id)
+        return {"table": table.public_info(), "sheet": table.series.sheet()}
+
+    @app.get("/api/tables/{table_id}/games")
+    async def games(table_id: str) -> dict[str, Any]:
+        table = mgr().get(table_id)
+        return {"games": [table.results[k] for k in sorted(table.results)]}
+
+    @app.get("/api/tables/{table_id}/games/{deal_no}.json")
+    async def game_json(table_id: str, deal_no: int) -> Response:
+        record = _finished_record(mgr(), table_id, deal_no)
+        return Response(json.dumps(record, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.json"'})
+
+    @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
+    async def game_iss(table_id: str, deal_no: int) -> Response:
+        record = _finished_record(mgr(), table_id, deal_no)
+        try:
+            from skat.records.iss import to_iss  # written by another part of the project
+        except ImportError:
+            raise TableError("no_iss", "ISS records are not available in this installation yet", 501) from None
+        from skat.game import Game
+
+        text = to_iss(Game.from_record(record))
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.sgf"'})
+
+    # ------------------------------------------------------------ WebSocket
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        await _serve_socket(mgr(), ws, table_id)
+
+    # --------------------------------------------------------------- pages
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    return app
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise TableError("bad_json", f"the request body is not valid JSON ({exc})") from None
+    if not isinstance(body, dict):
+        raise TableError("bad_json", "the request body must be a JSON object")
+    return body
+
+
+def _finished_record(manager: TableManager, table_id: str, deal_no: int) -> dict[str, Any]:
+    table = manager.get(table_id)
+    record = table.records.get(deal_no)
+    if record is None:
+        if deal_no == table.deal_no:
+            raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
+                             409)
+        raise TableError("no_deal", f"table {table_id} has no finished deal {deal_no}", 404)
+    return record
+
+
+class _RateLimit:
+    """A token bucket per connection: a flood gets errors, a long flood gets the socket closed."""
+
+    def __init__(self) -> None:
+        self.tokens = RATE_BURST
+        self.last = time.monotonic()
+        self.refused = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(RATE_BURST, self.tokens + (now - self.last) * RATE_PER_SECOND)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.refused += 1
+        return False
+
+
+async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> None:
+    send_lock = asyncio.Lock()
+
+    async def send(message: dict[str, Any]) -> None:
+        async with send_lock:
+            await ws.send_text(json.dumps(message, separators=(",", ":")))
+
+    async def error(code: str, message: str) -> None:
+        await send({"type": "error", "code": code, "message": message})
+
+    try:
+        table = manager.get(table_id)
+    except TableError as exc:
+        await error(exc.code, str(exc))
+        await ws.close(code=4404)
+        return
+    client: Client | None = None
+    limiter = _RateLimit()
+    try:
+        while True:
+            raw = await ws.receive_text()
+            if not limiter.allow():
+                if limiter.refused > FLOOD_CLOSE_AFTER:
+                    await error("flood", "too many messages; the connection is closed")
+                    await ws.close(code=4429)
+                    return
+                await error("rate_limited", f"too many messages: at most {RATE_PER_SECOND:.0f} per second; "
+                            "this message was ignored")
+                continue
+            if len(raw) > MAX_MESSAGE_BYTES:
+                await error("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+                continue
+            try:
+                msg = json.loads(raw)
+            except json.JSONDecodeError:
+                await error("bad_message", "the message is not JSON; see docs/protocol.md")
+                continue
+            if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+                await error("bad_message", "a message is a JSON object with a 'type' field")
+                continue
+            kind = msg["type"]
+            try:
+                if kind == "hello":
+                    if client is not None:
+                        raise TableError("bad_message", "hello was already sent on this connection")
+                    version = msg.get("protocol", PROTOCOL_VERSION)
+                    if version != PROTOCOL_VERSION:
+                        raise TableError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {version!r}")
+                    token = msg.get("token")
+                    if token is not None and not isinstance(token, str):
+                        raise TableError("bad_token", "the token must be a string")
+                    position = manager.position_for_token(table, token)
+                    client = Client(send=send, position=position)
+                    table.clients.append(client)
+                    await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
+                                "position": position, "role": "spectator" if position is None else "player"})
+                    await send({"type": "sheet", "sheet": table.series.sheet()})
+                    await table.broadcast()
+                elif client is None:
+                    raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
+                elif kind == "action":
+                    await table.act(client.position, msg.get("action"), msg.get("seq"))
+                elif kind == "next_deal":
+                    await table.next_deal(client.position)
+                elif kind == "sheet":
+                    await send({"type": "sheet", "sheet": table.series.sheet()})
+                elif kind == "state":
+                    await send(table.state_for(client.position))
+                elif kind == "ping":
+                    await send({"type": "pong", "t": msg.get("t")})
+                else:
+                    raise TableError("bad_message", f"unknown message type {kind!r}; see docs/protocol.md")
+            except TableError as exc:
+                await error(exc.code, str(exc))
+                if exc.code == "stale" and client is not None:
+                    await send(table.state_for(client.position))
+    except WebSocketDisconnect:
+        pass
+    except RuntimeError:
+        pass  # the socket went away while sending
+    finally:
+        if client is not None and client in table.clients:
+            table.clients.remove(client)
+            try:
+                await table.broadcast()
+            except Exception:  # the table goes on without this client
+                log.debug("broadcast after disconnect failed", exc_info=True)

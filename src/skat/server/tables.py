@@ -1,0 +1,563 @@
+"""Tables on the server: seats, the current deal, the series, connected clients and computer players.
+
+The server is authoritative: every action goes through the engine (:meth:`skat.Game.apply`),
+is stored before anybody hears of it, and each client receives only its own seat's view
+(:meth:`skat.Game.view`) or, as a spectator, the public part of the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from skat.actions import Action, parse_action
+from skat.cards import ALL_CARDS
+from skat.errors import IllegalActionError, SkatError
+from skat.game import Game, Phase
+from skat.rules.ranking import display_order
+from skat.rulesets import PRESETS, get_ruleset
+from skat.server.bots import BotSeat, available_bot, default_level
+from skat.server.hints import bid_estimate, contract_values
+from skat.server.series import Series
+from skat.server.store import Store, StoredTable
+
+__all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view"]
+
+log = logging.getLogger("skat.server")
+
+PROTOCOL_VERSION = 1
+MAX_TABLES = 2000
+SEAT_LABELS = ("forehand", "middlehand", "rearhand")
+
+
+class TableError(SkatError):
+    """A request about a table that cannot be served: the message says why. ``code`` is for clients."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def public_view(view_json: dict[str, Any]) -> dict[str, Any]:
+    """The public part of a seat view: what a spectator at the table may see (no hidden cards)."""
+    out = dict(view_json)
+    out.update(seat=None, hand=[], legal_actions=[], side_actions=[], skat=None, discard=None)
+    return out
+
+
+Sender = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+@dataclass(eq=False)
+class Client:
+    """One connected browser or program: a seat holder (``position``) or a spectator (None)."""
+
+    send: Sender
+    position: int | None
+    name: str = ""
+
+
+@dataclass
+class Seat:
+    position: int
+    kind: str  # "human" or "bot"
+    name: str
+    bot: str | None = None
+    token_hash: str | None = None
+    bot_seat: BotSeat | None = None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def public(self) -> dict[str, Any]:
+        return {"position": self.position, "kind": self.kind, "name": self.name,
+                "bot": None if self.bot_seat is None else self.bot_seat.name, "taken": self.taken}
+
+
+@dataclass
+class ServerTable:
+    """One table: its seats, the running series and the current deal."""
+
+    id: str
+    name: str
+    settings: dict[str, Any]
+    seats: list[Seat]
+    series: Series
+    store: Store
+    manager: TableManager
+    game: Game | None = None
+    deal_no: int = 0
+    positions: tuple[int, int, int] = (0, 1, 2)
+    dealer: int = 0
+    ready: set[int] = field(default_factory=set)
+    clients: list[Client] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    bot_task: asyncio.Task | None = None
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    # ------------------------------------------------------------ helpers
+    @property
+    def n_players(self) -> int:
+        return len(self.seats)
+
+    @property
+    def ruleset(self):
+        return get_ruleset(self.settings.get("ruleset", "isko2018"))
+
+    def seat_of(self, position: int) -> int | None:
+        """The game seat (0 forehand, 1 middlehand, 2 rearhand) of a table position in this deal."""
+        try:
+            return self.positions.index(position)
+        except ValueError:
+            return None  # the dealer sitting out at a 4-table
+
+    @property
+    def status(self) -> str:
+        if not all(s.taken for s in self.seats):
+            return "waiting"
+        if self.game is None:
+            return "starting"
+        if self.game.is_over:
+            return "between_deals"
+        return "playing"
+
+    def public_info(self) -> dict[str, Any]:
+        """What anybody may know about the table (lobby entry and header of every state message)."""
+        connected = {c.position for c in self.clients if c.position is not None}
+        seats = []
+        for s in self.seats:
+            d = s.public()
+            d["connected"] = s.kind == "bot" or s.position in connected
+            d["game_seat"] = self.seat_of(s.position) if self.game is not None else None
+            seats.append(d)
+        return {
+            "id": self.id,
+            "name": self.name,
+            "variant": self.settings.get("variant", "standard"),
+            "ruleset": self.settings.get("ruleset", "isko2018"),
+            "n_players": self.n_players,
+            "status": self.status,
+            "deal_no": self.deal_no,
+            "dealer": self.dealer,
+            "positions": list(self.positions),
+            "seats": seats,
+            "ready": sorted(self.ready),
+            "spectators": sum(1 for c in self.clients if c.position is None),
+            "totals": {"classic": list(self.series.classic_totals), "seeger_fabian": list(self.series.seeger_totals)},
+        }
+
+    def state_for(self, position: int | None) -> dict[str, Any]:
+        """The state message for a seat holder (own view and hints) or a spectator (public view)."""
+        seat = None if position is None else self.seat_of(position)
+        view_json = None
+        hints: dict[str, Any] = {}
+        game = self.game
+        if game is not None:
+            if seat is not None:
+                view = game.view(seat)
+                view_json = view.to_json()
+                if view.phase is Phase.BIDDING and view.to_move == seat:
+                    hints["bid_estimate"] = bid_estimate(view.hand)
+                values = contract_values(view)
+                if values:
+                    hints["contracts"] = values
+            else:
+                view_json = public_view(game.view(0).to_json())
+        return {
+            "type": "state",
+            "protocol": PROTOCOL_VERSION,
+            "table": self.public_info(),
+            "you": {"position": position, "seat": seat, "role": "spectator" if position is None else "player"},
+            "seq": 0 if game is None else len(game.history),
+            "view": view_json,
+            "hints": hints,
+            "order": [c.name for c in display_order(ALL_CARDS, None if game is None or game.contract is None
+                                                             else game.contract.game_type)],
+        }
+
+    async def broadcast(self) -> None:
+        """Send every connected client its own state."""
+        for client in list(self.clients):
+            await self._send(client, self.state_for(client.position))
+
+    async def broadcast_message(self, message: dict[str, Any]) -> None:
+        for client in list(self.clients):
+            await self._send(client, message)
+
+    async def _send(self, client: Client, message: dict[str, Any]) -> None:
+        try:
+            await client.send(message)
+        except Exception:  # a dropped socket: the client reconnects and gets a fresh state
+            if client in self.clients:
+                self.clients.remove(client)
+
+    # ------------------------------------------------------------- deals
+    def _new_deal(self, seed: int | None = None) -> None:
+        """Deal the next game (stored before anybody sees it)."""
+        deal_no = self.series.deal_no
+        positions = self.series.seats_for_deal(deal_no)
+        dealer = self.series.dealer_for(deal_no)
+        if seed is None:
+            seed = secrets.randbits(48)
+        game = Game(seed=seed, ruleset=self.ruleset)
+        start = game.to_record()
+        start.pop("actions", None)
+        start.pop("result", None)
+        self.store.start_deal(self.id, deal_no, dealer, positions, start)
+        self.game, self.deal_no, self.positions, self.dealer = game, deal_no, positions, dealer
+        self.ready.clear()
+
+    def _finish_deal(self) -> None:
+        game = self.game
+        assert game is not None and game.result is not None
+        result = game.result
+        declarer_pos = None if result.declarer is None else self.positions[result.declarer]
+        game_words = "passed in" if result.contract is None else str(result.contract)
+        row = self.series.record_deal(declarer_pos, game_words, result.won, result.score)
+        result_json = result.to_json()
+        self.store.finish_deal(self.id, self.deal_no, result_json, row.to_json())
+        self.records[self.deal_no] = self._record(game)
+        self.results[self.deal_no] = {"deal_no": self.deal_no, "dealer": self.dealer,
+                                      "positions": list(self.positions), "result": result_json}
+
+    def _record(self, game: Game) -> dict[str, Any]:
+        record = game.to_record()
+        record["table"] = {"id": self.id, "name": self.name, "deal_no": self.deal_no, "dealer": self.dealer,
+                           "positions": list(self.positions),
+                           "players": [self.seats[p].name for p in self.positions]}
+        return record
+
+    def maybe_start(self) -> bool:
+        """Start the first or the next deal when every seat is taken and every person is ready."""
+        if not all(s.taken for s in self.seats):
+            return False
+        if self.game is not None and not self.game.is_over:
+            return False
+        limit = self.settings.get("deals")
+        if limit and self.series.deal_no > int(limit):
+            return False
+        if self.game is not None:
+            humans = {s.position for s in self.seats if s.kind == "human"}
+            if not humans <= self.ready:
+                return False
+        self._new_deal()
+        return True
+
+    # ----------------------------------------------------------- actions
+    def _check_action(self, position: int | None, token: Any) -> tuple[int, Action]:
+        if position is None:
+            raise TableError("not_a_player", "spectators cannot act; join a free seat to play")
+        game = self.game
+        if game is None:
+            raise TableError("no_deal", "no deal is running at this table yet: wait until every seat is taken")
+        if game.is_over:
+            raise TableError("deal_over", "this deal is over; send next_deal to start the next one")
+        seat = self.seat_of(position)
+        if seat is None:
+            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+        if not isinstance(token, str) or not token.strip() or len(token) > 80:
+            raise TableError("bad_action", "the action must be a token such as '18', 'pass', 'pickup' or 'CJ'")
+        try:
+            action = parse_action(token)
+        except IllegalActionError as exc:
+            raise TableError("bad_action", str(exc)) from None
+        trial = game.copy()
+        try:
+            trial.apply(action, seat)
+        except IllegalActionError as exc:
+            raise TableError("illegal_action", str(exc)) from None
+        return seat, action
+
+    async def act(self, position: int | None, token: Any, expect_seq: Any = None) -> None:
+        """Check, store and apply one action of a table position, then tell everybody."""
+        async with self.lock:
+            game = self.game
+            if expect_seq is not None and game is not None and expect_seq != len(game.history):
+                raise TableError("stale", f"the table has moved on (action {len(game.history)}, you sent "
+                                 f"{expect_seq}); here is the current state")
+            seat, action = self._check_action(position, token)
+            self._apply(seat, action)
+        await self.after_change()
+
+    def _apply(self, seat: int, action: Action) -> None:
+        game = self.game
+        assert game is not None
+        self.store.add_action(self.id, self.deal_no, len(game.history), seat, str(action))
+        game.apply(action, seat)
+        if game.is_over:
+            self._finish_deal()
+            if not any(s.kind == "human" for s in self.seats):
+                self.ready = {s.position for s in self.seats}
+
+    async def next_deal(self, position: int | None) -> None:
+        """A person is ready for the next deal (it starts when all are)."""
+        if position is None:
+            raise TableError("not_a_player", "spectators cannot start deals")
+        async with self.lock:
+            if self.game is not None and not self.game.is_over:
+                raise TableError("deal_running", "the current deal is still being played")
+            self.ready.add(position)
+        await self.after_change()
+
+    async def after_change(self) -> None:
+        """Start deals that can start, tell everybody, and let computer players move."""
+        async with self.lock:
+            started = self.maybe_start()
+        if started and self.deal_no > 1:
+            await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
+        await self.broadcast()
+        self.schedule_bots()
+
+    # ------------------------------------------------------------- bots
+    def bot_to_move(self) -> tuple[int, int] | None:
+        game = self.game
+        if game is None or game.is_over:
+            return None
+        seat = game.to_move
+        if seat is None:
+            return None
+        position = self.positions[seat]
+        if self.seats[position].kind == "bot":
+            return position, seat
+        return None
+
+    def schedule_bots(self) -> None:
+        if self.bot_task is not None and not self.bot_task.done():
+            return
+        if self.bot_to_move() is None:
+            return
+        self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            mover = self.bot_to_move()
+            if mover is None:
+                return
+            position, seat = mover
+            game = self.game
+            assert game is not None
+            delay = self.manager.bot_delay
+            if game.phase is Phase.PLAY and not game.trick and game.tricks:
+                delay += self.manager.trick_pause
+            if delay:
+                await asyncio.sleep(delay)
+            deal_no, history_len = self.deal_no, len(game.history)
+            view = game.view(seat)
+            bot = self.seats[position].bot_seat
+            assert bot is not None
+            try:
+                action = await bot.think(loop, self.manager.executor, view)
+            except Exception:
+                log.exception("computer player at table %s position %d failed outside its fallbacks", self.id, position)
+                action = view.legal_actions[0]
+            async with self.lock:
+                if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
+                    continue  # the table moved on (an early end by a person); think again
+                try:
+                    self._apply(seat, action)
+                except IllegalActionError:
+                    log.exception("computer player action %s refused at table %s", action, self.id)
+                    continue
+            await self.after_change_no_bots()
+
+    async def after_change_no_bots(self) -> None:
+        async with self.lock:
+            started = self.maybe_start()
+        if started and self.deal_no > 1:
+            await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
+        await self.broadcast()
+
+
+class TableManager:
+    """All tables of a server, backed by a :class:`Store`."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
+                 executor: Executor | None = None, bot_workers: int = 4) -> None:
+        self.store = store
+        self.tables: dict[str, ServerTable] = {}
+        self.bot_delay = bot_delay
+        self.trick_pause = trick_pause
+        self.executor = executor or ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="skat-bot")
+
+    # ------------------------------------------------------------ create
+    def create_table(
+        self,
+        *,
+        name: str = "",
+        seats: list[str] | None = None,
+        ruleset: str = "isko2018",
+        variant: str = "standard",
+        deals: int | None = None,
+        player_name: str = "",
+        claim: int | None = 0,
+        seed: int | None = None,
+    ) -> tuple[ServerTable, dict[str, Any]]:
+        """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
+
+        With ``claim`` the creator takes that (human) position and receives its token.
+        """
+        if len(self.tables) >= MAX_TABLES:
+            raise TableError("full", f"this server holds at most {MAX_TABLES} tables", 503)
+        if variant != "standard":
+            raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
+                             "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
+        if ruleset.lower() not in PRESETS:
+            raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(sorted(PRESETS))}")
+        seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
+        if len(seats) not in (3, 4):
+            raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
+        if not isinstance(name, str) or len(name) > 100:
+            raise TableError("bad_name", "the table name must be text of at most 100 characters")
+        if claim is not None and (not 0 <= claim < len(seats) or seats[claim] != "human"):
+            raise TableError("bad_claim", f"position {claim} is not a seat for a person at this table")
+        table_id = secrets.token_hex(6)
+        rows = []
+        for pos, kind in enumerate(seats):
+            if not isinstance(kind, str):
+                raise TableError("bad_seats", "each seat is 'human' or a computer level such as 'strong'")
+            if kind == "human":
+                rows.append({"position": pos, "kind": "human", "name": "", "bot": None, "token_hash": None})
+            else:
+                bot = available_bot(kind)
+                if bot != kind and kind not in ("strong", "heuristic", "medium", "easy", "pimc", "random"):
+                    raise TableError("bad_seats", f"unknown computer player {kind!r}")
+                rows.append({"position": pos, "kind": "bot", "name": _bot_label(kind, pos), "bot": kind,
+                             "token_hash": None})
+        token = None
+        if claim is not None:
+            token = secrets.token_urlsafe(18)
+            rows[claim]["token_hash"] = hash_token(token)
+            rows[claim]["name"] = _clean_name(player_name) or "Player"
+        settings = {"ruleset": ruleset.lower(), "variant": variant, "deals": deals,
+                    "first_dealer": len(seats) - 1, "seed": seed}
+        name = _clean_name(name) or f"Table {table_id[:4]}"
+        self.store.create_table(table_id, name, settings, rows)
+        table = self._build(table_id, name, settings, rows)
+        table.maybe_start()
+        return table, {"table_id": table_id, "position": claim, "token": token}
+
+    def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]]) -> ServerTable:
+        seats = []
+        for r in rows:
+            seat = Seat(position=r["position"], kind=r["kind"], name=r["name"], bot=r.get("bot"),
+                        token_hash=r.get("token_hash"))
+            if seat.kind == "bot":
+                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(32))
+            seats.append(seat)
+        # The first deal's forehand is position 0: the first dealer sits at the last position.
+        series = Series(n_players=len(seats), first_dealer=int(settings.get("first_dealer", len(seats) - 1)))
+        table = ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,
+                            store=self.store, manager=self)
+        self.tables[table_id] = table
+        return table
+
+    def get(self, table_id: str) -> ServerTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError("no_table", f"there is no open table {table_id!r}", 404)
+        return table
+
+    def join(self, table_id: str, name: str = "", position: int | None = None) -> dict[str, Any]:
+        """Take a free seat for a person; returns its position and secret token."""
+        table = self.get(table_id)
+        free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
+        if position is None:
+            if not free:
+                raise TableError("table_full", "every seat at this table is taken; you can watch as a spectator", 409)
+            position = free[0]
+        elif position not in free:
+            raise TableError("seat_taken", f"seat {position} is not free; free seats: {free or 'none'}", 409)
+        token = secrets.token_urlsafe(18)
+        seat = table.seats[position]
+        seat.token_hash = hash_token(token)
+        seat.name = _clean_name(name) or f"Player {position + 1}"
+        self.store.update_seat(table_id, position, token_hash=seat.token_hash, name=seat.name)
+        return {"table_id": table_id, "position": position, "token": token}
+
+    def position_for_token(self, table: ServerTable, token: str | None) -> int | None:
+        """The position whose secret token this is; raises for an unknown token."""
+        if not token:
+            return None
+        h = hash_token(token)
+        for s in table.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.position
+        raise TableError("bad_token", "this seat token is not valid at this table (stale or mistyped); "
+                         "join a free seat or watch as a spectator", 403)
+
+    def lobby(self) -> list[dict[str, Any]]:
+        return [t.public_info() for t in self.tables.values()]
+
+    # ------------------------------------------------------------ restore
+    def restore(self) -> int:
+        """Rebuild every open table from the store (after a restart); returns how many."""
+        count = 0
+        for stored in self.store.load_open_tables():
+            try:
+                self._restore_one(stored)
+                count += 1
+            except Exception:
+                log.exception("table %s could not be restored", stored.id)
+        return count
+
+    def _restore_one(self, stored: StoredTable) -> None:
+        table = self._build(stored.id, stored.name, stored.settings, stored.seats)
+        for deal in stored.deals:
+            record = dict(deal.start)
+            record["actions"] = [[s, t] for s, t in deal.actions]
+            game = Game.from_record(record)
+            table.game, table.deal_no, table.positions, table.dealer = game, deal.deal_no, deal.positions, deal.dealer
+            if game.is_over:
+                result = game.result
+                assert result is not None
+                declarer_pos = None if result.declarer is None else deal.positions[result.declarer]
+                words = "passed in" if result.contract is None else str(result.contract)
+                table.series.record_deal(declarer_pos, words, result.won, result.score)
+                if not deal.finished:
+                    self.store.finish_deal(table.id, deal.deal_no, result.to_json(),
+                                           table.series.rows[-1].to_json())
+                table.records[deal.deal_no] = table._record(game)
+                table.results[deal.deal_no] = {"deal_no": deal.deal_no, "dealer": deal.dealer,
+                                               "positions": list(deal.positions), "result": result.to_json()}
+        if table.game is not None and table.game.is_over and not any(s.kind == "human" for s in table.seats):
+            table.ready = {s.position for s in table.seats}
+        table.maybe_start()
+
+    async def resume_bots(self) -> None:
+        """After a restart: let computer players continue where they stopped."""
+        for table in self.tables.values():
+            table.schedule_bots()
+
+    def shutdown(self) -> None:
+        for table in self.tables.values():
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        if isinstance(self.executor, ThreadPoolExecutor):
+            self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _clean_name(name: Any) -> str:
+    if not isinstance(name, str):
+        return ""
+    return " ".join(name.split())[:40]
+
+
+_BOT_NAMES = ("Anna", "Bernd", "Clara", "Dieter")
+
+
+def _bot_label(level: str, position: int) -> str:
+    return f"{_BOT_NAMES[position % 4]} ({level})"

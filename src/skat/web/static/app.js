@@ -1,0 +1,750 @@
+// The Skat table in the browser: lobby, table, dialogs. Talks to the server over the
+// WebSocket protocol of docs/protocol.md; the server is authoritative and sends each seat
+// only its own view.
+"use strict";
+
+const PROTOCOL = 1;
+const $ = (sel) => document.querySelector(sel);
+const SEAT_KEYS = ["forehand", "middlehand", "rearhand"];
+
+const S = {
+  tableId: null, token: null, ws: null, state: null, sheet: null, meta: null,
+  selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
+  holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, retry: 0, closing: false,
+  sheetMetric: "classic",
+};
+
+// ------------------------------------------------------------------ helpers
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const k in attrs || {}) {
+    const v = attrs[k];
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "onclick") el.addEventListener("click", v);
+    else if (k === "cls") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function applyStaticTexts() {
+  document.documentElement.lang = LANG;
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(data.message || res.statusText);
+  return data;
+}
+
+function tokenKey(id) { return "skat.token." + id; }
+
+// ------------------------------------------------------------------ routing
+function route() {
+  const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
+  if (m) {
+    S.tableId = m[1];
+    const hm = location.hash.match(/token=([A-Za-z0-9_-]+)/);
+    if (hm) {
+      localStorage.setItem(tokenKey(S.tableId), hm[1]);
+      history.replaceState(null, "", location.pathname);
+    }
+    S.token = localStorage.getItem(tokenKey(S.tableId));
+    $("#lobby").classList.add("hidden");
+    $("#table").classList.remove("hidden");
+    $("#btn-sheet").classList.remove("hidden");
+    $("#btn-invite").classList.remove("hidden");
+    connect();
+  } else {
+    $("#table").classList.add("hidden");
+    $("#lobby").classList.remove("hidden");
+    showLobby();
+  }
+}
+
+// ------------------------------------------------------------------ lobby
+async function showLobby() {
+  try { S.meta = S.meta || await api("GET", "/api/meta"); } catch (e) { S.meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
+  const rs = $("#f-ruleset");
+  if (!rs.options.length) for (const r of S.meta.rulesets) rs.append(h("option", { value: r, text: r }));
+  $("#f-player").value = localStorage.getItem("skat.name") || "";
+  renderSeatChoices();
+  await refreshLobby();
+}
+
+function renderSeatChoices() {
+  const n = +$("#f-count").value;
+  const box = $("#f-seats");
+  box.innerHTML = "";
+  for (let i = 0; i < n; i++) {
+    const sel = h("select", { id: "f-seat-" + i, "aria-label": t("seat", { n: i + 1 }) });
+    if (i === 0) sel.append(h("option", { value: "human", text: t("you") }));
+    else {
+      sel.append(h("option", { value: "human", text: t("person") }));
+      for (const lv of S.meta.levels) sel.append(h("option", { value: lv, text: t("level_" + lv) }));
+      sel.value = S.meta.default_level;
+    }
+    box.append(h("label", {}, t("seat", { n: i + 1 }) + " ", sel));
+  }
+}
+
+async function refreshLobby() {
+  const data = await api("GET", "/api/tables");
+  const body = $("#lobby-list tbody");
+  body.innerHTML = "";
+  $("#lobby-empty").classList.toggle("hidden", data.tables.length > 0);
+  for (const tb of data.tables) {
+    const seats = tb.seats.map((s) => s.taken ? s.name : t("free")).join(", ");
+    const free = tb.seats.some((s) => !s.taken);
+    const row = h("tr", {},
+      h("td", {}, h("b", {}, tb.name)), h("td", {}, seats),
+      h("td", { cls: "muted" }, t("status_" + tb.status)),
+      h("td", {}, free ? h("button", { onclick: () => joinTable(tb.id) , text: t("join") }) : "",
+        " ", h("a", { href: "/t/" + tb.id, text: t("watch") })));
+    body.append(row);
+  }
+}
+
+async function joinTable(id, position) {
+  try {
+    const res = await api("POST", `/api/tables/${id}/join`, { name: localStorage.getItem("skat.name") || "", position });
+    localStorage.setItem(tokenKey(id), res.token);
+    if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
+    else { S.token = res.token; reconnectNow(); }
+  } catch (e) { alertBox(e.message); }
+}
+
+$("#f-count").addEventListener("change", renderSeatChoices);
+$("#create-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const n = +$("#f-count").value;
+  const seats = [];
+  for (let i = 0; i < n; i++) seats.push($("#f-seat-" + i).value);
+  const player = $("#f-player").value.trim();
+  localStorage.setItem("skat.name", player);
+  try {
+    const res = await api("POST", "/api/tables", {
+      name: $("#f-name").value, player_name: player, seats, ruleset: $("#f-ruleset").value, claim: 0,
+    });
+    localStorage.setItem(tokenKey(res.table_id), res.token);
+    location.href = "/t/" + res.table_id;
+  } catch (e) { alertBox(e.message); }
+});
+
+// ------------------------------------------------------------------ socket
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${S.tableId}`);
+  S.ws = ws;
+  ws.onopen = () => {
+    S.retry = 0;
+    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: S.token || undefined }));
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = () => {
+    if (S.ws !== ws || S.closing) return;
+    banner(t("reconnecting"));
+    S.retry = Math.min(S.retry + 1, 5);
+    setTimeout(connect, 400 * S.retry);
+  };
+}
+
+function reconnectNow() {
+  const old = S.ws;
+  S.ws = null;
+  if (old) old.close();
+  connect();
+}
+
+function send(msg) {
+  if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
+}
+
+function act(token) {
+  S.selected.clear();
+  S.panelMode = null;
+  send({ type: "action", action: token, seq: S.state ? S.state.seq : undefined });
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") { banner(null); onState(msg); }
+  else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
+  else if (msg.type === "error") {
+    if (msg.code === "bad_token") {
+      localStorage.removeItem(tokenKey(S.tableId));
+      S.token = null;
+      reconnectNow();
+    } else if (msg.code !== "stale") {
+      banner(t("error") + ": " + msg.message, true);
+    }
+  }
+}
+
+function banner(text, transient) {
+  const b = $("#banner");
+  if (!text) { if (!b.dataset.transient || Date.now() > +b.dataset.until) b.classList.add("hidden"); return; }
+  b.textContent = text;
+  b.classList.remove("hidden");
+  b.dataset.transient = transient ? "1" : "";
+  b.dataset.until = Date.now() + 4000;
+  if (transient) setTimeout(() => { if (Date.now() >= +b.dataset.until) b.classList.add("hidden"); }, 4100);
+}
+
+// ------------------------------------------------------------------ state
+function me() { return S.state && S.state.you.position !== null ? S.state.you.position : 0; }
+
+function seatPos(seat) { return S.state.table.positions[seat]; }
+
+function playerName(pos) {
+  const st = S.state;
+  if (st.you.position === pos) return t("you");
+  const s = st.table.seats[pos];
+  return s.name || t("seat", { n: pos + 1 });
+}
+
+function seatName(seat) { return playerName(seatPos(seat)); }
+
+function relative(pos) {
+  const n = S.state.table.n_players;
+  const r = (pos - me() + n) % n;
+  if (r === 0) return "bottom";
+  if (n === 3) return r === 1 ? "left" : "right";
+  return ["bottom", "left", "top", "right"][r];
+}
+
+function sortCards(cards) {
+  const order = S.state.order || [];
+  const idx = (c) => { const i = order.indexOf(c); return i < 0 ? 99 : i; };
+  return [...cards].sort((a, b) => idx(a) - idx(b));
+}
+
+function onState(st) {
+  const prev = S.state;
+  S.state = st;
+  const v = st.view;
+  if (prev && v && prev.view && st.table.deal_no === prev.table.deal_no) {
+    if (v.tricks.length > prev.view.tricks.length && v.trick.length === 0) {
+      // a trick was completed: keep it in the middle for a moment
+      const last = v.tricks[v.tricks.length - 1];
+      S.holdTrick = { leader: last[0], cards: last[1], winner: last[2], prevCards: prev.view.trick.map((x) => x[1]) };
+      clearTimeout(S.holdTimer);
+      S.holdTimer = setTimeout(() => { S.holdTrick = null; render(); }, 1300);
+    } else if (v.trick.length > 0) {
+      S.holdTrick = null;
+    }
+  } else {
+    S.holdTrick = null;
+  }
+  if (!prev || !prev.view || !v || prev.table.deal_no !== st.table.deal_no || prev.view.phase !== v.phase) {
+    S.selected.clear();
+    S.panelMode = null;
+    S.focusIdx = -1;
+  }
+  render();
+  if (v && v.phase === "finished" && S.resultShownFor !== st.table.deal_no) {
+    S.resultShownFor = st.table.deal_no;
+    const delay = S.holdTrick ? 1300 : 0;
+    setTimeout(() => { if (S.state.view && S.state.view.phase === "finished") showResult(); }, delay);
+  }
+  if (S.dialog === "result" && v && v.phase !== "finished") closeDialog();
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  const st = S.state;
+  if (!st) return;
+  applyStaticTexts();
+  $("#table-name").textContent = st.table.name + (st.table.deal_no ? " · " + t("dealNo", { n: st.table.deal_no }) : "");
+  renderOpponents();
+  renderCenter();
+  renderPanel();
+  renderHand();
+  renderSide();
+}
+
+function roleOf(pos) {
+  const st = S.state;
+  const v = st.view;
+  const seat = st.table.positions.indexOf(pos);
+  const parts = [];
+  if (seat >= 0) parts.push(t(SEAT_KEYS[seat]));
+  if (pos === st.table.dealer) parts.push(seat >= 0 ? t("dealer") : t("dealer") + ", " + t("sitsOut"));
+  if (v && seat >= 0 && v.declarer === seat) parts.push(t("declarer"));
+  return parts.join(" · ");
+}
+
+function lastWord(seat) {
+  const v = S.state.view;
+  if (!v || v.phase !== "bidding") return null;
+  for (let i = v.auction.length - 1; i >= 0; i--) {
+    if (v.auction[i][0] === seat) {
+      const w = v.auction[i][1];
+      return w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w;
+    }
+  }
+  return null;
+}
+
+function tricksTaken(seat) {
+  const v = S.state.view;
+  return v ? v.tricks.filter((x) => x[2] === seat).length : 0;
+}
+
+function renderOpponents() {
+  const st = S.state;
+  const v = st.view;
+  const n = st.table.n_players;
+  for (const id of ["left", "top", "right"]) { const el = $("#opp-" + id); el.innerHTML = ""; el.classList.add("hidden"); }
+  for (let pos = 0; pos < n; pos++) {
+    const where = relative(pos);
+    if (where === "bottom") continue;
+    const el = $("#opp-" + where);
+    el.classList.remove("hidden");
+    const seat = st.table.positions.indexOf(pos);
+    const seatInfo = st.table.seats[pos];
+    const moving = v && seat >= 0 && v.to_move === seat && v.phase !== "finished";
+    el.classList.toggle("to-move", !!moving);
+    el.classList.toggle("declarer", !!(v && seat >= 0 && v.declarer === seat && v.phase !== "bidding"));
+    const head = h("div", { cls: "who" }, h("b", {}, playerName(pos)),
+      seatInfo.kind === "human" && !seatInfo.connected ? h("span", { cls: "muted" }, " (" + (seatInfo.taken ? t("away") : t("free")) + ")") : "");
+    const role = h("div", { cls: "role muted" }, roleOf(pos));
+    const cards = h("div", { cls: "opp-cards" });
+    if (v && seat >= 0) {
+      const open = v.open_hands && v.open_hands[String(seat)];
+      if (open && open.length) {
+        cards.classList.add("open");
+        for (const c of sortCards(open)) cards.append(cardEl(c, { cls: "small" }));
+      } else {
+        for (let i = 0; i < v.hand_sizes[seat]; i++) cards.append(cardBack("small"));
+      }
+    }
+    const word = seat >= 0 ? lastWord(seat) : null;
+    const extra = h("div", { cls: "status" },
+      moving ? h("span", { cls: "thinking" }, t("thinking")) : "",
+      word ? h("span", { cls: "bubble" }, word) : "",
+      v && seat >= 0 && v.phase === "play" ? h("span", { cls: "muted" }, t("tricks", { n: tricksTaken(seat) })) : "");
+    el.append(head, role, cards, extra);
+  }
+}
+
+function infoText() {
+  const st = S.state;
+  const v = st.view;
+  if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
+  const mySeat = st.you.seat;
+  if (v.phase === "bidding") return v.to_move === mySeat ? t("yourBid") : t("waitBid", { who: seatName(v.to_move) });
+  if (v.phase === "skat") return t("auctionWon", { who: seatName(v.declarer), v: v.bid });
+  if (v.phase === "discard") return t("pickingUp", { who: seatName(v.declarer) });
+  if (v.phase === "declare") return t("declaring", { who: seatName(v.declarer) });
+  const plays = t("plays", { who: seatName(v.declarer), contract: contractText(v.contract) }) + ", " + t("bidWas", { v: v.bid });
+  if (v.phase === "play") {
+    if (S.holdTrick) return plays + " — " + t("trickWonBy", { who: seatName(S.holdTrick.winner) });
+    return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
+  }
+  if (v.phase === "finished" && v.result && v.result.kind === "passed_in") return t("passedIn");
+  return plays;
+}
+
+function renderCenter() {
+  const st = S.state;
+  const v = st.view;
+  $("#info").textContent = infoText();
+  const trick = $("#trick");
+  trick.innerHTML = "";
+  const skatArea = $("#skat-area");
+  skatArea.innerHTML = "";
+  if (!v) return;
+  if (["bidding", "skat"].includes(v.phase)) {
+    skatArea.append(cardBack("small"), cardBack("small"));
+  }
+  let cards, hold = S.holdTrick;
+  if (hold) cards = hold.cards.map((c, i) => [(hold.leader + i) % 3, c]);
+  else cards = v.trick;
+  const prevSet = new Set(hold ? hold.prevCards : S.prevTrick);
+  for (const [seat, c] of cards) {
+    const where = relative(seatPos(seat));
+    const el = cardEl(c, { cls: "in-trick at-" + where });
+    if (!prevSet.has(c)) el.classList.add("fly-" + where);
+    if (hold && seat === hold.winner) el.classList.add("winner");
+    trick.append(el);
+  }
+  if (hold) trick.classList.add("taken-" + relative(seatPos(hold.winner)));
+  else trick.className = "";
+  S.prevTrick = hold ? hold.cards : v.trick.map((x) => x[1]);
+}
+
+function bidButtons(v) {
+  const box = h("div", { cls: "actions" });
+  const legal = v.legal_actions;
+  if (legal.includes("hold")) {
+    box.append(h("button", { cls: "primary", "data-action": "hold", onclick: () => act("hold"), text: t("hold", { v: v.bid }) }));
+  } else {
+    const bids = legal.filter((x) => /^\d+$/.test(x));
+    bids.slice(0, 4).forEach((b, i) => box.append(h("button", {
+      cls: i === 0 ? "primary" : "", "data-action": b, onclick: () => act(b), text: t("bid", { v: b }) })));
+    if (bids.length > 4) {
+      const sel = h("select", { "aria-label": t("moreBids"), id: "more-bids" }, h("option", { value: "", text: t("moreBids") }),
+        bids.slice(4).map((b) => h("option", { value: b, text: b })));
+      sel.addEventListener("change", () => { if (sel.value) act(sel.value); });
+      box.append(sel);
+    }
+  }
+  box.append(h("button", { "data-action": "pass", onclick: () => act("pass"), text: t("pass") }));
+  return box;
+}
+
+function contractButtons(v, handOnly) {
+  const hints = S.state.hints.contracts || [];
+  const box = h("div", { cls: "contracts" });
+  for (const c of hints) {
+    if (handOnly !== undefined && c.contract.hand !== handOnly) continue;
+    const value = c.exact ? t("valueExact", { v: c.value }) : t("valueAbout", { v: c.value });
+    box.append(h("button", { "data-action": c.token, onclick: () => act(c.token), cls: "contract g-" + c.contract.game },
+      h("span", {}, contractText(c.contract)), h("span", { cls: "value" }, value)));
+  }
+  return box;
+}
+
+function renderPanel() {
+  const st = S.state;
+  const v = st.view;
+  const panel = $("#panel");
+  panel.innerHTML = "";
+  if (st.you.role === "spectator") {
+    panel.append(h("p", {}, t("watching")));
+    if (st.table.seats.some((s) => !s.taken)) panel.append(h("button", { cls: "primary", onclick: () => joinTable(S.tableId), text: t("takeSeat") }));
+    return;
+  }
+  if (!v) { panel.append(h("p", { cls: "muted" }, t("waitingPlayers"))); return; }
+  if (st.you.seat === null && v.phase !== "finished") { panel.append(h("p", { cls: "muted" }, t("dealer") + ": " + t("sitsOut"))); return; }
+  const myTurn = v.to_move === st.you.seat && v.legal_actions.length > 0;
+  if (v.phase === "bidding" && myTurn) {
+    panel.append(h("h3", {}, t("bidding")), bidButtons(v));
+    const est = st.hints.bid_estimate;
+    if (est) {
+      const hint = est.value ? t("estimateUpTo", { v: est.value, game: t("game_" + est.game) }) : t("estimatePass");
+      panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint })));
+    }
+  } else if (v.phase === "skat" && myTurn) {
+    if (S.panelMode === "hand") {
+      panel.append(h("h3", {}, t("declareHandPrompt", { v: v.bid })), contractButtons(v, true),
+        h("button", { onclick: () => { S.panelMode = null; renderPanel(); }, text: t("back") }));
+    } else {
+      panel.append(h("p", {}, t("skatChoice", { v: v.bid })), h("div", { cls: "actions" },
+        h("button", { cls: "primary", "data-action": "pickup", onclick: () => act("pickup"), text: t("pickup") }),
+        h("button", { "data-action": "hand", onclick: () => { S.panelMode = "hand"; renderPanel(); }, text: t("playHand") })));
+    }
+  } else if (v.phase === "discard" && myTurn) {
+    const n = S.selected.size;
+    const btn = h("button", { cls: "primary", "data-action": "discard", disabled: n !== 2,
+      onclick: () => act("discard " + [...S.selected].join(" ")), text: t("discard") });
+    panel.append(h("p", {}, t("discardPrompt", { n })), h("div", { cls: "actions" }, btn));
+  } else if (v.phase === "declare" && myTurn) {
+    panel.append(h("h3", {}, t("declarePrompt", { v: v.bid })), contractButtons(v, false));
+  } else if (v.phase === "finished") {
+    const ready = st.table.ready.includes(st.you.position);
+    panel.append(h("div", { cls: "actions" },
+      ready ? h("span", { cls: "muted" }, t("waitingOthers"))
+        : h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }),
+      h("button", { onclick: showResult, text: t("result") })));
+  }
+}
+
+function nextGame() {
+  closeDialog();
+  send({ type: "next_deal" });
+}
+
+function renderHand() {
+  const st = S.state;
+  const v = st.view;
+  const handEl = $("#hand");
+  handEl.innerHTML = "";
+  $("#my-label").textContent = st.you.role === "player" ? playerName(st.you.position) + " · " + roleOf(st.you.position) : "";
+  if (!v) return;
+  let cards = v.hand;
+  const mySeat = st.you.seat;
+  if (st.you.role === "spectator" || mySeat === null) {
+    return;
+  }
+  cards = sortCards(cards);
+  const myTurn = v.to_move === mySeat;
+  const legal = new Set(myTurn && v.phase === "play" ? v.legal_actions : []);
+  const discarding = myTurn && v.phase === "discard";
+  const fromSkat = new Set(v.skat && v.phase === "discard" ? v.skat : []);
+  cards.forEach((c, i) => {
+    const clickable = legal.has(c) || discarding;
+    const el = cardEl(c, { button: true, cls: [
+      clickable ? "playable" : "", v.phase === "play" && myTurn && !legal.has(c) ? "dim" : "",
+      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : ""].join(" ") });
+    el.disabled = !clickable;
+    el.tabIndex = clickable ? 0 : -1;
+    el.addEventListener("click", () => onCard(c));
+    el.addEventListener("focus", () => { S.focusIdx = i; });
+    handEl.append(el);
+  });
+  handEl.style.setProperty("--n", cards.length);
+}
+
+function onCard(c) {
+  const v = S.state.view;
+  if (v.phase === "discard") {
+    if (S.selected.has(c)) S.selected.delete(c);
+    else if (S.selected.size < 2) S.selected.add(c);
+    renderHand();
+    renderPanel();
+  } else if (v.phase === "play") {
+    S.holdTrick = null;
+    act(c);
+  }
+}
+
+function renderSide() {
+  const st = S.state;
+  const v = st.view;
+  const tot = st.table.totals;
+  const sc = $("#scores");
+  sc.innerHTML = "";
+  const tbl = h("table", { cls: "list small" },
+    h("tr", {}, h("th", {}, ""), h("th", {}, t("scoresClassic")), h("th", {}, t("scoresSF"))),
+    st.table.seats.map((s, pos) => h("tr", { cls: pos === st.you.position ? "mine" : "" },
+      h("td", {}, playerName(pos)), h("td", { cls: "num" }, tot.classic[pos]), h("td", { cls: "num" }, tot.seeger_fabian[pos]))));
+  sc.append(tbl);
+  $("#btn-last").disabled = !(v && v.tricks.length);
+  const side = $("#side-actions");
+  side.innerHTML = "";
+  if (v) for (const a of v.side_actions) {
+    side.append(h("button", { "data-action": a, onclick: () => confirmBox(t("confirmAction", { what: t(a) }), () => act(a)), text: t(a) }));
+  }
+  const log = $("#auction-log");
+  log.innerHTML = "";
+  if (v && v.auction.length) {
+    log.append(h("h4", {}, t("bidding")));
+    const ul = h("ol", { cls: "small" });
+    for (const [seat, w] of v.auction) ul.append(h("li", {}, t("says", { who: seatName(seat), what: w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w })));
+    log.append(ul);
+  }
+}
+
+// ------------------------------------------------------------------ dialogs
+function openDialog(kind, ...content) {
+  S.dialog = kind;
+  const d = $("#dialog");
+  d.innerHTML = "";
+  d.className = "dlg-" + kind;
+  d.append(...content);
+  $("#overlay").classList.remove("hidden");
+  const focusable = d.querySelector("button.primary") || d.querySelector("button");
+  if (focusable) focusable.focus();
+}
+
+function closeDialog() {
+  S.dialog = null;
+  $("#overlay").classList.add("hidden");
+}
+
+function alertBox(text) {
+  openDialog("alert", h("p", {}, text), h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
+}
+
+function confirmBox(text, yes) {
+  openDialog("confirm", h("p", {}, text), h("div", { cls: "actions" },
+    h("button", { cls: "primary", onclick: () => { closeDialog(); yes(); }, text: t("yes") }),
+    h("button", { onclick: closeDialog, text: t("no") })));
+}
+
+function resultSentence(r) {
+  const who = seatName(r.declarer);
+  const o = r.outcome;
+  const s = o.score > 0 ? "+" + o.score : String(o.score);
+  const contract = contractText(r.contract);
+  let extra = r.kind === "conceded" || r.kind === "claimed" ? t("conceded") : r.kind === "resigned" ? t("resigned") : "";
+  if (r.contract.game === "null") return t(o.won ? "why_null_won" : "why_null_lost", { who, contract, v: o.game_value, s }) + extra;
+  const mat = t(o.matadors_with ? "matadorsWith" : "matadorsWithout", { n: o.matadors });
+  const flags = [o.schneider ? t("schneider") : "", o.schwarz ? t("schwarz") : ""].filter(Boolean).join(", ");
+  const more = flags ? ", " + flags : "";
+  if (o.overbid) return t("why_overbid", { who, contract, mat, v: o.game_value, b: o.bid, s }) + extra;
+  if (o.won) return t("why_won", { who, contract, mat, pts: o.declarer_points, extra: more, v: o.game_value }) + extra;
+  if (o.declarer_points >= 61) {
+    const what = r.contract.schwarz ? t("schwarz") : t("schneider");
+    return t("why_lost_announce", { who, contract, mat, what, s }) + extra;
+  }
+  return t("why_lost", { who, contract, mat, pts: o.declarer_points, extra: more, s }) + extra;
+}
+
+function showResult() {
+  const st = S.state;
+  const v = st.view;
+  if (!v || !v.result) return;
+  const r = v.result;
+  const parts = [];
+  const tableId = st.table.id, dealNo = st.table.deal_no;
+  if (r.kind === "passed_in") {
+    parts.push(h("h2", {}, t("passedIn")));
+  } else {
+    const o = r.outcome;
+    parts.push(h("h2", { cls: o.won ? "won" : "lost" }, t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) })));
+    parts.push(h("p", { cls: "explain" }, resultSentence(r)));
+    const facts = h("ul", { cls: "facts" },
+      h("li", {}, contractText(r.contract) + ", " + t("bidWas", { v: r.bid })),
+      r.declarer_points !== null ? h("li", {}, t("cardPoints", { d: r.declarer_points, o: r.defender_points })) : "",
+      o.base_value ? h("li", {}, t("gameValue", { v: o.game_value, m: o.multiplier, b: o.base_value })) : "",
+      o.overbid ? h("li", {}, t("overbid", { v: o.game_value, b: o.bid })) : "",
+      h("li", {}, h("b", {}, t("scoreEntry", { s: o.score > 0 ? "+" + o.score : o.score }))));
+    parts.push(facts);
+    if (LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));
+  }
+  const skat = h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" })));
+  parts.push(skat);
+  if (r.discard) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("putAway") + ": "), r.discard.map((c) => cardEl(c, { cls: "small" }))));
+  for (const seat in v.open_hands) {
+    const cards = v.open_hands[seat];
+    if (cards.length) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(cards).map((c) => cardEl(c, { cls: "small" }))));
+  }
+  const ready = st.table.ready.includes(st.you.position);
+  parts.push(h("div", { cls: "actions" },
+    st.you.role === "player" && !ready ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
+    h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
+    h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }),
+    h("button", { onclick: showSheet, text: t("scoreSheet") }),
+    h("button", { onclick: closeDialog, text: t("close") })));
+  openDialog("result", ...parts);
+}
+
+function showLastTrick() {
+  const v = S.state && S.state.view;
+  if (!v || !v.tricks.length) return;
+  const [leader, cards, winner] = v.tricks[v.tricks.length - 1];
+  const row = h("div", { cls: "cardrow" });
+  cards.forEach((c, i) => row.append(h("figure", {}, cardEl(c), h("figcaption", {}, seatName((leader + i) % 3)))));
+  openDialog("last", h("h3", {}, t("lastTrick")), row, h("p", {}, t("trickWonBy", { who: seatName(winner) })),
+    h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
+}
+
+function sheetChart(sheet, metric) {
+  const n = sheet.n_players;
+  const rows = sheet.rows;
+  const series = [];
+  for (let p = 0; p < n; p++) series.push([0, ...rows.map((r) => r[metric][p])]);
+  const all = series.flat();
+  const lo = Math.min(0, ...all), hi = Math.max(10, ...all);
+  const W = 560, H = 200, pad = 30;
+  const x = (i) => pad + (W - 2 * pad) * (rows.length ? i / rows.length : 0);
+  const y = (val) => H - pad - (H - 2 * pad) * (val - lo) / (hi - lo || 1);
+  const colours = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00"];
+  let svg = `<svg viewBox="0 0 ${W} ${H}" class="chart" role="img" aria-label="${t("chartTitle")}">`;
+  svg += `<line x1="${pad}" x2="${W - pad}" y1="${y(0)}" y2="${y(0)}" stroke="#999" stroke-dasharray="4 3"/>`;
+  svg += `<text x="4" y="${y(hi) + 4}" font-size="11">${hi}</text><text x="4" y="${y(lo) + 4}" font-size="11">${lo}</text>`;
+  series.forEach((pts, p) => {
+    const d = pts.map((val, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(val).toFixed(1)}`).join(" ");
+    svg += `<path d="${d}" fill="none" stroke="${colours[p]}" stroke-width="2.5"/>`;
+    pts.forEach((val, i) => { svg += `<circle cx="${x(i).toFixed(1)}" cy="${y(val).toFixed(1)}" r="3" fill="${colours[p]}"/>`; });
+  });
+  svg += "</svg>";
+  const legend = h("div", { cls: "legend" }, Array.from({ length: n }, (_, p) =>
+    h("span", {}, h("i", { style: `background:${colours[p]}` }), playerName(p))));
+  const box = h("div", {});
+  box.innerHTML = svg;
+  box.append(legend);
+  return box;
+}
+
+function showSheet() {
+  const sheet = S.sheet;
+  if (!sheet) { send({ type: "sheet" }); return; }
+  const n = sheet.n_players;
+  const head = h("tr", {}, h("th", {}, t("deal")), h("th", {}, t("game")),
+    Array.from({ length: n }, (_, p) => h("th", {}, playerName(p))));
+  const body = sheet.rows.map((r) => h("tr", {},
+    h("td", { cls: "num" }, r.deal_no),
+    h("td", {}, r.declarer === null ? t("passedIn").split(":")[0] : playerName(r.declarer) + ": " + gameWords(r.game)),
+    Array.from({ length: n }, (_, p) => h("td", { cls: "num" + (r.declarer === p ? (r.won ? " won" : " lost") : "") },
+      r.declarer === p ? (r.score > 0 ? "+" : "") + r.score + " → " + r[S.sheetMetric][p] : (S.sheetMetric === "seeger" && r.won === false ? r[S.sheetMetric][p] : "·")))));
+  const foot = [
+    h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("classic")), sheet.classic.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("seeger")), sheet.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", {}, h("td", {}, ""), h("td", { cls: "muted" }, t("wonLost")), sheet.won.map((w, p) => h("td", { cls: "num" }, w + " / " + sheet.lost[p]))),
+  ];
+  const toggle = h("div", { cls: "actions" },
+    h("button", { cls: S.sheetMetric === "classic" ? "primary" : "", onclick: () => { S.sheetMetric = "classic"; showSheet(); }, text: t("classic") }),
+    h("button", { cls: S.sheetMetric === "seeger" ? "primary" : "", onclick: () => { S.sheetMetric = "seeger"; showSheet(); }, text: t("seeger") }));
+  openDialog("sheet", h("h2", {}, t("sheetTitle")), toggle,
+    h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)),
+    h("h3", {}, t("chartTitle")), sheetChart(sheet, S.sheetMetric),
+    h("div", { cls: "actions" }, h("button", { onclick: closeDialog, text: t("close") })));
+}
+
+function gameWords(words) {
+  const parts = words.split(" ");
+  const c = { game: parts[0], hand: parts.includes("hand"), ouvert: parts.includes("ouvert"),
+    schneider: parts.includes("schneider") || parts.includes("schwarz"), schwarz: parts.includes("schwarz") };
+  return contractText(c);
+}
+
+function showInvite() {
+  const url = location.origin + "/t/" + S.tableId;
+  const input = h("input", { value: url, readonly: true, id: "invite-url", size: 40 });
+  const copy = h("button", { cls: "primary", text: t("copy"), onclick: async () => {
+    input.select();
+    try { await navigator.clipboard.writeText(url); copy.textContent = t("copied"); } catch (e) { document.execCommand("copy"); }
+  } });
+  openDialog("invite", h("p", {}, t("inviteText")), input, h("div", { cls: "actions" }, copy, h("button", { onclick: closeDialog, text: t("close") })));
+}
+
+// ------------------------------------------------------------------ keyboard
+document.addEventListener("keydown", (ev) => {
+  if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  if (ev.key === "Escape") { closeDialog(); return; }
+  if (S.dialog || !S.state || !S.state.view) {
+    if (ev.key.toLowerCase() === "n" && S.dialog === "result") nextGame();
+    return;
+  }
+  const v = S.state.view;
+  const key = ev.key.toLowerCase();
+  const playable = [...document.querySelectorAll("#hand .card:not([disabled])")];
+  if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
+    if (!playable.length) return;
+    const cur = playable.indexOf(document.activeElement);
+    const next = cur < 0 ? 0 : (cur + (ev.key === "ArrowRight" ? 1 : playable.length - 1)) % playable.length;
+    playable[next].focus();
+    ev.preventDefault();
+  } else if (key === "l") showLastTrick();
+  else if (key === "s") showSheet();
+  else if (key === "n" && v.phase === "finished") nextGame();
+  else if (v.phase === "bidding" && v.to_move === S.state.you.seat) {
+    if (key === "p") act("pass");
+    else if (key === "h" && v.legal_actions.includes("hold")) act("hold");
+    else if (key === "b") { const b = v.legal_actions.find((x) => /^\d+$/.test(x)); if (b) act(b); }
+  }
+});
+
+// ------------------------------------------------------------------ start
+$("#btn-last").addEventListener("click", showLastTrick);
+$("#btn-sheet").addEventListener("click", showSheet);
+$("#btn-invite").addEventListener("click", showInvite);
+$("#overlay").addEventListener("click", (ev) => { if (ev.target.id === "overlay") closeDialog(); });
+const selLang = $("#sel-lang"), selDeck = $("#sel-deck");
+selLang.value = LANG;
+selDeck.value = DECK;
+selLang.addEventListener("change", () => {
+  LANG = selLang.value; localStorage.setItem("skat.lang", LANG); applyStaticTexts(); render();
+  if (!S.tableId) showLobby();
+  if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult();
+});
+selDeck.addEventListener("change", () => {
+  DECK = selDeck.value; localStorage.setItem("skat.deck", DECK); render();
+  if (S.dialog === "result") showResult();
+});
+window.addEventListener("beforeunload", () => { S.closing = true; });
+applyStaticTexts();
+route();

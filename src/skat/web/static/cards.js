@@ -1,0 +1,78 @@
+// Card faces for the three decks: French, German (Eichel, Grün, Herz, Schellen) and the
+// four-colour tournament deck. Cards are named in ISS notation: suit letter + rank letter (CJ, HT, D7).
+"use strict";
+
+const SUIT_PATHS = {
+  heart: '<path d="M12 21.5s-8.5-5.2-9.7-10.6C1.5 7 4.2 4 7.3 4c2 0 3.6 1.2 4.7 3 1.1-1.8 2.7-3 4.7-3 3.1 0 5.8 3 5 6.9C20.5 16.3 12 21.5 12 21.5z"/>',
+  diamond: '<path d="M12 1.5 20.5 12 12 22.5 3.5 12z"/>',
+  spade: '<path d="M12 1.5c-2.6 4.6-9 7.4-9 12.3a4.6 4.6 0 0 0 8 3.1L9.6 22.5h4.8L13 16.9a4.6 4.6 0 0 0 8-3.1c0-4.9-6.4-7.7-9-12.3z"/>',
+  club: '<circle cx="12" cy="6.6" r="4.6"/><circle cx="6.4" cy="14" r="4.6"/><circle cx="17.6" cy="14" r="4.6"/><path d="M10.6 12h2.8l1.2 10.5H9.4z"/>',
+  acorn: '<path d="M4.5 10.5C5 5 19 5 19.5 10.5z"/><ellipse cx="12" cy="15.5" rx="5.6" ry="6.6"/><rect x="11" y="2" width="2" height="4.5" rx="1"/>',
+  leaf: '<path d="M12 1.5C4.5 7 4 15.5 12 22.5 20 15.5 19.5 7 12 1.5z"/><path d="M12 4v18" stroke="#fff" stroke-width="1.2" fill="none"/>',
+  bell: '<circle cx="12" cy="13.5" r="8"/><path d="M4.5 13h15" stroke="#fff" stroke-width="1.6"/><circle cx="12" cy="17.5" r="1.6" fill="#fff"/><circle cx="12" cy="4" r="2"/>',
+};
+
+const DECKS = {
+  french: {
+    suits: { C: ["club", "#1b1b1b"], S: ["spade", "#1b1b1b"], H: ["heart", "#c62828"], D: ["diamond", "#c62828"] },
+    ranks: { en: { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" },
+             de: { "7": "7", "8": "8", "9": "9", T: "10", J: "B", Q: "D", K: "K", A: "A" } },
+  },
+  four: {
+    suits: { C: ["club", "#1b1b1b"], S: ["spade", "#1e7d32"], H: ["heart", "#c62828"], D: ["diamond", "#e08a00"] },
+    ranks: { en: { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" },
+             de: { "7": "7", "8": "8", "9": "9", T: "10", J: "B", Q: "D", K: "K", A: "A" } },
+  },
+  german: {
+    suits: { C: ["acorn", "#7a4a12"], S: ["leaf", "#2e7d32"], H: ["heart", "#c62828"], D: ["bell", "#d08a00"] },
+    ranks: { en: { "7": "7", "8": "8", "9": "9", T: "10", J: "U", Q: "O", K: "K", A: "A" },
+             de: { "7": "7", "8": "8", "9": "9", T: "10", J: "U", Q: "O", K: "K", A: "A" } },
+  },
+};
+
+const SUIT_NAMES = {
+  french: { en: { C: "clubs", S: "spades", H: "hearts", D: "diamonds" }, de: { C: "Kreuz", S: "Pik", H: "Herz", D: "Karo" } },
+  german: { en: { C: "acorns", S: "leaves", H: "hearts", D: "bells" }, de: { C: "Eichel", S: "Grün", H: "Herz", D: "Schellen" } },
+};
+const RANK_NAMES = {
+  en: { "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
+  de: { "7": "Sieben", "8": "Acht", "9": "Neun", T: "Zehn", J: "Bube", Q: "Dame", K: "König", A: "Ass" },
+};
+
+let DECK = localStorage.getItem("skat.deck") || "french";
+
+function suitSvg(suit, cls) {
+  const [shape, colour] = DECKS[DECK].suits[suit];
+  return `<svg class="${cls}" viewBox="0 0 24 24" fill="${colour}" aria-hidden="true">${SUIT_PATHS[shape]}</svg>`;
+}
+
+function cardLabel(name) {
+  const names = SUIT_NAMES[DECK === "german" ? "german" : "french"][LANG] || SUIT_NAMES.french.en;
+  const ranks = RANK_NAMES[LANG] || RANK_NAMES.en;
+  return LANG === "de" ? `${names[name[0]]} ${ranks[name[1]]}` : `${ranks[name[1]]} of ${names[name[0]]}`;
+}
+
+// A card face as an element (a <button> when clickable).
+function cardEl(name, opts) {
+  opts = opts || {};
+  const el = document.createElement(opts.button ? "button" : "div");
+  el.className = "card face" + (opts.cls ? " " + opts.cls : "");
+  el.dataset.card = name;
+  const deck = DECKS[DECK];
+  const rank = (deck.ranks[LANG] || deck.ranks.en)[name[1]];
+  const colour = deck.suits[name[0]][1];
+  el.style.setProperty("--suit", colour);
+  el.setAttribute("aria-label", cardLabel(name));
+  el.title = cardLabel(name);
+  el.innerHTML = `<span class="corner"><b>${rank}</b>${suitSvg(name[0], "pip")}</span>` +
+    `<span class="corner br"><b>${rank}</b>${suitSvg(name[0], "pip")}</span>` +
+    suitSvg(name[0], "big");
+  return el;
+}
+
+function cardBack(cls) {
+  const el = document.createElement("div");
+  el.className = "card back" + (cls ? " " + cls : "");
+  el.setAttribute("aria-hidden", "true");
+  return el;
+}
