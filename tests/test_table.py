@@ -79,7 +79,7 @@ def check_sheet(table, sheet, spies, n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-@pytest.mark.parametrize("preset", ["isko"])
+@pytest.mark.parametrize("preset", ["isko", "tournee"])
 def test_series_to_the_end(preset, n):
     table, sheet, spies = play_series(PRESETS[preset], n, games=2 * n + 1)
     assert table.is_over and table.next_game() is None

@@ -33,7 +33,9 @@ from skat.rules import (
     matadors,
     trick_winner,
 )
-from skat.rulesets import ISKO, RuleSet
+from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE, RuleSet
+from skat.scoresheet import ScoreSheet
+from skat.table import Table
 
 __version__ = "0.1.0"
 
@@ -44,5 +46,5 @@ __all__ = [
     "IllegalActionError", "OutOfTurnError", "RecordError", "SkatError", "WrongPhaseError",
     "Game", "GameResult", "Phase", "SeatView",
     "BID_VALUES", "Contract", "GameType", "Outcome", "evaluate", "legal_cards", "matadors",
-    "trick_winner", "ISKO", "RuleSet",
+    "trick_winner", "ISKO", "PUB", "PIRATE", "TOURNEE", "RuleSet", "ScoreSheet", "Table",
 ]
