@@ -11,6 +11,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "value": ("skat.commands.value", "game-value calculator: JSON on stdin, JSON on stdout"),
     "deal": ("skat.commands.deal", "play one deal with random players and print its JSON record"),
+    "arena": ("skat.commands.arena", "duplicate match between two players, with statistics"),
     "play": ("skat.commands.play", "play Skat against computer players in the browser (or --text in the terminal)"),
     "serve": ("skat.commands.serve", "run a Skat server with a lobby of tables for a club or friends"),
     "series": ("skat.commands.series", "play a series at a 3-, 4- or 5-player table and print the score sheet"),

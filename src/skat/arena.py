@@ -1,0 +1,415 @@
+"""Duplicate matches between two players, with statistics that mean something.
+
+Each deal is played six times: each of the two players sits alone in each of
+the three seats against two copies of the other.  The cards are the same in all
+six games, and the player in a seat gets the same random seed whichever player
+it is (common random numbers), so the luck of the cards cancels out.
+
+Scoring is Seeger-Fabian at a 3-table: the declarer scores his game points
+(``game.result.scores``, lost games already doubled) plus 50 for a won game or
+minus 50 for a lost one; when he loses, each other player gets 40.  A passed-in
+deal scores nothing.
+
+The statistics compare the *solo seats*: ``X_P(d, s)`` is the score of player
+``P`` sitting alone in seat ``s`` of deal ``d``.  A player's points per game are
+the mean of its ``X``; the paired difference of a deal is
+``mean_s X_A(d, s) - mean_s X_B(d, s)`` and its 95 % confidence interval is
+``mean +- 1.96 sd / sqrt(n)`` over the deals.  Declarer win rate and declare
+frequency are counted over the solo seats as well; decision times and illegal
+actions over every seat a player occupies.  An illegal action (or an exception
+in ``choose``) is counted and replaced by the first legal action, so a match
+always finishes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from skat.game import Game
+from skat.players.registry import make_player
+from skat.rulesets import get_ruleset
+
+__all__ = [
+    "SEATINGS",
+    "ArenaConfig",
+    "seeger_fabian",
+    "play_game",
+    "play_deal",
+    "summarize",
+    "run_match",
+    "plot_cumulative",
+]
+
+SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
+    tuple(solo if s == seat else 1 - solo for s in range(3))  # type: ignore[misc]
+    for solo in (0, 1)
+    for seat in range(3)
+)
+"""The six seatings of a duplicate deal: which player (0 = A, 1 = B) sits in seats 0, 1, 2."""
+
+SF_WIN, SF_LOSS, SF_OTHERS = 50, -50, 40
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """What a match plays: two player names, the number of deals, a seed and a rule set."""
+
+    players: tuple[str, str]
+    deals: int
+    seed: int = 0
+    ruleset: str = "isko2018"
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 2:
+            raise ValueError(f"a duplicate match needs exactly two players, got {len(self.players)}")
+        if self.deals < 1:
+            raise ValueError(f"play at least one deal, got --deals {self.deals}")
+
+
+def derive_seed(*parts: object) -> int:
+    """A stable 63-bit seed from any parts (the same on every machine and process)."""
+    digest = hashlib.blake2b(":".join(map(str, parts)).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int]) -> list[int]:
+    """Seeger-Fabian points of the three seats for one game (3-table)."""
+    sf = [0, 0, 0]
+    if declarer is None:
+        return sf
+    sf[declarer] = list(scores)[declarer] + (SF_WIN if won else SF_LOSS)
+    if not won:
+        for s in range(3):
+            if s != declarer:
+                sf[s] += SF_OTHERS
+    return sf
+
+
+@dataclass
+class GameOutcome:
+    """One game of a duplicate deal, as the statistics need it."""
+
+    seating: tuple[int, int, int]
+    declarer: int | None
+    won: bool | None
+    contract: str | None
+    scores: tuple[int, int, int]
+    sf: list[int]
+    time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    illegal: list[int] = field(default_factory=lambda: [0, 0])
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seating": list(self.seating), "declarer": self.declarer, "won": self.won, "contract": self.contract,
+            "scores": list(self.scores), "sf": self.sf, "time_s": self.time_s, "decisions": self.decisions,
+            "illegal": self.illegal, "errors": self.errors,
+        }
+
+
+def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 2)) -> GameOutcome:
+    """Play a game to the end; ``players[seat]`` decides for each seat, ``seating[seat]`` says
+    which match player (0 or 1) that is, for the time and illegal-action counts."""
+    time_s = [0.0, 0.0]
+    decisions = [0, 0]
+    illegal = [0, 0]
+    errors: list[str] = []
+    clock = time.perf_counter
+    while not game.is_over:
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        who = seating[seat]
+        t0 = clock()
+        try:
+            action = players[seat].choose(view)
+        except Exception as exc:  # a crashing bot loses the move, not the match
+            action = None
+            errors.append(f"{type(exc).__name__}: {exc}")
+        time_s[who] += clock() - t0
+        decisions[who] += 1
+        if action is None or action not in view.legal_actions:
+            illegal[who] += 1
+            if action is not None:
+                errors.append(f"illegal action {action} by seat {seat} in phase {view.phase.value}")
+            action = view.legal_actions[0]
+        game.apply(action, seat)
+    result = game.result
+    assert result is not None
+    return GameOutcome(
+        seating=seating, declarer=result.declarer, won=result.won,
+        contract=None if result.contract is None else str(result.contract), scores=result.scores,
+        sf=seeger_fabian(result.declarer, result.won, result.scores),
+        time_s=time_s, decisions=decisions, illegal=illegal, errors=errors[:5],
+    )
+
+
+def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
+    """The six games of deal number ``deal`` (0-based) of a match."""
+    ruleset = get_ruleset(config.ruleset)
+    deal_seed = derive_seed("deal", config.seed, deal)
+    games = []
+    for seating in SEATINGS:
+        players = [make_player(config.players[who], derive_seed("player", config.seed, deal, seat))
+                   for seat, who in enumerate(seating)]
+        game = Game(seed=deal_seed, ruleset=ruleset)
+        games.append(play_game(game, players, seating).to_json())
+    return {"deal": deal, "seed": deal_seed, "games": games}
+
+
+def _play_deals(config: ArenaConfig, deals: list[int]) -> list[dict[str, Any]]:
+    return [play_deal(config, d) for d in deals]
+
+
+# ------------------------------------------------------------------ statistics
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _sd(xs: list[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    m = _mean(xs)
+    return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any]:
+    """The match statistics (see the module docstring) from the output of :func:`play_deal`."""
+    deals = sorted(deals, key=lambda d: d["deal"])
+    names = list(config.players)
+    solo_sf: list[list[float]] = [[], []]
+    declared = [0, 0]
+    won = [0, 0]
+    time_s = [0.0, 0.0]
+    decisions = [0, 0]
+    illegal = [0, 0]
+    errors: list[str] = []
+    passed_in = 0
+    diffs: list[float] = []
+    for deal in deals:
+        per_player: list[list[float]] = [[], []]
+        for g in deal["games"]:
+            seating = g["seating"]
+            solo_seat = next(s for s in range(3) if seating.count(seating[s]) == 1)
+            who = seating[solo_seat]
+            per_player[who].append(g["sf"][solo_seat])
+            if g["declarer"] is None:
+                passed_in += 1
+            elif g["declarer"] == solo_seat:
+                declared[who] += 1
+                won[who] += bool(g["won"])
+            for i in (0, 1):
+                time_s[i] += g["time_s"][i]
+                decisions[i] += g["decisions"][i]
+                illegal[i] += g["illegal"][i]
+            errors.extend(g["errors"])
+        for i in (0, 1):
+            solo_sf[i].extend(per_player[i])
+        diffs.append(_mean(per_player[0]) - _mean(per_player[1]))
+    n = len(diffs)
+    mean, sd = _mean(diffs), _sd(diffs)
+    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    solo_games = [len(solo_sf[0]), len(solo_sf[1])]
+    per_player_stats = {}
+    for i, name in enumerate(names):
+        key = name if names[0] != names[1] else f"{name}#{i + 1}"
+        per_player_stats[key] = {
+            "sf_per_game": _mean(solo_sf[i]),
+            "declare_rate": declared[i] / solo_games[i] if solo_games[i] else 0.0,
+            "declarer_win_rate": won[i] / declared[i] if declared[i] else None,
+            "declared": declared[i],
+            "avg_decision_ms": 1000 * time_s[i] / decisions[i] if decisions[i] else 0.0,
+            "decisions": decisions[i],
+            "illegal_actions": illegal[i],
+        }
+    return {
+        "players": names,
+        "deals": n,
+        "games": 6 * n,
+        "seed": config.seed,
+        "ruleset": config.ruleset,
+        "per_player": per_player_stats,
+        "difference": {"mean": mean, "sd": sd, "ci95": [mean - half, mean + half], "n": n},
+        "passed_in": passed_in,
+        "illegal_actions": illegal[0] + illegal[1],
+        "errors": errors[:20],
+        "per_deal_difference": diffs,
+    }
+
+
+# --------------------------------------------------------------------- running
+def _chunks(n: int, size: int) -> Iterator[list[int]]:
+    for start in range(0, n, size):
+        yield list(range(start, min(n, start + size)))
+
+
+def run_match(
+    config: ArenaConfig,
+    *,
+    workers: int | None = None,
+    ray_address: str | None = None,
+    progress: bool = True,
+    on_deal: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play a duplicate match and return :func:`summarize`'s statistics plus the wall time.
+
+    Local processes by default (``workers`` defaults to all cores; 1 plays in this
+    process), or Ray tasks on the cluster at ``ray_address`` (``local`` starts a
+    local Ray instance).
+    """
+    for name in config.players:  # fail fast on a bad name, before any process starts
+        make_player(name, 0)
+    get_ruleset(config.ruleset)
+    started = time.perf_counter()
+    bar = _progress_bar(config.deals, progress)
+
+    def advance(k: int) -> None:
+        bar.update(k)
+        if on_deal is not None:
+            on_deal(k)
+
+    if ray_address is not None:
+        results = _run_ray(config, ray_address, advance)
+        mode = f"ray:{ray_address}"
+    else:
+        workers = workers or os.cpu_count() or 1
+        results = _run_local(config, workers, advance)
+        mode = f"processes:{workers}"
+    bar.close()
+    summary = summarize(config, results)
+    summary["wall_s"] = time.perf_counter() - started
+    summary["execution"] = mode
+    return summary
+
+
+def _chunk_size(config: ArenaConfig, workers: int) -> int:
+    return max(1, min(50, config.deals // (workers * 8) or 1))
+
+
+def _run_local(config: ArenaConfig, workers: int, advance: Callable[[int], None]) -> list[dict[str, Any]]:
+    results: list[dict[str, Any]] = []
+    if workers <= 1:
+        for d in range(config.deals):
+            results.append(play_deal(config, d))
+            advance(1)
+        return results
+    size = _chunk_size(config, workers)
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(config.deals, size)}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                chunk_results = fut.result()
+                results.extend(chunk_results)
+                advance(len(chunk_results))
+    return results
+
+
+def _run_ray(config: ArenaConfig, address: str, advance: Callable[[int], None]) -> list[dict[str, Any]]:
+    try:
+        import ray
+    except ImportError:
+        raise RuntimeError(
+            "--ray needs Ray: install it with pip install 'skat[cluster]' (or pip install 'ray[default]')"
+        ) from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    try:
+        remote = ray.remote(_play_deals)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        size = _chunk_size(config, cpus)
+        pending = [remote.remote(config, chunk) for chunk in _chunks(config.deals, size)]
+        results: list[dict[str, Any]] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                chunk_results = ray.get(ref)
+                results.extend(chunk_results)
+                advance(len(chunk_results))
+        return results
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+class _NoBar:
+    def update(self, k: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="deal", desc="arena", smoothing=0.05)
+
+
+# ----------------------------------------------------------------------- output
+def plot_cumulative(summary: dict[str, Any], path: str | Path) -> Path:
+    """Plot the cumulative paired difference (points per game, A minus B) over the deals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    diffs = summary["per_deal_difference"]
+    cum = []
+    total = 0.0
+    for x in diffs:
+        total += x
+        cum.append(total)
+    a, b = summary["players"]
+    fig, ax = plt.subplots(figsize=(8, 4.5), dpi=100)
+    ax.plot(range(1, len(cum) + 1), cum, color="#1f5f8b", lw=1.4)
+    ax.axhline(0, color="grey", lw=0.8)
+    d = summary["difference"]
+    ax.set_title(f"{a} vs {b}: {d['mean']:+.1f} SF points/game "
+                 f"(95% CI {d['ci95'][0]:+.1f} .. {d['ci95'][1]:+.1f}), {summary['deals']} duplicate deals")
+    ax.set_xlabel("deal")
+    ax.set_ylabel(f"cumulative difference ({a} - {b}), SF points per game")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    """A short human-readable report of a match."""
+    d = summary["difference"]
+    lines = [f"{summary['deals']} duplicate deals ({summary['games']} games), ruleset {summary['ruleset']}, "
+             f"seed {summary['seed']}, {summary.get('wall_s', 0):.1f} s"]
+    header = f"{'player':<14}{'SF/game':>9}{'declares':>10}{'decl. won':>11}{'ms/decision':>13}{'illegal':>9}"
+    lines.append(header)
+    for name, p in summary["per_player"].items():
+        win = "-" if p["declarer_win_rate"] is None else f"{100 * p['declarer_win_rate']:.1f}%"
+        lines.append(f"{name:<14}{p['sf_per_game']:>9.1f}{100 * p['declare_rate']:>9.1f}%{win:>11}"
+                     f"{p['avg_decision_ms']:>13.2f}{p['illegal_actions']:>9}")
+    a, b = summary["players"]
+    lines.append(f"difference {a} - {b}: {d['mean']:+.2f} SF points per game, "
+                 f"95% CI [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] (sd {d['sd']:.1f} per deal)")
+    lines.append(f"illegal actions: {summary['illegal_actions']}, passed in: {summary['passed_in']} games")
+    return "\n".join(lines)
+
+
+def write_json(summary: dict[str, Any], path: str | Path) -> None:
+    Path(path).write_text(json.dumps(summary, indent=1))

@@ -1,0 +1,106 @@
+"""The duplicate arena: Seeger-Fabian scoring, the statistics, local processes and Ray."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import pytest
+
+from skat.arena import SEATINGS, ArenaConfig, play_deal, run_match, seeger_fabian, summarize
+from skat.cli import main
+
+
+def test_seeger_fabian_at_a_three_table() -> None:
+    assert seeger_fabian(1, True, (0, 48, 0)) == [0, 98, 0]
+    assert seeger_fabian(0, False, (-96, 0, 0)) == [-146, 40, 40]
+    assert seeger_fabian(None, None, (0, 0, 0)) == [0, 0, 0]
+
+
+def test_six_seatings_put_each_player_alone_in_each_seat() -> None:
+    solo = sorted((s.index(who), who) for s in SEATINGS for who in (0, 1) if s.count(who) == 1)
+    assert solo == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+
+
+def _game(seating, declarer, won, score):
+    scores = [0, 0, 0]
+    if declarer is not None:
+        scores[declarer] = score
+    return {"seating": list(seating), "declarer": declarer, "won": won, "contract": "clubs",
+            "scores": scores, "sf": seeger_fabian(declarer, won, scores), "time_s": [0.5, 0.25],
+            "decisions": [10, 5], "illegal": [0, 0], "errors": []}
+
+
+def test_statistics_of_a_match_with_a_known_result() -> None:
+    # Deal 0: A wins a 24-game from each solo seat (+74); B, alone, loses it (-98) each time.
+    # Deal 1: the same deal is passed in at every table.
+    deal0 = [_game(s, s.index(0) if s.count(0) == 1 else s.index(1), s.count(0) == 1,
+                   24 if s.count(0) == 1 else -48) for s in SEATINGS]
+    deal1 = [_game(s, None, None, 0) for s in SEATINGS]
+    config = ArenaConfig(("a", "b"), deals=2)
+    out = summarize(config, [{"deal": 1, "games": deal1}, {"deal": 0, "games": deal0}])
+    assert out["per_player"]["a"]["sf_per_game"] == pytest.approx(74 / 2)
+    assert out["per_player"]["b"]["sf_per_game"] == pytest.approx(-98 / 2)
+    assert out["per_deal_difference"] == [74 + 98, 0]
+    assert out["difference"]["mean"] == pytest.approx(86)
+    sd = math.sqrt(2 * 86**2)
+    assert out["difference"]["sd"] == pytest.approx(sd)
+    assert out["difference"]["ci95"] == pytest.approx([86 - 1.96 * sd / math.sqrt(2), 86 + 1.96 * sd / math.sqrt(2)])
+    assert out["per_player"]["a"]["declarer_win_rate"] == 1.0
+    assert out["per_player"]["b"]["declarer_win_rate"] == 0.0
+    assert out["per_player"]["a"]["declare_rate"] == pytest.approx(0.5)
+    assert out["per_player"]["a"]["avg_decision_ms"] == pytest.approx(50.0)
+    assert out["passed_in"] == 6 and out["illegal_actions"] == 0
+
+
+def test_a_player_against_itself_differs_by_nothing() -> None:
+    out = run_match(ArenaConfig(("heuristic", "heuristic"), deals=6, seed=3), workers=1, progress=False)
+    lo, hi = out["difference"]["ci95"]
+    assert lo <= 0 <= hi
+    assert out["per_deal_difference"] == [0.0] * 6  # common random numbers: identical games
+    assert out["illegal_actions"] == 0
+
+
+def test_the_same_deal_is_played_in_all_six_games() -> None:
+    deal = play_deal(ArenaConfig(("random", "heuristic"), deals=1, seed=8), 0)
+    assert len(deal["games"]) == 6
+    assert [tuple(g["seating"]) for g in deal["games"]] == list(SEATINGS)
+
+
+def test_heuristic_beats_random_in_local_processes() -> None:
+    out = run_match(ArenaConfig(("heuristic", "random"), deals=24, seed=1), workers=2, progress=False)
+    assert out["difference"]["ci95"][0] > 0
+    assert out["illegal_actions"] == 0
+    assert out["deals"] == 24 and out["games"] == 144
+
+
+def test_arena_command_writes_json_and_plot(tmp_path, capsys) -> None:
+    path = tmp_path / "match.json"
+    rc = main(["arena", "--players", "heuristic,random", "--deals", "4", "--seed", "2", "--workers", "1",
+               "--json", str(path), "--quiet"])
+    assert rc == 0
+    data = json.loads(path.read_text())
+    assert data["deals"] == 4 and data["players"] == ["heuristic", "random"]
+    assert (tmp_path / "match.png").stat().st_size > 1000
+    assert "SF points per game" in capsys.readouterr().out
+
+
+def test_arena_command_rejects_unknown_players(capsys) -> None:
+    rc = main(["arena", "--players", "heuristic,nobody", "--deals", "1", "--quiet"])
+    assert rc == 2
+    assert "unknown player 'nobody'" in capsys.readouterr().err
+
+
+def test_arena_on_a_real_local_ray_instance() -> None:
+    try:
+        import ray
+    except ImportError:  # pragma: no cover - depends on the environment
+        if os.environ.get("CI"):
+            pytest.fail("the Ray arena test must run in CI: install the cluster extra (pip install 'skat[cluster]')")
+        pytest.skip("Ray is not installed (pip install 'skat[cluster]')")
+    out = run_match(ArenaConfig(("heuristic", "random"), deals=4, seed=5), ray_address="local", progress=False)
+    local = run_match(ArenaConfig(("heuristic", "random"), deals=4, seed=5), workers=1, progress=False)
+    assert out["execution"] == "ray:local"
+    assert out["per_deal_difference"] == local["per_deal_difference"]
+    assert not ray.is_initialized()

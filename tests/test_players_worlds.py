@@ -1,0 +1,129 @@
+"""World sampling never contradicts what a seat knows, and never uses what it cannot know."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from skat.cards import ALL_CARDS, mask_of
+from skat.game import Game, Phase
+from skat.players.heuristic import HeuristicPlayer
+from skat.players.worlds import SKAT, Knowledge, World, sample_worlds
+from skat.rules.ranking import FOLLOW_MASK
+
+
+def _true_world(game: Game) -> World:
+    if game.phase is Phase.DISCARD:
+        skat = 0
+    elif game.skat_taken and game.discard is not None:
+        skat = game.discard
+    else:
+        skat = game.initial_skat
+    return World(hands=(game._hands[0], game._hands[1], game._hands[2]), skat=skat)
+
+
+def _shown_voids(game: Game) -> list[int]:
+    """Suits each seat failed to follow, recomputed from the game's own trick history."""
+    voids = [0, 0, 0]
+    if game.contract is None:
+        return voids
+    gt = int(game.contract.game_type)
+    tricks = [(ld, list(cs)) for ld, cs, _w in game.tricks]
+    if game.trick:
+        tricks.append((game.trick_leader, list(game.trick)))
+    for leader, cards in tricks:
+        follow = FOLLOW_MASK[gt][cards[0]]
+        for i, c in enumerate(cards[1:], 1):
+            if not follow >> c & 1:
+                voids[(leader + i) % 3] |= follow
+    return voids
+
+
+def _played(game: Game) -> int:
+    mask = 0
+    for _ld, cs, _w in game.tricks:
+        for c in cs:
+            mask |= 1 << c
+    for c in game.trick:
+        mask |= 1 << c
+    return mask
+
+
+def _check_world(game: Game, seat: int, world: World) -> None:
+    view = game.view(seat)
+    assert world.hands[seat] == view.hand.mask, "a seat's own hand is never changed"
+    for s in range(3):
+        assert world.hands[s].bit_count() == view.hand_sizes[s], "hand sizes match"
+    for s, cards in view.open_hands.items():
+        assert world.hands[s] == cards.mask, "open hands are shown as they are"
+    played = _played(game)
+    union = world.hands[0] | world.hands[1] | world.hands[2] | world.skat
+    assert union & played == 0 and union | played == ALL_CARDS, "every unplayed card is somewhere, once"
+    assert sum(m.bit_count() for m in (*world.hands, world.skat)) + played.bit_count() == 32
+    for s, void in enumerate(_shown_voids(game)):
+        assert world.hands[s] & void == 0, f"seat {s} showed void but got a card of that suit"
+    if seat == game.declarer and view.discard is not None:
+        assert world.skat == view.discard.mask, "the declarer knows his discard"
+    if game.phase is Phase.DISCARD:
+        assert world.skat == 0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_sampled_worlds_respect_every_fact_through_a_deal(seed: int) -> None:
+    game = Game(seed=seed)
+    players = [HeuristicPlayer(seed * 3 + s) for s in range(3)]
+    rng = random.Random(seed)
+    while not game.is_over:
+        for seat in range(3):
+            view = game.view(seat)
+            know = Knowledge.from_view(view)
+            assert know.consistent(_true_world(game)), "the real deal is always one of the possible worlds"
+            for world in sample_worlds(view, 4, rng):
+                assert know.consistent(world)
+                _check_world(game, seat, world)
+        mover = game.to_move
+        game.apply(players[mover].choose(game.view(mover)), mover)
+
+
+def test_sampling_does_not_depend_on_the_hidden_cards() -> None:
+    # Seat 0's view is the same in both deals; the others' cards and the skat differ.
+    own = "CJ SJ CA CT CK C9 HA HT S7 D8"
+    a = Game(hands=[own, "HJ DJ C8 C7 HK HQ H9 SA ST SK", "H8 H7 SQ S9 S8 DA DT DK DQ D9"], skat="CQ D7")
+    b = Game(hands=[own, "H8 H7 SQ S9 S8 DA DT DK DQ D9", "CQ D7 C8 C7 HK HQ H9 SA ST SK"], skat="HJ DJ")
+    wa = sample_worlds(a.view(0), 20, random.Random(5))
+    wb = sample_worlds(b.view(0), 20, random.Random(5))
+    assert wa == wb
+    # and the hidden cards really move between the places
+    assert len({w.hands[1] for w in wa}) > 15
+
+
+def test_a_void_shown_keeps_the_suit_out_of_that_hand() -> None:
+    game = Game(hands=["CJ SJ HJ DJ CA CT CK CQ C9 H7", "HA HT HK HQ H9 H8 C8 SA ST SK",
+                       "DA DT DK DQ D9 D8 D7 SQ S9 S8"], skat="C7 S7")
+    for action in ("18", "hold", "pass", "pass", "declare clubs hand", "H7", "HA", "DA"):
+        game.apply(action)
+    # the declarer (seat 0) saw seat 2 discard on a heart lead: seat 2 has no heart
+    view = game.view(0)
+    hearts = mask_of("HT HK HQ H9 H8")
+    for world in sample_worlds(view, 50, random.Random(1)):
+        assert world.hands[2] & hearts == 0
+        assert (world.hands[1] | world.skat) & hearts == hearts  # a hand game: the skat is unseen
+
+
+def test_declarer_knows_the_skat_he_put_away() -> None:
+    game = Game(seed=11)
+    player = HeuristicPlayer(0)
+    while game.phase is not Phase.PLAY and not game.is_over:
+        mover = game.to_move
+        game.apply(player.choose(game.view(mover)), mover)
+    assert not game.is_over, "seed 11 is declared by the heuristic"
+    declarer = game.declarer
+    know = Knowledge.from_view(game.view(declarer))
+    if game.skat_taken:
+        assert know.known[SKAT] == game.discard
+        for world in sample_worlds(game.view(declarer), 10, random.Random(2)):
+            assert world.skat == game.discard
+    defender = (declarer + 1) % 3
+    skats = {w.skat for w in sample_worlds(game.view(defender), 30, random.Random(3))}
+    assert len(skats) > 1, "a defender does not know the skat"
