@@ -28,6 +28,7 @@ from skat.rules.value import matador_sequence, max_multiplier
 __all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
 
 SEAT_NAMES = ("forehand", "dealer")
+_CARDS: tuple[Card, ...] = tuple(Card)
 
 UP, DOWN, OWN, OUT = 0, 1, 2, 3
 """Faces of a card: seen by both, by nobody, by its owner only, by the opponent only (Harlequin)."""
@@ -182,6 +183,7 @@ class OfficersGame:
                  **options: Any) -> None:
         self.variant = variant
         self.options = OfficersOptions.for_variant(variant, **options)
+        self._options_changed = self.options.changed()
         self.seed = seed
         self.deck: tuple[int, ...] = tuple(int(c) for c in deal_deck(seed)) if deck is None else _parse_deck(deck)
         self.piles: list[list[Pile]] = [[], []]
@@ -689,7 +691,7 @@ class OfficersGame:
         def show(piles: list[Pile]) -> list[list[Card | None]]:
             out = []
             for p in piles:
-                shown = [Card(c) if self.visible_to(seat, c) else None for c in p if self.dealt >> c & 1]
+                shown = [_CARDS[c] if self.visible_to(seat, c) else None for c in p if self.dealt >> c & 1]
                 out.append(shown)
             return out
 
@@ -708,11 +710,11 @@ class OfficersGame:
             opponent_hand_size=(self.hands[1 - seat] & self.dealt).bit_count() if not over else 0,
             skat=skat, discard=CardSet.from_mask(self.discard) if (is_decl or over) and self.discard else None,
             skat_size=self.skat.bit_count() if self.variant == "admiral" else 0,
-            trick=[((self.leader + i) % 2, Card(c)) for i, c in enumerate(self.trick)],
-            tricks=[(ld, (Card(a), Card(b)), w) for ld, (a, b), w in self.tricks],
+            trick=[((self.leader + i) % 2, _CARDS[c]) for i, c in enumerate(self.trick)],
+            tricks=[(ld, (_CARDS[a], _CARDS[b]), w) for ld, (a, b), w in self.tricks],
             trick_points=(self.trick_points[0], self.trick_points[1]),
             tricks_won=(self.tricks_won[0], self.tricks_won[1]), result=self.result,
-            options=self.options.changed(),
+            options=dict(self._options_changed),
         )
 
     # --------------------------------------------------------------- records

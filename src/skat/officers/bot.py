@@ -1,0 +1,369 @@
+"""A computer opponent for Officers' Skat, every variant.
+
+The play: a few hidden cards are sampled consistent with the seat's view (the face-down
+cards, and in Harlequin and Admiral's the cards facing away or held), and each candidate
+card is searched with alpha-beta over the next tricks (to the end of the game once few
+tricks are left, two tricks ahead earlier); the card with the best average wins. Game
+choice, Kontra/Re, bidding and discarding use card-strength heuristics.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Play
+from skat.cards import Card, CardSet, iter_mask
+from skat.officers.actions import KONTRA, RE, ChooseRamsch
+from skat.officers.game import OfficersView, Phase
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, winner_index
+from skat.rules.value import matadors
+
+__all__ = ["OfficersBot", "World", "sample_world", "game_strength", "choose_game"]
+
+_POINTS = [Card(c).points for c in range(32)]
+_JACK_WEIGHT = {Card.CJ: 3.0, Card.SJ: 2.6, Card.HJ: 2.2, Card.DJ: 1.9}
+_INF = 10**9
+
+
+def _game_type(view: OfficersView) -> int:
+    return int(GameType.parse(view.game)) if view.game else int(GameType.GRAND)
+
+
+def game_strength(game: GameType | int, own: int, opponent: int = 0) -> float:
+    """How good a game looks with the cards ``own`` known to be ours (and ``opponent`` known to be his):
+    jacks and high trumps count most, then side aces and tens; the opponent's known cards count against."""
+    gt = GameType(game)
+
+    def value(mask: int) -> float:
+        if gt == GameType.NULL:
+            return sum(2.0 if c & 7 <= 2 else (-1.0 if c & 7 >= 5 else 0.0) for c in iter_mask(mask))
+        if gt == GameType.RAMSCH:
+            return sum(1.5 - _POINTS[c] / 6 - (1.5 if c & 7 == 4 else 0) for c in iter_mask(mask))
+        trumps = TRUMP_MASK[gt]
+        s = 0.0
+        for c in iter_mask(mask):
+            if c in _JACK_WEIGHT:
+                s += _JACK_WEIGHT[Card(c)] * (1.3 if gt == GameType.GRAND else 1.0)
+            elif trumps >> c & 1:
+                s += 2.0 if c & 7 == 7 else 1.7 if c & 7 == 3 else 1.0
+            elif c & 7 == 7:
+                s += 1.3 if gt == GameType.GRAND else 1.0
+            elif c & 7 == 3:
+                s += 0.4
+        return s
+
+    return value(own) - value(opponent)
+
+
+def _known_cards(view: OfficersView) -> tuple[int, int]:
+    """(mine, his): cards this seat can see that belong to it and to the opponent."""
+    mine = view.hand.mask
+    his = 0
+    for p in view.own_piles:
+        for c in p:
+            if c is not None:
+                mine |= 1 << c
+    for p in view.opponent_piles:
+        for c in p:
+            if c is not None:
+                his |= 1 << c
+    return mine, his
+
+
+def choose_game(view: OfficersView, legal: list[Action]) -> Action:
+    """The trump-choice heuristic: the legal game with the best :func:`game_strength`; pass (where
+    allowed) when nothing looks playable."""
+    mine, his = _known_cards(view)
+    n_known = max(1, mine.bit_count())
+    best: tuple[float, Action] | None = None
+    for a in legal:
+        if isinstance(a, Declare):
+            gt = a.contract.game_type
+            score = game_strength(gt, mine, his)
+            if gt == GameType.GRAND:
+                jacks = sum(1 for j in _JACK_WEIGHT if mine >> j & 1)
+                score -= 1.5 if jacks < 2 else 0.0
+            if gt == GameType.NULL:
+                score -= 0.5 * n_known
+        elif isinstance(a, ChooseRamsch):
+            score = game_strength(GameType.RAMSCH, mine, 0) - 0.3 * n_known
+        else:
+            continue
+        if best is None or score > best[0]:
+            best = (score, a)
+    assert best is not None
+    if PASS in legal and best[0] < 0.9 * n_known:
+        return PASS
+    return best[1]
+
+
+@dataclass
+class World:
+    """One complete deal consistent with a view (hidden cards sampled), ready for search."""
+
+    piles: list[list[tuple[int, ...]]]
+    hands: list[int]
+    game_type: int
+    chooser: int | None
+
+
+def sample_world(view: OfficersView, rng: random.Random) -> World:
+    """Deal the cards this seat cannot see at random into the places it cannot see."""
+    visible = view.visible_cards().mask
+    unknown = [c for c in range(32) if not visible >> c & 1]
+    rng.shuffle(unknown)
+    slots = sum(c is None for piles in (view.own_piles, view.opponent_piles) for p in piles for c in p)
+    slots += view.opponent_hand_size
+    skat_unknown = view.skat_size if view.variant == "admiral" and view.skat is None and view.discard is None else 0
+    if len(unknown) != slots + skat_unknown:
+        raise ValueError(f"view is inconsistent: {len(unknown)} unseen cards for {slots + skat_unknown} hidden places")
+    it = iter(unknown)
+    seat = view.seat
+    piles: list[list[tuple[int, ...]]] = [[], []]
+    for s, src in ((seat, view.own_piles), (1 - seat, view.opponent_piles)):
+        piles[s] = [tuple(int(c) if c is not None else next(it) for c in p) for p in src]
+    hands = [0, 0]
+    hands[seat] = view.hand.mask
+    for _ in range(view.opponent_hand_size):
+        hands[1 - seat] |= 1 << next(it)
+    return World(piles, hands, _game_type(view), view.chooser)
+
+
+class _Search:
+    """Alpha-beta over tricks in one sampled world; values are from the searching seat's side."""
+
+    def __init__(self, world: World, me: int) -> None:
+        self.piles = world.piles
+        self.hands = world.hands
+        self.gt = world.game_type
+        self.chooser = world.chooser
+        self.me = me
+        self.sign = -1 if self.gt == GameType.RAMSCH else 1
+        self.null = self.gt == GameType.NULL
+        self.follow = FOLLOW_MASK[self.gt]
+        self.power = POWER[self.gt]
+        self.tt: dict[tuple[int, int, int], tuple[int, int]] = {}
+
+    def playable(self, seat: int, played: int) -> int:
+        m = self.hands[seat] & ~played
+        for p in self.piles[seat]:
+            for c in p:
+                if not played >> c & 1:
+                    m |= 1 << c
+                    break
+        return m
+
+    def moves(self, seat: int, played: int, lead: int) -> list[int]:
+        m = self.playable(seat, played)
+        if lead >= 0:
+            m = m & self.follow[lead] or m
+        power = self.power
+        return sorted(iter_mask(m), key=lambda c: -power[c] * 16 - _POINTS[c])
+
+    def trick_value(self, leader: int, a: int, b: int) -> tuple[int, int, bool]:
+        """(winner, value for me, terminal)."""
+        w = leader if winner_index(self.gt, (a, b)) == 0 else 1 - leader
+        if self.null:
+            if w == self.chooser:
+                return w, (1000 if self.me != self.chooser else -1000), True
+            return w, 0, False
+        pts = _POINTS[a] + _POINTS[b]
+        return w, (pts if w == self.me else -pts) * self.sign, False
+
+    def node(self, played: int, leader: int, depth: int, alpha: int, beta: int) -> int:
+        """Best value over the next ``depth`` tricks from a trick start."""
+        if depth == 0:
+            return 0
+        key = (played, leader, depth)
+        hit = self.tt.get(key)
+        if hit is not None:
+            lo, hi = hit
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+        a0, b0 = alpha, beta
+        value = self._lead(played, leader, depth, alpha, beta)
+        lo, hi = (hit if hit is not None else (-_INF, _INF))
+        if value <= a0:
+            hi = value
+        elif value >= b0:
+            lo = value
+        else:
+            lo = hi = value
+        self.tt[key] = (lo, hi)
+        return value
+
+    def _lead(self, played: int, leader: int, depth: int, alpha: int, beta: int) -> int:
+        lead_moves = self.moves(leader, played, -1)
+        if not lead_moves:
+            return 0
+        maxing = leader == self.me
+        best = -_INF if maxing else _INF
+        for a in lead_moves:
+            v = self._follow(played | 1 << a, leader, a, depth, alpha, beta)
+            if maxing:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def _follow(self, played: int, leader: int, a: int, depth: int, alpha: int, beta: int) -> int:
+        follower = 1 - leader
+        maxing = follower == self.me
+        best = -_INF if maxing else _INF
+        for b in self.moves(follower, played, a):
+            w, gain, terminal = self.trick_value(leader, a, b)
+            if terminal:
+                v = gain
+            else:
+                v = gain + self.node(played | 1 << b, w, depth - 1, alpha - gain, beta - gain)
+            if maxing:
+                if v > best:
+                    best = v
+                alpha = max(alpha, v)
+            else:
+                if v < best:
+                    best = v
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
+
+    def root(self, played: int, leader: int, trick: list[int], card: int, depth: int) -> int:
+        """Value of playing ``card`` now."""
+        if trick:
+            w, gain, terminal = self.trick_value(leader, trick[0], card)
+            if terminal:
+                return gain
+            return gain + self.node(played | 1 << card, w, depth - 1, -_INF, _INF)
+        return self._follow(played | 1 << card, leader, card, depth, -_INF, _INF)
+
+
+class OfficersBot:
+    """The computer opponent: sampling plus alpha-beta in the play, heuristics before it.
+
+    ``samples`` worlds per decision; the search runs to the end of the game once at most
+    ``exact_tricks`` tricks remain, otherwise ``lookahead`` tricks ahead.
+    """
+
+    name = "officers-bot"
+
+    def __init__(self, seed: int | None = None, samples: int = 8, exact_tricks: int = 5, lookahead: int = 2) -> None:
+        self.rng = random.Random(seed)
+        self.samples = samples
+        self.exact_tricks = exact_tricks
+        self.lookahead = lookahead
+
+    def choose(self, view: OfficersView) -> Action:
+        """One of ``view.legal_actions``."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now")
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return self._play(view, legal)
+        if phase is Phase.CHOOSE:
+            return choose_game(view, legal)
+        if phase in (Phase.KONTRA, Phase.RE):
+            return self._double(view, legal)
+        if phase is Phase.BIDDING:
+            return self._bid(view, legal)
+        if phase is Phase.SKAT:
+            return PICKUP
+        if phase is Phase.DISCARD:
+            return self._discard(view, legal)
+        if phase is Phase.DECLARE:
+            return self._declare(view, legal)
+        return self.rng.choice(legal)
+
+    # ------------------------------------------------------------- before play
+    def _double(self, view: OfficersView, legal: list[Action]) -> Action:
+        mine, his = _known_cards(view)
+        gt = _game_type(view)
+        margin = game_strength(gt, mine, his)
+        if view.phase is Phase.KONTRA:
+            # The opponent of the chooser: Kontra when his own cards are clearly the better ones.
+            return KONTRA if margin >= 3.0 and KONTRA in legal else PASS
+        return RE if margin >= 4.0 and RE in legal else PASS
+
+    def _best_suit(self, own: int) -> GameType:
+        return max((GameType(g) for g in range(5)), key=lambda g: game_strength(g, own))
+
+    def _bid(self, view: OfficersView, legal: list[Action]) -> Action:
+        mine, _ = _known_cards(view)
+        gt = self._best_suit(mine)
+        strength = game_strength(gt, mine)
+        known = max(1, mine.bit_count())
+        if strength < 0.55 * known:
+            return PASS
+        with_, count = matadors(GameType.GRAND if gt == GameType.GRAND else gt, mine)
+        limit = (min(count, 4) + 2) * gt.base_value
+        if HOLD in legal:
+            return HOLD if view.bid <= limit else PASS
+        bids = [a for a in legal if isinstance(a, Bid) and a.value <= limit]
+        return bids[0] if bids else PASS
+
+    def _discard(self, view: OfficersView, legal: list[Action]) -> Action:
+        mine, _ = _known_cards(view)
+        gt = self._best_suit(mine)
+        trumps = TRUMP_MASK[gt]
+
+        def keep(c: int) -> float:
+            if trumps >> c & 1:
+                return 100 + POWER[gt][c]
+            if c & 7 == 7:
+                return 50
+            ace = c - (c & 7) + 7
+            if c & 7 == 3 and not mine >> ace & 1:
+                return -5  # an unguarded ten: its points are safe in the skat
+            return POWER[gt][c]
+
+        hand = sorted(view.hand, key=keep)
+        want = CardSet(hand[:2])
+        return next((a for a in legal if isinstance(a, Discard) and a.cards == want), legal[0])
+
+    def _declare(self, view: OfficersView, legal: list[Action]) -> Action:
+        mine, _ = _known_cards(view)
+        mine |= view.discard.mask if view.discard else 0
+        options = [a for a in legal if isinstance(a, Declare)]
+        return max(options, key=lambda a: game_strength(a.contract.game_type, mine)
+                   - (3.0 if a.contract.is_null else 0.0))
+
+    # ------------------------------------------------------------------- play
+    def _play(self, view: OfficersView, legal: list[Action]) -> Action:
+        cards = [int(a.card) for a in legal if isinstance(a, Play)]
+        played = 0
+        for _, cs, _ in view.tricks:
+            played |= (1 << cs[0]) | (1 << cs[1])
+        trick = [int(c) for _, c in view.trick]
+        for c in trick:
+            played |= 1 << c
+        leader = view.trick[0][0] if view.trick else view.to_move
+        assert leader is not None
+        left = (15 if view.variant == "admiral" else 16) - len(view.tricks)
+        depth = left if left <= self.exact_tricks else self.lookahead
+        totals = dict.fromkeys(cards, 0)
+        for _ in range(self.samples):
+            world = sample_world(view, self.rng)
+            search = _Search(world, view.seat)
+            for c in cards:
+                totals[c] += search.root(played, leader, trick, c, depth)
+        best = max(totals.values())
+        choices = [c for c in cards if totals[c] == best]
+        # Ties: keep the points; play the cheapest card (lowest points, then lowest power).
+        gt = _game_type(view)
+        card = min(choices, key=lambda c: (_POINTS[c] * (-1 if gt == GameType.RAMSCH else 1), POWER[gt][c]))
+        return PLAY[card]
+
