@@ -244,6 +244,18 @@ def test_ouvert_declaration_may_show_the_hand():
     assert verify(parse_iss(line)) == []
 
 
+def test_hidden_skat_of_a_live_broadcast():
+    line = _sample_line("541932").replace("w H8.CK", "w ??.??")
+    assert verify(parse_iss(line)) == []
+
+
+def test_moves_after_a_timeout_are_not_applied():
+    line = _sample_line("10330141").replace("w TI.1 ]", "w TI.1 w LE.1 ]")
+    computed = replay(parse_iss(line))[1]
+    assert [str(m) for m in computed.ignored_moves] == ["w LE.1"]
+    assert computed.differences(BY_ID["10330141"].result) == []
+
+
 def test_sc_may_show_the_declarers_hand():
     line = _sample_line("1039093")
     game = replay(parse_iss(line))[0]
