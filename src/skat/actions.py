@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skat.cards import Card, CardNotationError, CardSet
 from skat.errors import IllegalActionError
@@ -84,6 +84,13 @@ class Play(Action):
     """Play a card to the trick."""
 
     card: Card
+    index: int = field(init=False, repr=False, compare=False)
+    """The card's number as a plain int (fast path)."""
+
+    def __post_init__(self) -> None:
+        card = Card(self.card)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "index", int(card))
 
     @property
     def token(self) -> str:  # type: ignore[override]

@@ -8,6 +8,7 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_right
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -33,12 +34,12 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import ALL_CARDS, Card, CardSet, deal_deck, mask_of, mask_points
+from skat.cards import ALL_CARDS, CARD_POINTS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.rules.bidding import Auction, AuctionError
+from skat.rules.bidding import Auction
 from skat.rules.contract import Contract, null_value
-from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
-from skat.rules.value import Outcome, evaluate, matador_sequence, matadors, max_multiplier
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType
+from skat.rules.value import Outcome, best_hand_matadors, evaluate, matador_count, max_multiplier
 from skat.rulesets import ISKO, RuleSet
 
 __all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "SEAT_NAMES"]
@@ -57,21 +58,19 @@ class Phase(StrEnum):
     FINISHED = "finished"
 
 
+_BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
+    Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
+
+# Deal order: packets of 3 to each seat, 2 to the skat (3), 4 each, 3 each.
+_DEAL_TO = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3) + (0,) * 4 + (1,) * 4 + (2,) * 4 + (0,) * 3 + (1,) * 3 + (2,) * 3
+
+
 def deal(seed: int | None) -> tuple[list[int], int]:
     """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3: three hand masks and the skat mask."""
-    deck = deal_deck(seed)
-    hands = [0, 0, 0]
-    pos = 0
-    for packet in (3, "skat", 4, 3):
-        if packet == "skat":
-            skat = (1 << deck[pos]) | (1 << deck[pos + 1])
-            pos += 2
-            continue
-        for seat in range(3):
-            for c in deck[pos : pos + packet]:
-                hands[seat] |= 1 << c
-            pos += packet
-    return hands, skat
+    masks = [0, 0, 0, 0]
+    for seat, card in zip(_DEAL_TO, deck_order(deal_number(seed))):
+        masks[seat] |= 1 << card
+    return masks[:3], masks[3]
 
 
 @dataclass(frozen=True)
@@ -172,6 +171,56 @@ class SeatView:
 
 
 _SUIT_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+_HAND_CONTRACTS: tuple[Contract, ...] = tuple(
+    c
+    for gt in _SUIT_AND_GRAND
+    for c in (Contract(gt, hand=True), Contract(gt, hand=True, schneider=True),
+              Contract(gt, hand=True, schwarz=True), Contract(gt, hand=True, ouvert=True))
+) + (Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True))
+_SKAT_CONTRACTS: tuple[Contract, ...] = tuple(Contract(gt) for gt in _SUIT_AND_GRAND) + (
+    Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
+_DECLARE: dict[Contract, Declare] = {c: Declare(c) for c in _HAND_CONTRACTS + _SKAT_CONTRACTS}
+
+
+def _contract_info(c: Contract) -> tuple[GameType, int, int, int]:
+    """(game type, base value, levels beyond the matadors it can reach, fixed Null value or 0)."""
+    if c.is_null:
+        return c.game_type, 0, 0, null_value(c.hand, c.ouvert)
+    return c.game_type, c.game_type.base_value, max_multiplier(c, 0), 0
+
+
+_HAND_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _HAND_CONTRACTS)
+_SKAT_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _SKAT_CONTRACTS)
+_BYTE_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
+)
+"""The play actions of one suit's byte of a card mask, prebuilt for every byte value."""
+_NULL = int(GameType.NULL)
+_BIDS: dict[int, Bid] = {}
+_AUCTION_ACTION_TYPES = frozenset((Bid, Hold, Pass))
+_LADDER_ACTIONS: dict[tuple[int, ...], tuple[Bid, ...]] = {}
+_DISCARDS: dict[int, Discard] = {}
+
+
+def _bid_action(value: int) -> Bid:
+    action = _BIDS.get(value)
+    if action is None:
+        action = _BIDS[value] = Bid(value)
+    return action
+
+
+def _ladder_actions(ladder: tuple[int, ...]) -> tuple[Bid, ...]:
+    bids = _LADDER_ACTIONS.get(ladder)
+    if bids is None:
+        bids = _LADDER_ACTIONS[ladder] = tuple(_bid_action(v) for v in ladder)
+    return bids
+
+
+def _discard_action(mask: int) -> Discard:
+    action = _DISCARDS.get(mask)
+    if action is None:
+        action = _DISCARDS[mask] = Discard(CardSet.from_mask(mask))
+    return action
 
 
 class Game:
@@ -211,7 +260,10 @@ class Game:
         self._hands: list[int] = list(dealt)
         self._skat: int = skat_mask
         self._auction = Auction(ladder=ruleset.bid_values)
-        self.phase: Phase = Phase.BIDDING
+        self._bid_actions = _ladder_actions(ruleset.bid_values)
+        self.phase: Phase = _BIDDING
+        self.is_over = False
+        """True once the deal has ended."""
         self.declarer: int | None = None
         self.bid: int = 0
         self.contract: Contract | None = None
@@ -227,19 +279,18 @@ class Game:
         self.conceded: list[bool] = [False, False, False]
         self.history: list[tuple[int, Action]] = []
         self.result: GameResult | None = None
-        self._declarable_cache: tuple[tuple[bool, int | None], list[Contract]] | None = None
-        self._matador_cache: dict[tuple[int, bool, int | None], int] = {}
+        self._declarable_cache: tuple[tuple[bool, int | None], Any] | None = None
 
     # ------------------------------------------------------------------ state
     @property
     def to_move(self) -> int | None:
         """The seat whose turn it is, or None when the game is over."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             return (self.trick_leader + len(self.trick)) % 3
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             return self._auction.to_move
-        if phase is Phase.FINISHED:
+        if phase is _FINISHED:
             return None
         return self.declarer
 
@@ -251,43 +302,51 @@ class Game:
         """The current hand of a seat (full information; use :meth:`view` for a player's knowledge)."""
         return CardSet.from_mask(self._hands[seat])
 
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.FINISHED
 
     # -------------------------------------------------------------- legality
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """The actions the seat to move may take (empty for any other seat)."""
+        if self.phase is _PLAY:
+            trick = self.trick
+            mover = (self.trick_leader + len(trick)) % 3
+            if seat is not None and seat != mover:
+                return []
+            hand = self._hands[mover]
+            legal = hand & FOLLOW_MASK[self._game_type][trick[0]] or hand if trick else hand
+            return [
+                *_BYTE_PLAYS[0][legal & 255], *_BYTE_PLAYS[1][legal >> 8 & 255],
+                *_BYTE_PLAYS[2][legal >> 16 & 255], *_BYTE_PLAYS[3][legal >> 24],
+            ]
         mover = self.to_move
         if mover is None or (seat is not None and seat != mover):
             return []
         phase = self.phase
-        if phase is Phase.PLAY:
-            hand = self._hands[mover]
-            if self.trick:
-                legal = hand & FOLLOW_MASK[self._game_type][self.trick[0]] or hand
-            else:
-                legal = hand
-            out = []
-            while legal:
-                low = legal & -legal
-                out.append(PLAY[low.bit_length() - 1])
-                legal ^= low
-            return out
-        if phase is Phase.BIDDING:
-            return [Bid(m) if isinstance(m, int) else (HOLD if m == "hold" else PASS) for m in self._auction.legal()]
-        if phase is Phase.SKAT:
-            return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
-        if phase is Phase.DISCARD:
+        if phase is _BIDDING:
+            return self._auction_actions()
+        if phase is _SKAT:
+            return [PICKUP, *self._declaration_options(True)[1]]
+        if phase is _DISCARD:
             cards = [1 << c for c in range(32) if self._hands[mover] >> c & 1]
-            return [Discard(CardSet.from_mask(a | b)) for a, b in itertools.combinations(cards, 2)]
-        if phase is Phase.DECLARE:
-            return [Declare(c) for c in self._declarable(hand_game=False)]
+            return [_discard_action(a | b) for a, b in itertools.combinations(cards, 2)]
+        if phase is _DECLARE_PHASE:
+            return list(self._declaration_options(False)[1])
         return []
+
+    def _auction_actions(self) -> list[Action]:
+        auction = self._auction
+        if auction.waiting_for_answer:
+            return [HOLD, PASS]
+        ladder = auction.ladder
+        bids = self._bid_actions
+        if auction.stage == 3:
+            return [bids[0], PASS]
+        out: list[Action] = list(bids[bisect_right(ladder, auction.value):])
+        out.append(PASS)
+        return out
 
     def side_actions(self, seat: int) -> list[Action]:
         """Early-end actions a seat may take at any moment of the play, in turn or not."""
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             return []
         if seat == self.declarer:
             return [RESIGN] if self.claimed else [CLAIM, RESIGN]
@@ -295,60 +354,47 @@ class Game:
 
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (RULES.md 3)."""
+        return self._declaration_options(hand_game)[0]
+
+    def _declaration_options(self, hand_game: bool) -> tuple[list[Contract], list[Action], set[int]]:
         key = (hand_game, self.discard)
-        if self._declarable_cache is not None and self._declarable_cache[0] == key:
-            return self._declarable_cache[1]
-        result = self._compute_declarable(hand_game)
+        cache = self._declarable_cache
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        options = _HAND_OPTIONS if hand_game else _SKAT_OPTIONS
+        bid = self.bid
+        old_ouvert = self.ruleset.grand_ouvert_base36
+        best: dict[int, int] = {}
+        contracts: list[Contract] = []
+        actions: list[Action] = []
+        for contract, action, gt, base, extra_levels, fixed_value in options:
+            if fixed_value:
+                ok = fixed_value >= bid
+            else:
+                m = best.get(gt)
+                if m is None:
+                    m = best[gt] = self._best_matadors(gt, hand_game)
+                if old_ouvert and gt == GameType.GRAND and contract.ouvert:
+                    ok = (m + extra_levels - 1) * 36 >= bid
+                else:
+                    ok = (m + extra_levels) * base >= bid
+            if ok:
+                contracts.append(contract)
+                actions.append(action)
+        if not contracts and not hand_game:
+            # nothing can reach the bid any more: any game may be declared, and is lost overbid
+            contracts = [o[0] for o in options]
+            actions = [o[1] for o in options]
+        result = (contracts, actions, {id(c) for c in contracts})
         self._declarable_cache = (key, result)
         return result
 
-    def _compute_declarable(self, hand_game: bool) -> list[Contract]:
-        contracts: list[Contract] = []
-        if hand_game:
-            for gt in _SUIT_AND_GRAND:
-                contracts += [
-                    Contract(gt, hand=True),
-                    Contract(gt, hand=True, schneider=True),
-                    Contract(gt, hand=True, schwarz=True),
-                    Contract(gt, hand=True, ouvert=True),
-                ]
-            contracts += [Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True)]
-        else:
-            contracts = [Contract(gt) for gt in _SUIT_AND_GRAND]
-            contracts += [Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True)]
-        reachable = [c for c in contracts if self._can_reach_bid(c)]
-        if reachable or hand_game:
-            return reachable
-        return contracts  # nothing can reach the bid any more: any game may be declared, and is lost overbid
-
-    def _can_reach_bid(self, contract: Contract) -> bool:
-        if contract.is_null:
-            return null_value(contract.hand, contract.ouvert) >= self.bid
-        gt = contract.game_type
-        base = gt.base_value
-        if self.ruleset.grand_ouvert_base36 and gt == GameType.GRAND and contract.ouvert:
-            base = 36
-        return max_multiplier(contract, self._best_matadors(gt, contract.hand)) * base >= self.bid
-
-    def _best_matadors(self, gt: GameType, hand_game: bool) -> int:
+    def _best_matadors(self, gt: int, hand_game: bool) -> int:
         """Matadors the declarer knows, or for a hand game the most any unseen skat could give."""
-        key = (int(gt), hand_game, self.discard)
-        cached = self._matador_cache.get(key)
-        if cached is None:
-            cached = self._matador_cache[key] = self._compute_best_matadors(gt, hand_game)
-        return cached
-
-    def _compute_best_matadors(self, gt: GameType, hand_game: bool) -> int:
-        assert self.declarer is not None
-        own = self._hands[self.declarer]
-        if not hand_game:
-            return matadors(gt, own | (self.discard or 0))[1]
-        # The best skat fills the highest gaps of the run, or holds no trump of the run at all.
-        seq = matador_sequence(gt)
-        unknown_seq = [c for c in seq if not own >> c & 1][:2]
-        fillers = [c for c in range(32) if not own >> c & 1 and c not in seq][:2]
-        candidates = unknown_seq + fillers
-        return max(matadors(gt, own | (1 << a) | (1 << b))[1] for a, b in itertools.combinations(candidates, 2))
+        own = self._hands[self.declarer]  # type: ignore[index]
+        if hand_game:
+            return best_hand_matadors(gt, own)
+        return matador_count(gt, own | (self.discard or 0))[1]
 
     # ----------------------------------------------------------------- apply
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -357,9 +403,31 @@ class Game:
         An illegal action raises an :class:`~skat.errors.IllegalActionError` that says
         why, and leaves the game unchanged.
         """
+        if type(action) is Play and self.phase is _PLAY:
+            trick = self.trick
+            mover = (self.trick_leader + len(trick)) % 3
+            if seat is None or seat == mover:
+                card = action.index
+                hand = self._hands[mover]
+                if hand >> card & 1 and (
+                    not trick or (hand & (follow := FOLLOW_MASK[self._game_type][trick[0]])) == 0 or follow >> card & 1
+                ):
+                    self._hands[mover] = hand ^ (1 << card)
+                    trick.append(card)
+                    self.history.append((mover, action))
+                    if len(trick) == 3:
+                        self._close_trick()
+                    return
+                self._play(mover, card)  # raises the specific error
+        if self.phase is _BIDDING and type(action) in _AUCTION_ACTION_TYPES:
+            if seat is None:
+                seat = self._auction.to_move
+            self._bid(seat, action)
+            self.history.append((seat, action))
+            return
         if isinstance(action, str):
             action = parse_action(action)
-        if self.phase is Phase.FINISHED:
+        if self.phase is _FINISHED:
             raise WrongPhaseError("the game is over")
         mover = self.to_move
         if seat is None:
@@ -373,22 +441,22 @@ class Game:
         if seat != mover:
             raise OutOfTurnError(f"it is {SEAT_NAMES[mover]}'s (seat {mover}) turn, not seat {seat}'s")
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             if not isinstance(action, Play):
                 raise WrongPhaseError(f"the game is in the play; seat {seat} must play a card, not {action}")
-            self._play(seat, int(action.card))
-        elif phase is Phase.BIDDING:
+            self._play(seat, action.index)
+        elif phase is _BIDDING:
             self._bid(seat, action)
-        elif phase is Phase.SKAT:
+        elif phase is _SKAT:
             if isinstance(action, PickUp):
                 self._hands[seat] |= self._skat
                 self.skat_taken = True
-                self.phase = Phase.DISCARD
+                self.phase = _DISCARD
             elif isinstance(action, Declare):
                 self._declare(action.contract, hand_game=True)
             else:
                 raise WrongPhaseError(f"the declarer must pick up the skat or declare a hand game, not {action}")
-        elif phase is Phase.DISCARD:
+        elif phase is _DISCARD:
             if not isinstance(action, Discard):
                 raise WrongPhaseError(f"the declarer must discard two cards now, not {action}")
             mask = action.cards.mask
@@ -399,46 +467,46 @@ class Game:
                 raise IllegalActionError(f"cannot discard {missing}: not in the declarer's hand")
             self._hands[seat] &= ~mask
             self.discard = mask
-            self.phase = Phase.DECLARE
-        elif phase is Phase.DECLARE:
+            self.phase = _DECLARE_PHASE
+        elif phase is _DECLARE_PHASE:
             if not isinstance(action, Declare):
                 raise WrongPhaseError(f"the declarer must announce the game now, not {action}")
             self._declare(action.contract, hand_game=False)
         self.history.append((seat, action))
 
     def _bid(self, seat: int, action: Action) -> None:
-        if isinstance(action, Bid):
-            move: str | int = action.value
-        elif isinstance(action, Hold):
+        kind = type(action)
+        if kind is Bid:
+            move: str | int = action.value  # type: ignore[attr-defined]
+        elif kind is Hold:
             move = "hold"
-        elif isinstance(action, Pass):
+        elif kind is Pass:
             move = "pass"
         else:
             raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
-        try:
-            self._auction.apply(seat, move)
-        except AuctionError as exc:
-            raise IllegalActionError(str(exc)) from None
-        if self._auction.finished:
-            self.declarer = self._auction.declarer
-            self.bid = self._auction.value
+        auction = self._auction
+        auction.apply(seat, move)
+        if auction.stage == 0:
+            self.declarer = auction.declarer
+            self.bid = auction.value
             if self.declarer is None:
                 self._finish_passed_in()
             else:
-                self.phase = Phase.SKAT
+                self.phase = _SKAT
 
     def _declare(self, contract: Contract, hand_game: bool) -> None:
         if contract.hand != hand_game:
             if hand_game:
                 raise IllegalActionError(f"{contract} is not a hand game: pick up the skat first, or declare it hand")
             raise IllegalActionError("a hand game cannot be declared after picking up the skat")
-        if contract not in self._declarable(hand_game):
+        contracts, _, ids = self._declaration_options(hand_game)
+        if id(contract) not in ids and contract not in contracts:
             raise IllegalActionError(
                 f"{contract} cannot reach the bid of {self.bid}: choose a game whose value can reach it"
             )
         self.contract = contract
         self._game_type = int(contract.game_type)
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.trick_leader = 0
 
     def _play(self, seat: int, card: int) -> None:
@@ -457,27 +525,35 @@ class Game:
             self._close_trick()
 
     def _close_trick(self) -> None:
-        cards = self.trick
-        w = (self.trick_leader + winner_index(self._game_type, cards)) % 3
-        self.tricks.append((self.trick_leader, (cards[0], cards[1], cards[2]), w))
-        self.trick_points[w] += mask_points((1 << cards[0]) | (1 << cards[1]) | (1 << cards[2]))
+        a, b, c = self.trick
+        gt = self._game_type
+        power = POWER[gt]
+        # the highest trump wins, else the highest card of the led suit (RULES.md 1)
+        follow = FOLLOW_MASK[gt][a] | TRUMP_MASK[gt]
+        best, best_power = 0, power[a]
+        if follow >> b & 1 and power[b] > best_power:
+            best, best_power = 1, power[b]
+        if follow >> c & 1 and power[c] > best_power:
+            best = 2
+        leader = self.trick_leader
+        w = (leader + best) % 3
+        self.tricks.append((leader, (a, b, c), w))
+        self.trick_points[w] += CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
         self.tricks_won[w] += 1
         self.trick = []
         self.trick_leader = w
-        contract = self.contract
-        assert contract is not None
         if w == self.declarer:
-            if contract.is_null:
+            if gt == _NULL:
                 self._finish("played")
                 return
-        elif contract.schwarz and not contract.is_null:
+        elif gt != _NULL and self.contract.schwarz:  # type: ignore[union-attr]
             self._finish("played")  # announced Schwarz can no longer be made; every level is fixed
             return
         if len(self.tricks) == 10:
             self._finish("played")
 
     def _apply_early_end(self, action: Action, seat: int) -> None:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise WrongPhaseError(f"{action} is only possible during the play")
         if action not in self.side_actions(seat):
             who = "the declarer" if seat == self.declarer else "a defender"
@@ -493,7 +569,8 @@ class Game:
 
     # ---------------------------------------------------------------- result
     def _finish_passed_in(self) -> None:
-        self.phase = Phase.FINISHED
+        self.phase = _FINISHED
+        self.is_over = True
         self.result = GameResult(
             kind="passed_in", declarer=None, contract=None, bid=0, won=None, declarer_points=None,
             defender_points=None, declarer_tricks=0, skat=CardSet.from_mask(self.initial_skat), discard=None,
@@ -531,7 +608,8 @@ class Game:
             explanation += " (the defenders conceded)"
         elif kind == "resigned":
             explanation += " (the declarer gave up)"
-        self.phase = Phase.FINISHED
+        self.phase = _FINISHED
+        self.is_over = True
         self.result = GameResult(
             kind="claimed" if kind == "conceded" and self.claimed else kind,
             declarer=declarer, contract=contract, bid=self.bid, won=outcome.won,
@@ -551,7 +629,7 @@ class Game:
         open_hands: dict[int, CardSet] = {}
         if self.declarer is not None and self.contract is not None and (self.contract.ouvert or self.claimed):
             open_hands[self.declarer] = CardSet.from_mask(self._hands[self.declarer])
-        if self.phase is Phase.FINISHED:
+        if self.phase is _FINISHED:
             open_hands = {s: CardSet.from_mask(self._hands[s]) for s in range(3) if self._hands[s]}
         lead = self.trick_leader
         return SeatView(
@@ -612,6 +690,7 @@ class Game:
         g = object.__new__(Game)
         g.__dict__.update(self.__dict__)
         g._hands = list(self._hands)
+        g._bid_actions = self._bid_actions
         g._auction = Auction(
             ladder=self._auction.ladder, value=self._auction.value, bidder=self._auction.bidder,
             listener=self._auction.listener, stage=self._auction.stage, passed=list(self._auction.passed),
@@ -624,6 +703,5 @@ class Game:
         g.tricks_won = list(self.tricks_won)
         g.conceded = list(self.conceded)
         g.history = list(self.history)
-        g._matador_cache = dict(self._matador_cache)
         return g
 

@@ -6,7 +6,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from skat.errors import IllegalActionError
+from skat.errors import IllegalActionError, OutOfTurnError
 
 __all__ = ["BID_VALUES", "is_valid_bid", "next_bid", "Auction", "AuctionError"]
 
@@ -94,7 +94,7 @@ class Auction:
         if self.stage == 0:
             raise AuctionError("the auction is over")
         if seat != self.to_move:
-            raise AuctionError(f"it is seat {self.to_move}'s turn to bid, not seat {seat}'s")
+            raise OutOfTurnError(f"it is seat {self.to_move}'s turn in the auction, not seat {seat}'s")
         if self.waiting_for_answer:
             if move == "hold":
                 self.highest_bidder = self.listener

@@ -39,7 +39,7 @@ def matador_sequence(game_type: GameType | str) -> tuple[int, ...]:
 def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
     """(with, count): the unbroken run from the club jack held (with) or missing (without)."""
     mask = cards if type(cards) is int else mask_of(cards)
-    seq = matador_sequence(game_type)
+    seq = _SEQUENCES.get(game_type) or matador_sequence(game_type)
     holding = mask >> seq[0] & 1
     count = 0
     for c in seq:
@@ -47,6 +47,50 @@ def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
             break
         count += 1
     return bool(holding), count
+
+
+def _run_count(pattern: int, length: int) -> int:
+    """Matadors of a pattern whose bit i says whether the i-th trump of the run is held."""
+    holding = pattern & 1
+    count = 0
+    while count < length and (pattern >> count & 1) == holding:
+        count += 1
+    return count
+
+
+def _best_hand_count(pattern: int, length: int) -> int:
+    """The most matadors an unseen two-card skat can give a hand holding ``pattern``: it fills
+    the two highest gaps of the run ("with"), or holds no trump of it ("without")."""
+    gaps = [i for i in range(length) if not pattern >> i & 1]
+    best_with = gaps[2] if len(gaps) > 2 else length
+    if pattern & 1:
+        return best_with
+    return max(best_with, _run_count(pattern, length))
+
+
+_RUN_COUNT = {n: [_run_count(p, n) for p in range(1 << n)] for n in (4, 11)}
+_BEST_HAND = {n: [_best_hand_count(p, n) for p in range(1 << n)] for n in (4, 11)}
+# a suit's byte (ranks 7..A as bits 0..7) -> its non-jack cards in run order A T K Q 9 8 7
+_SUIT_PATTERN = [sum(1 << i for i, r in enumerate(_SUIT_RUN_RANKS) if b >> r & 1) for b in range(256)]
+
+
+def _pattern(gt: int, mask: int) -> tuple[int, int]:
+    jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
+    if gt <= 3:
+        return jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4, 11
+    return jacks, 4
+
+
+def matador_count(gt: int, mask: int) -> tuple[bool, int]:
+    """Fast path of :func:`matadors` on a game type number and a mask."""
+    pattern, length = _pattern(gt, mask)
+    return bool(pattern & 1), _RUN_COUNT[length][pattern]
+
+
+def best_hand_matadors(gt: int, hand_mask: int) -> int:
+    """The most matadors a hand game can have once the unseen skat is counted (ten known cards)."""
+    pattern, length = _pattern(gt, hand_mask)
+    return _BEST_HAND[length][pattern]
 
 
 @dataclass(frozen=True)
