@@ -53,11 +53,12 @@ class BotSeat:
         for candidate in chain:
             try:
                 self.player = make_player(candidate, self.seed)
-            except Exception:  # noqa: BLE001 - a broken factory is skipped like a missing one
+            except Exception:  # a broken factory is skipped like a missing one
                 continue
             log.warning("computer player %r failed (%s); replaced by %r", self.name, why, candidate)
             self.name = candidate
             return
+        log.warning("computer player %r failed (%s); replaced by a fresh 'random' player", self.name, why)
         self.player = make_player("random", self.seed)
         self.name = "random"
 
@@ -67,7 +68,7 @@ class BotSeat:
         for _ in range(len(FALLBACKS) + 1):
             try:
                 action = self.player.choose(view)
-            except Exception as exc:  # noqa: BLE001 - any bot failure must not stop the table
+            except Exception as exc:  # any bot failure must not stop the table
                 log.exception("computer player %r raised", self.name)
                 self._fallback(f"raised {type(exc).__name__}: {exc}")
                 continue

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from skat.actions import Action, parse_action
-from skat.cards import ALL_CARDS
 from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
 from skat.rules.ranking import display_order
@@ -107,6 +106,7 @@ class ServerTable:
     bot_task: asyncio.Task | None = None
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    sheet_changed: bool = False
 
     # ------------------------------------------------------------ helpers
     @property
@@ -169,13 +169,16 @@ class ServerTable:
             if seat is not None:
                 view = game.view(seat)
                 view_json = view.to_json()
+                hints["sorted"] = _sorted_cards(view)
                 if view.phase is Phase.BIDDING and view.to_move == seat:
                     hints["bid_estimate"] = bid_estimate(view.hand)
                 values = contract_values(view)
                 if values:
                     hints["contracts"] = values
             else:
-                view_json = public_view(game.view(0).to_json())
+                view = game.view(0)
+                view_json = public_view(view.to_json())
+                hints["sorted"] = _sorted_cards(view, own=False)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
@@ -184,8 +187,6 @@ class ServerTable:
             "seq": 0 if game is None else len(game.history),
             "view": view_json,
             "hints": hints,
-            "order": [c.name for c in display_order(ALL_CARDS, None if game is None or game.contract is None
-                                                             else game.contract.game_type)],
         }
 
     async def broadcast(self) -> None:
@@ -229,6 +230,7 @@ class ServerTable:
         row = self.series.record_deal(declarer_pos, game_words, result.won, result.score)
         result_json = result.to_json()
         self.store.finish_deal(self.id, self.deal_no, result_json, row.to_json())
+        self.sheet_changed = True
         self.records[self.deal_no] = self._record(game)
         self.results[self.deal_no] = {"deal_no": self.deal_no, "dealer": self.dealer,
                                       "positions": list(self.positions), "result": result_json}
@@ -314,11 +316,7 @@ class ServerTable:
 
     async def after_change(self) -> None:
         """Start deals that can start, tell everybody, and let computer players move."""
-        async with self.lock:
-            started = self.maybe_start()
-        if started and self.deal_no > 1:
-            await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
-        await self.broadcast()
+        await self.after_change_no_bots()
         self.schedule_bots()
 
     # ------------------------------------------------------------- bots
@@ -375,9 +373,11 @@ class ServerTable:
             await self.after_change_no_bots()
 
     async def after_change_no_bots(self) -> None:
+        """Start a deal that can start, send the score sheet when a deal ended, and every state."""
         async with self.lock:
-            started = self.maybe_start()
-        if started and self.deal_no > 1:
+            self.maybe_start()
+            sheet_changed, self.sheet_changed = self.sheet_changed, False
+        if sheet_changed:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
         await self.broadcast()
 
@@ -548,6 +548,15 @@ class TableManager:
                 table.bot_task.cancel()
         if isinstance(self.executor, ThreadPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
+    """The cards of a view in display order for the game (trumps first): the own hand and open hands."""
+    gt = None if view.contract is None else view.contract.game_type
+    return {
+        "hand": [c.name for c in display_order(view.hand, gt)] if own else [],
+        "open": {str(s): [c.name for c in display_order(h, gt)] for s, h in view.open_hands.items()},
+    }
 
 
 def _clean_name(name: Any) -> str:

@@ -222,9 +222,12 @@ function relative(pos) {
   return ["bottom", "left", "top", "right"][r];
 }
 
-function sortCards(cards) {
-  const order = S.state.order || [];
-  const idx = (c) => { const i = order.indexOf(c); return i < 0 ? 99 : i; };
+// Cards in the server's display order for the game (trumps first); hints.sorted holds the own
+// hand and the open hands, each already sorted.
+function sortCards(cards, seat) {
+  const sorted = (S.state.hints && S.state.hints.sorted) || { hand: [], open: {} };
+  const list = seat === undefined ? sorted.hand : (sorted.open[String(seat)] || []);
+  const idx = (c) => { const i = list.indexOf(c); return i < 0 ? 99 : i; };
   return [...cards].sort((a, b) => idx(a) - idx(b));
 }
 
@@ -323,7 +326,7 @@ function renderOpponents() {
       const open = v.open_hands && v.open_hands[String(seat)];
       if (open && open.length) {
         cards.classList.add("open");
-        for (const c of sortCards(open)) cards.append(cardEl(c, { cls: "small" }));
+        for (const c of sortCards(open, seat)) cards.append(cardEl(c, { cls: "small" }));
       } else {
         for (let i = 0; i < v.hand_sizes[seat]; i++) cards.append(cardBack("small"));
       }
@@ -343,10 +346,11 @@ function infoText() {
   if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
   const mySeat = st.you.seat;
   if (v.phase === "bidding") return v.to_move === mySeat ? t("yourBid") : t("waitBid", { who: seatName(v.to_move) });
-  if (v.phase === "skat") return t("auctionWon", { who: seatName(v.declarer), v: v.bid });
-  if (v.phase === "discard") return t("pickingUp", { who: seatName(v.declarer) });
-  if (v.phase === "declare") return t("declaring", { who: seatName(v.declarer) });
-  const plays = t("plays", { who: seatName(v.declarer), contract: contractText(v.contract) }) + ", " + t("bidWas", { v: v.bid });
+  const mine = v.declarer !== null && v.declarer === mySeat;
+  if (v.phase === "skat") return t(mine ? "auctionWonYou" : "auctionWon", { who: seatName(v.declarer), v: v.bid });
+  if (v.phase === "discard") return t(mine ? "pickingUpYou" : "pickingUp", { who: seatName(v.declarer) });
+  if (v.phase === "declare") return t(mine ? "declaringYou" : "declaring", { who: seatName(v.declarer) });
+  const plays = t(mine ? "playsYou" : "plays", { who: seatName(v.declarer), contract: contractText(v.contract) }) + ", " + t("bidWas", { v: v.bid });
   if (v.phase === "play") {
     if (S.holdTrick) return plays + " — " + t("trickWonBy", { who: seatName(S.holdTrick.winner) });
     return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
@@ -563,10 +567,20 @@ function confirmBox(text, yes) {
     h("button", { onclick: closeDialog, text: t("no") })));
 }
 
+// German verbs after "Du": the texts are written for a third person.
+function youForm(text) {
+  if (LANG !== "de") return text;
+  return text.replace(/^Du hat /, "Du hast ").replace(/^Du gewinnt /, "Du gewinnst ").replace(/^Du verliert /, "Du verlierst ");
+}
+
 function resultSentence(r) {
+  return youForm(resultSentenceRaw(r));
+}
+
+function resultSentenceRaw(r) {
   const who = seatName(r.declarer);
   const o = r.outcome;
-  const s = o.score > 0 ? "+" + o.score : String(o.score);
+  const s = t("scoreEntry", { s: o.score > 0 ? "+" + o.score : String(o.score) });
   const contract = contractText(r.contract);
   let extra = r.kind === "conceded" || r.kind === "claimed" ? t("conceded") : r.kind === "resigned" ? t("resigned") : "";
   if (r.contract.game === "null") return t(o.won ? "why_null_won" : "why_null_lost", { who, contract, v: o.game_value, s }) + extra;
@@ -593,7 +607,7 @@ function showResult() {
     parts.push(h("h2", {}, t("passedIn")));
   } else {
     const o = r.outcome;
-    parts.push(h("h2", { cls: o.won ? "won" : "lost" }, t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) })));
+    parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) }))));
     parts.push(h("p", { cls: "explain" }, resultSentence(r)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, contractText(r.contract) + ", " + t("bidWas", { v: r.bid })),
@@ -609,7 +623,7 @@ function showResult() {
   if (r.discard) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("putAway") + ": "), r.discard.map((c) => cardEl(c, { cls: "small" }))));
   for (const seat in v.open_hands) {
     const cards = v.open_hands[seat];
-    if (cards.length) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(cards).map((c) => cardEl(c, { cls: "small" }))));
+    if (cards.length) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(cards, +seat).map((c) => cardEl(c, { cls: "small" }))));
   }
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
@@ -665,7 +679,7 @@ function showSheet() {
   const n = sheet.n_players;
   const head = h("tr", {}, h("th", {}, t("deal")), h("th", {}, t("game")),
     Array.from({ length: n }, (_, p) => h("th", {}, playerName(p))));
-  const body = sheet.rows.map((r) => h("tr", {},
+  const body = sheet.rows.map((r) => h("tr", { cls: "deal-row" },
     h("td", { cls: "num" }, r.deal_no),
     h("td", {}, r.declarer === null ? t("passedIn").split(":")[0] : playerName(r.declarer) + ": " + gameWords(r.game)),
     Array.from({ length: n }, (_, p) => h("td", { cls: "num" + (r.declarer === p ? (r.won ? " won" : " lost") : "") },

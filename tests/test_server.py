@@ -1,0 +1,320 @@
+"""The table server over its REST API and WebSocket protocol (docs/protocol.md), in process."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from skat.game import Game
+from skat.server import create_app
+from skat.server.series import Series
+
+CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'skat.sqlite'}"
+
+
+@pytest.fixture()
+def client(db_url: str):
+    with TestClient(create_app(db_url)) as c:
+        yield c
+
+
+def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> dict:
+    r = client.post("/api/tables", json={"seats": list(seats), "player_name": "Ada", **kw})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def hello(ws, token: str | None) -> list[dict]:
+    ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+    return [recv(ws), recv(ws), recv(ws)]  # welcome, sheet, state
+
+
+def recv(ws) -> dict:
+    return json.loads(ws.receive_text())
+
+
+def recv_state(ws) -> dict:
+    while True:
+        m = recv(ws)
+        if m["type"] == "state":
+            return m
+
+
+def until_my_turn(ws, state: dict) -> dict:
+    """Read states until it is this seat's turn or the deal is over."""
+    while True:
+        v = state["view"]
+        if v["phase"] == "finished" or (v["to_move"] == v["seat"] and v["legal_actions"]):
+            return state
+        state = recv_state(ws)
+
+
+# ---------------------------------------------------------------------- REST
+def test_health_and_meta(client):
+    assert client.get("/api/health").json()["status"] == "ok"
+    meta = client.get("/api/meta").json()
+    assert meta["protocol"] == 1 and "random" in meta["levels"] and "isko2018" in meta["rulesets"]
+
+
+def test_create_list_and_join_a_table(client):
+    created = new_table(client, seats=("human", "human", "random"), name="Friday club")
+    assert created["position"] == 0 and created["token"]
+    lobby = client.get("/api/tables").json()["tables"]
+    assert [t["name"] for t in lobby] == ["Friday club"]
+    assert lobby[0]["status"] == "waiting"
+    joined = client.post(f"/api/tables/{created['table_id']}/join", json={"name": "Bo"}).json()
+    assert joined["position"] == 1 and joined["token"] != created["token"]
+    info = client.get(f"/api/tables/{created['table_id']}").json()
+    assert info["status"] == "playing" and [s["name"] for s in info["seats"]][:2] == ["Ada", "Bo"]
+    full = client.post(f"/api/tables/{created['table_id']}/join", json={})
+    assert full.status_code == 409 and "spectator" in full.json()["message"]
+
+
+@pytest.mark.parametrize("body, code", [
+    ({"seats": ["human", "random"]}, "bad_seats"),
+    ({"seats": ["human", "random", "nobody"]}, "bad_seats"),
+    ({"ruleset": "moon"}, "bad_ruleset"),
+    ({"deals": 0}, "bad_deals"),
+    ({"claim": 1, "seats": ["human", "random", "random"]}, "bad_claim"),
+    ({"variant": "doppelkopf"}, "bad_variant"),
+])
+def test_bad_table_requests_say_what_is_wrong(client, body, code):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 400 and r.json()["error"] == code and r.json()["message"]
+
+
+def test_malformed_request_body(client):
+    r = client.post("/api/tables", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"] == "bad_json"
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+# ----------------------------------------------------------------- WebSocket
+def play_deal(ws, state: dict) -> dict:
+    """Play one deal for this seat with simple choices; returns the final state."""
+    while True:
+        state = until_my_turn(ws, state)
+        v = state["view"]
+        if v["phase"] == "finished":
+            return state
+        legal = v["legal_actions"]
+        if v["phase"] == "bidding":
+            action = "hold" if "hold" in legal else ("18" if legal == ["18", "pass"] else "pass")
+        else:
+            action = legal[0]
+        ws.send_text(json.dumps({"type": "action", "action": action, "seq": state["seq"]}))
+        state = recv_state(ws)
+
+
+def test_a_person_plays_a_full_deal_against_computer_players(client):
+    t = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        welcome, sheet, state = hello(ws, t["token"])
+        assert welcome["role"] == "player" and welcome["position"] == 0
+        assert sheet["sheet"]["rows"] == []
+        assert len(state["view"]["hand"]) == 10
+        shown = state["hints"]["sorted"]["hand"]
+        assert sorted(shown) == sorted(state["view"]["hand"])
+        jacks = [c for c in shown if c[1] == "J"]
+        assert shown[: len(jacks)] == jacks  # before the game is known, hands are sorted as for a grand
+        final = play_deal(ws, state)
+        result = final["view"]["result"]
+        assert result["explanation"]
+        ws.send_text(json.dumps({"type": "sheet"}))
+        m = recv(ws)
+        assert m["type"] == "sheet" and len(m["sheet"]["rows"]) == 1
+        assert m["sheet"]["rows"][0]["score"] == result["scores"][result["declarer"]] if result["declarer"] is not None \
+            else m["sheet"]["rows"][0]["declarer"] is None
+        ws.send_text(json.dumps({"type": "next_deal"}))
+        nxt = recv_state(ws)
+        assert nxt["table"]["deal_no"] == 2 and len(nxt["view"]["hand"]) == 10
+        # the deal passes to the left: position 0 was forehand, now rearhand
+        assert nxt["table"]["positions"] == [1, 2, 0]
+    record = client.get(f"/api/tables/{t['table_id']}/games/1.json").json()
+    assert Game.from_record(record).result.explanation == result["explanation"]
+    assert client.get(f"/api/tables/{t['table_id']}/games/2.json").status_code == 409
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(client):
+    t = new_table(client, seats=("human", "human", "random"))
+    j = client.post(f"/api/tables/{t['table_id']}/join", json={"name": "Bo"}).json()
+    with client.websocket_connect(f"/ws/{t['table_id']}") as a, client.websocket_connect(f"/ws/{t['table_id']}") as b:
+        hello(a, t["token"])
+        _, _, sb = hello(b, j["token"])
+        recv_state(a)  # b's arrival
+        # forehand (position 0) must wait for middlehand's bid: acting now is out of turn
+        a.send_text(json.dumps({"type": "action", "action": "18"}))
+        err = recv(a)
+        assert err["type"] == "error" and err["code"] == "illegal_action" and "turn" in err["message"]
+        # middlehand bids a value that is not on the ladder
+        b.send_text(json.dumps({"type": "action", "action": "19"}))
+        err = recv(b)
+        assert err["code"] == "illegal_action" and "19" in err["message"]
+        # a card during the auction, an unknown token
+        b.send_text(json.dumps({"type": "action", "action": "CJ"}))
+        assert recv(b)["code"] == "illegal_action"
+        b.send_text(json.dumps({"type": "action", "action": "jump"}))
+        assert recv(b)["code"] == "bad_action"
+        b.send_text(json.dumps({"type": "state"}))
+        after = recv_state(b)
+        assert after["seq"] == 0 and after["view"]["hand"] == sb["view"]["hand"]
+        # a legal bid goes through
+        b.send_text(json.dumps({"type": "action", "action": "18"}))
+        assert recv_state(b)["seq"] == 1
+
+
+@pytest.mark.parametrize("raw, code", [
+    ("not json", "bad_message"),
+    ("[1, 2]", "bad_message"),
+    ('{"type": "dance"}', "hello_first"),
+    ("x" * 5000, "too_large"),
+])
+def test_malformed_messages_get_a_clear_error(client, raw, code):
+    t = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(raw)
+        err = recv(ws)
+        assert err["type"] == "error" and err["code"] == code and err["message"]
+
+
+def test_unknown_message_and_stale_token(client):
+    t = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "not-a-token"}))
+        err = recv(ws)
+        assert err["code"] == "bad_token" and "spectator" in err["message"]
+        hello(ws, t["token"])
+        ws.send_text(json.dumps({"type": "dance"}))
+        assert recv(ws)["code"] == "bad_message"
+        ws.send_text(json.dumps({"type": "action", "action": "pass", "seq": 99}))
+        err = recv(ws)
+        assert err["code"] == "stale"
+        assert recv(ws)["type"] == "state"
+
+
+def test_a_flood_of_messages_is_refused_and_the_table_is_unharmed(client):
+    t = new_table(client)
+    other = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        hello(ws, t["token"])
+        for _ in range(120):
+            ws.send_text(json.dumps({"type": "ping"}))
+        replies = [recv(ws) for _ in range(120)]
+        assert any(r["type"] == "error" and r["code"] == "rate_limited" for r in replies)
+        assert sum(r["type"] == "pong" for r in replies) < 120
+    assert client.get(f"/api/tables/{other['table_id']}").json()["status"] == "playing"
+
+
+def test_spectators_see_only_public_information(client):
+    t = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        welcome, _, state = hello(ws, None)
+        assert welcome["role"] == "spectator"
+        v = state["view"]
+        assert v["hand"] == [] and v["legal_actions"] == [] and v["skat"] is None
+        assert not CARD_RE.search(json.dumps(v))
+        ws.send_text(json.dumps({"type": "action", "action": "pass"}))
+        assert recv(ws)["code"] == "not_a_player"
+
+
+def visible_cards(message: dict) -> set[str]:
+    text = json.dumps(message)
+    found = set()
+    for m in CARD_RE.finditer(text):
+        found |= {c for c in m.groups() if c}
+    return found
+
+
+def test_a_seat_never_receives_another_seats_hidden_cards(client):
+    """Checked on the wire: every card in every message is this seat's own, played, or shown."""
+    t = new_table(client)
+    table = client.app.state.manager.get(t["table_id"])
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))
+        seen_hands: set[str] = set()
+        messages = 0
+        while True:
+            m = recv(ws)
+            messages += 1
+            if m["type"] != "state":
+                assert not visible_cards(m) or m["type"] == "sheet"
+                continue
+            v = m["view"]
+            seat = m["you"]["seat"]
+            game = table.game
+            allowed = set(v["hand"]) | {c for _, c in v["trick"]} | {c for tr in v["tricks"] for c in tr[1]}
+            allowed |= {c for cards in v["open_hands"].values() for c in cards}
+            allowed |= set(v["skat"] or []) | set(v["discard"] or [])  # the declarer's own skat and discard
+            if v["result"]:
+                allowed |= set(v["result"]["skat"]) | set(v["result"]["discard"] or [])
+            assert visible_cards(m) <= allowed
+            # and the own hand is exactly the engine's hand of this seat (when the message is current)
+            if m["seq"] == len(game.history):
+                assert set(v["hand"]) == {c.name for c in game.hand(seat)}
+            seen_hands |= set(v["hand"])
+            if v["phase"] == "finished":
+                break
+            if v["to_move"] == seat and v["legal_actions"]:
+                legal = v["legal_actions"]
+                act = "pass" if v["phase"] == "bidding" and "pass" in legal and "hold" not in legal else legal[0]
+                ws.send_text(json.dumps({"type": "action", "action": act}))
+        assert messages > 3
+
+
+def test_four_player_table_the_dealer_sits_out(client):
+    t = new_table(client, seats=("human", "random", "random", "random"))
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        _, _, state = hello(ws, t["token"])
+        assert state["table"]["n_players"] == 4
+        assert state["table"]["dealer"] == 3 and state["table"]["positions"] == [0, 1, 2]
+        final = play_deal(ws, state)
+        ws.send_text(json.dumps({"type": "next_deal"}))
+        nxt = recv_state(ws)
+        assert nxt["table"]["dealer"] == 0 and nxt["you"]["seat"] is None  # position 0 deals and sits out
+        assert nxt["view"]["hand"] == [] and not CARD_RE.search(json.dumps(nxt["view"]))
+        assert final["view"]["result"]
+
+
+def test_a_failing_computer_player_is_replaced(client, caplog):
+    t = new_table(client, seats=("human", "random", "random"))
+    table = client.app.state.manager.get(t["table_id"])
+
+    class Broken:
+        name = "broken"
+
+        def choose(self, view):
+            raise RuntimeError("out of cheese")
+
+    for seat in table.seats[1:]:
+        seat.bot_seat.player = Broken()
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        _, _, state = hello(ws, t["token"])
+        final = play_deal(ws, state)
+    assert final["view"]["phase"] == "finished"
+    assert all("out of cheese" in seat.bot_seat.failures[0] for seat in table.seats[1:])
+    assert "replaced" in caplog.text
+
+
+def test_seeger_fabian_sheet():
+    """RULES.md 5.2: +50/-50 for the declarer, 40 to each other player at a 3-table when he loses."""
+    s = Series(n_players=3, first_dealer=2)
+    assert s.seats_for_deal() == (0, 1, 2)
+    s.record_deal(0, "grand", True, 48)
+    s.record_deal(1, "clubs", False, -48)
+    s.record_deal(None, "passed in", None, 0)
+    assert s.classic_totals == (48, -48, 0)
+    assert s.seeger_totals == (48 + 50 + 40, -48 - 50, 40)
+    assert s.won_games == [1, 0, 0] and s.lost_games == [0, 1, 0]
+    four = Series(n_players=4, first_dealer=3)
+    assert four.seats_for_deal(1) == (0, 1, 2) and four.seats_for_deal(2) == (1, 2, 3)
+    four.record_deal(2, "hearts", False, -60)
+    assert four.seeger_totals == (30, 30, -110, 30)

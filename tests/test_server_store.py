@@ -1,0 +1,109 @@
+"""Persistence: every action is stored before it is acknowledged, and a restarted server resumes
+open tables exactly where they were (SQLite and a real PostgreSQL)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from skat.game import Game
+from skat.server import create_app
+from skat.server.store import Store, normalize_db_url
+from test_server_support import postgres  # noqa: F401 - the fixture
+
+
+def hello(ws, token):
+    ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+    msgs = [json.loads(ws.receive_text()) for _ in range(3)]
+    return msgs[-1]
+
+
+def recv_state(ws):
+    while True:
+        m = json.loads(ws.receive_text())
+        if m["type"] == "state":
+            return m
+
+
+def step(ws, state):
+    """Take one action for this seat when it is its turn; returns the next state."""
+    v = state["view"]
+    if v["to_move"] == v["seat"] and v["legal_actions"]:
+        legal = v["legal_actions"]
+        action = "hold" if "hold" in legal else ("18" if legal == ["18", "pass"] else legal[0])
+        if v["phase"] == "bidding" and action not in ("hold", "18"):
+            action = "pass"
+        ws.send_text(json.dumps({"type": "action", "action": action}))
+    return recv_state(ws)
+
+
+def restart_keeps_the_game(url: str) -> None:
+    with TestClient(create_app(url)) as client:
+        t = client.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            state = hello(ws, t["token"])
+            for _ in range(12):
+                if state["view"]["phase"] == "finished":
+                    break
+                state = step(ws, state)
+        app = client.app
+    # the server is down: this is what it had acknowledged
+    old = app.state.manager.get(t["table_id"]).game
+    history = [(s, str(a)) for s, a in old.history]
+    hand = {c.name for c in old.hand(0)}
+    # a new server on the same database restores the table before it serves anybody
+    app = create_app(url)
+    table = app.state.manager.get(t["table_id"])
+    assert [(s, str(a)) for s, a in table.game.history] == history
+    assert table.game.view(0).to_json() == old.view(0).to_json()
+    with TestClient(app) as client:
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            after = hello(ws, t["token"])
+            assert after["seq"] >= len(history) and set(after["view"]["hand"]) == hand
+            state = after
+            while state["view"]["phase"] != "finished":
+                state = step(ws, state)
+        record = client.get(f"/api/tables/{t['table_id']}/games/1.json").json()
+        assert [tuple(a) for a in record["actions"][: len(history)]] == [tuple(h) for h in history]
+        assert Game.from_record(record).is_over
+
+
+def test_restart_resumes_the_table_sqlite(tmp_path):
+    restart_keeps_the_game(f"sqlite:///{tmp_path / 'skat.sqlite'}")
+
+
+def test_restart_resumes_the_table_postgresql(postgres):  # noqa: F811 - the fixture
+    restart_keeps_the_game(postgres.new_database())
+
+
+def test_actions_are_stored_before_they_are_acknowledged(tmp_path):
+    url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
+    with TestClient(create_app(url)) as client:
+        t = client.post("/api/tables", json={"seats": ["human", "human", "random"]}).json()
+        j = client.post(f"/api/tables/{t['table_id']}/join", json={}).json()
+        with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+            hello(ws, j["token"])
+            ws.send_text(json.dumps({"type": "action", "action": "18"}))
+            state = recv_state(ws)
+            assert state["seq"] == 1
+            # the acknowledgement (the new state) came after the action was committed
+            stored = Store(url).load_open_tables()
+            deal = [s for s in stored if s.id == t["table_id"]][0].deals[-1]
+            assert deal.actions == [(1, "18")]
+
+
+def test_database_urls():
+    assert normalize_db_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_db_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_db_url("sqlite:///x.db") == "sqlite:///x.db"
+    assert normalize_db_url("skat.sqlite").startswith("sqlite:////")
+
+
+@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["play", "--deals", "0", "--text"]])
+def test_commands_refuse_bad_options(argv, capsys):
+    from skat.cli import main
+
+    assert main(argv) == 2
+    assert "skat" in capsys.readouterr().err

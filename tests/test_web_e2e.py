@@ -1,0 +1,230 @@
+"""End to end in a real headless Chromium (Debian's, through Playwright): a person plays a full game
+against computer players through the browser table, two browsers share a table, a reload reconnects
+to the seat, and a server killed mid-game comes back with nothing lost (SQLite and PostgreSQL).
+Screenshots of the main screens go to test-output/."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from test_server_support import ROOT, ServerProcess, chromium_launch_kwargs, postgres  # noqa: F401
+
+SHOTS = ROOT / "test-output" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    kwargs = chromium_launch_kwargs()
+    with sync_playwright() as p:
+        b = p.chromium.launch(**kwargs)
+        yield b
+        b.close()
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def new_page(browser, errors: list, **kw):
+    context = browser.new_context(**kw)
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def table_state(page) -> dict | None:
+    return page.evaluate("""() => S.state && S.state.view ? {
+        phase: S.state.view.phase, to_move: S.state.view.to_move, seat: S.state.you.seat,
+        legal: S.state.view.legal_actions, tricks: S.state.view.tricks.length, hand: S.state.view.hand,
+        seq: S.state.seq, deal: S.state.table.deal_no} : null""")
+
+
+def my_turn(st: dict | None) -> bool:
+    return bool(st and st["phase"] != "finished" and st["to_move"] == st["seat"] and st["legal"])
+
+
+def click_action(page, action: str) -> None:
+    page.click(f'#panel [data-action="{action}"]')
+
+
+def take_turn(page, st: dict, shots: dict | None = None) -> None:
+    """One action through the UI: hold (win the auction), pick up, discard two, declare, play."""
+    shots = shots if shots is not None else {}
+    phase, legal = st["phase"], st["legal"]
+    if phase == "bidding":
+        if "bidding" not in shots:
+            shot(page, "01-bidding")
+            shots["bidding"] = True
+        if "hold" in legal:
+            click_action(page, "hold")
+        elif legal == ["18", "pass"]:
+            click_action(page, "18")
+        else:
+            click_action(page, "pass")
+    elif phase == "skat":
+        shot(page, "02-skat-choice")
+        click_action(page, "pickup")
+    elif phase == "discard":
+        cards = page.locator("#hand .card.playable")
+        cards.nth(0).click()
+        cards.nth(1).click()
+        shot(page, "03-discard")
+        click_action(page, "discard")
+    elif phase == "declare":
+        page.wait_for_selector("#panel .contracts button")
+        shot(page, "04-declare")
+        page.locator("#panel .contracts button").first.click()
+    elif phase == "play":
+        if st["tricks"] == 3 and "play" not in shots:
+            shot(page, "05-play")
+            shots["play"] = True
+        page.locator("#hand .card.playable").first.click()
+
+
+def drive(pages: list, until, timeout: float = 60, shots: dict | None = None) -> None:
+    """Act for every page whose turn it is until ``until()`` holds."""
+    deadline = time.time() + timeout
+    while not until():
+        assert time.time() < deadline, "the game did not progress"
+        acted = False
+        for page in pages:
+            st = table_state(page)
+            if my_turn(st):
+                before = st["seq"]
+                take_turn(page, st, shots)
+                page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=10_000)
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+
+
+def result_shown(page) -> bool:
+    return page.locator("#dialog.dlg-result").is_visible()
+
+
+def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
+    """`skat play` end to end: bidding, pickup, discard, declaration, ten tricks, result, score sheet."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'play.sqlite'}", command="play", extra=("--level", "random"))
+    server.start()
+    errors: list = []
+    try:
+        page = new_page(browser, errors, viewport={"width": 1280, "height": 820})
+        page.goto(server.table_url)
+        page.wait_for_selector("#hand .card")
+        assert page.locator("#hand .card").count() == 10
+        shots: dict = {}
+        # forehand holds every bid, so the person wins the auction and goes through skat and declaration
+        drive([page], lambda: (table_state(page) or {}).get("phase") == "play", shots=shots)
+        st = table_state(page)
+        assert st["seat"] == 0 and len(st["hand"]) == 10
+        # an illegal action sent over the socket is refused and changes nothing
+        wrong = next(c for c in ["CJ", "SJ", "HJ", "DJ", "CA", "SA"] if c not in st["hand"])
+        page.evaluate(f"() => S.ws.send(JSON.stringify({{type: 'action', action: '{wrong}'}}))")
+        page.wait_for_selector("#banner:not(.hidden)")
+        assert "not in seat 0's hand" in page.inner_text("#banner")
+        assert table_state(page)["seq"] == st["seq"] or table_state(page)["hand"] == st["hand"]
+        # play two tricks, then reload: the page reconnects to the same seat with the same cards
+        drive([page], lambda: (table_state(page) or {}).get("tricks", 0) >= 2, shots=shots)
+        before = table_state(page)
+        page.reload()
+        page.wait_for_function("() => S.state && S.state.view")
+        after = table_state(page)
+        assert after["seat"] == before["seat"] and sorted(after["hand"]) == sorted(before["hand"])
+        drive([page], lambda: result_shown(page), shots=shots)
+        shot(page, "06-result")
+        text = page.inner_text("#dialog")
+        assert ("won" in text or "lost" in text) and "card points" in text
+        page.click("#dialog button:has-text('Score sheet')")
+        page.wait_for_selector("#dialog.dlg-sheet svg.chart")
+        assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
+        shot(page, "07-score-sheet")
+        table_id = server.table_url.split("/t/")[1].split("#")[0]
+        record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1.json").json()
+        assert record["result"]["explanation"] and len(record["actions"]) > 10
+        page.keyboard.press("Escape")
+        page.click('#panel [data-action="next"]')
+        page.wait_for_function("() => S.state.table.deal_no === 2")
+        assert page.locator("#hand .card").count() == 10
+    finally:
+        server.stop()
+    assert not errors
+
+
+def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
+    server = ServerProcess(f"sqlite:///{tmp_path / 'serve.sqlite'}").start()
+    errors: list = []
+    try:
+        created = httpx.post(f"{server.url}/api/tables", json={
+            "seats": ["human", "human", "random"], "name": "Zwei Browser", "player_name": "Ada"}).json()
+        tid = created["table_id"]
+        a = new_page(browser, errors, viewport={"width": 1200, "height": 800}, locale="de-DE")
+        a.goto(f"{server.url}/t/{tid}#token={created['token']}")
+        a.select_option("#sel-lang", "de")
+        a.select_option("#sel-deck", "german")
+        # the second player joins through the lobby, on a phone-sized screen
+        b = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        b.goto(f"{server.url}/")
+        b.wait_for_selector("#lobby-list button")
+        shot(b, "10-lobby-phone")
+        b.click("#lobby-list button")
+        b.wait_for_url(f"**/t/{tid}")
+        b.wait_for_selector("#hand .card")
+        a.wait_for_function("() => S.state && S.state.table.status === 'playing'")
+        assert a.locator("#hand .card").count() == 10 and b.locator("#hand .card").count() == 10
+        hand_a = set(table_state(a)["hand"])
+        hand_b = set(table_state(b)["hand"])
+        assert not hand_a & hand_b
+        shot(a, "11-german-deck")
+        shot(b, "12-phone")
+        drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90)
+        shot(a, "13-result-german")
+        shot(b, "14-result-phone")
+        assert "Spiel" in a.inner_text("#dialog") or "Eingepasst" in a.inner_text("#dialog")
+        # a spectator sees the table but no hand
+        c = new_page(browser, errors)
+        c.goto(f"{server.url}/t/{tid}")
+        c.wait_for_function("() => S.state && S.state.you.role === 'spectator'")
+        assert c.locator("#hand .card").count() == 0
+    finally:
+        server.stop()
+    assert not errors
+
+
+def restart_mid_game(browser, db: str) -> None:
+    server = ServerProcess(db).start()
+    errors: list = []
+    try:
+        created = httpx.post(f"{server.url}/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        page = new_page(browser, errors)
+        page.goto(f"{server.url}/t/{created['table_id']}#token={created['token']}")
+        page.wait_for_selector("#hand .card")
+        drive([page], lambda: (table_state(page) or {}).get("tricks", 0) >= 2)
+        before = table_state(page)
+        server.kill()
+        page.wait_for_selector("#banner:not(.hidden)")
+        server = ServerProcess(db, port=server.port).start()
+        page.wait_for_function(f"() => S.state && S.state.seq >= {before['seq']} && S.ws.readyState === 1",
+                               timeout=20_000)
+        after = table_state(page)
+        assert after["deal"] == before["deal"] and after["tricks"] >= before["tricks"]
+        assert sorted(after["hand"]) == sorted(before["hand"])
+        drive([page], lambda: result_shown(page))
+        record = httpx.get(f"{server.url}/api/tables/{created['table_id']}/games/1.json").json()
+        assert record["result"] is not None
+    finally:
+        server.stop()
+    assert not errors
+
+
+def test_server_killed_and_restarted_mid_game_sqlite(browser, tmp_path):
+    restart_mid_game(browser, f"sqlite:///{tmp_path / 'crash.sqlite'}")
+
+
+def test_server_killed_and_restarted_mid_game_postgresql(browser, postgres):  # noqa: F811
+    restart_mid_game(browser, postgres.new_database())
