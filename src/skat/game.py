@@ -670,19 +670,43 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from :meth:`to_record` output by replaying every action."""
+        """Rebuild a game from :meth:`to_record` output by replaying every action.
+
+        Raises :class:`~skat.errors.RecordError` naming what is wrong; a stored result must
+        equal the replayed one.
+        """
+        if not isinstance(record, dict):
+            raise RecordError(f"a game record is a JSON object, not {type(record).__name__}")
+        if record.get("format", "skat-game") != "skat-game" or record.get("version", 1) != 1:
+            raise RecordError(
+                f"not a skat game record of version 1 (format {record.get('format')!r}, version {record.get('version')!r})"
+            )
+        missing = [k for k in ("hands", "skat", "actions") if k not in record]
+        if missing:
+            raise RecordError(f"the game record lacks {', '.join(missing)}")
+        if not isinstance(record["actions"], list):
+            raise RecordError("the record's actions must be a list of [seat, action] pairs")
         try:
             ruleset = RuleSet.from_json(record.get("ruleset") or {})
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset)
-            for i, (seat, token) in enumerate(record["actions"]):
-                try:
-                    game.apply(parse_action(token), seat)
-                except IllegalActionError as exc:
-                    raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, RecordError):
-                raise
             raise RecordError(f"malformed game record: {exc}") from None
+        for i, entry in enumerate(record["actions"]):
+            if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or type(entry[0]) is not int
+                    or not isinstance(entry[1], str)):
+                raise RecordError(f"action {i + 1} must be [seat 0-2, action text], got {entry!r}")
+            seat, token = entry
+            if not 0 <= seat <= 2:
+                raise RecordError(f"action {i + 1} ({seat} {token!r}): there is no seat {seat}; seats are 0, 1 and 2")
+            try:
+                game.apply(parse_action(token), seat)
+            except IllegalActionError as exc:
+                raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
+        stored = record.get("result")
+        if stored is not None:
+            replayed = None if game.result is None else game.result.to_json()
+            if replayed != stored:
+                raise RecordError("the record's result differs from the replay of its actions")
         return game
 
     def copy(self) -> Game:
