@@ -66,17 +66,13 @@ def _run_officers(args: argparse.Namespace) -> int:
         return 2
     play = getattr(officers, "play_text", None)
     if play is None:
-        print("skat play: this version of skat.officers has no play_text() for the terminal", file=sys.stderr)
-        return 2
-    kwargs = {}
-    import inspect
-
-    params = inspect.signature(play).parameters
-    for key, value in (("level", args.level), ("seed", args.seed), ("deals", args.deals), ("name", args.name),
-                       ("stdin", sys.stdin), ("stdout", sys.stdout)):
-        if key in params and value is not None:
-            kwargs[key] = value
-    return int(play(**kwargs) or 0)
+        try:
+            play = importlib.import_module("skat.officers.text").play_text
+        except (ModuleNotFoundError, AttributeError):
+            print("skat play: this version of skat.officers has no play_text() for the terminal", file=sys.stderr)
+            return 2
+    play(seed=args.seed, input=sys.stdin, output=sys.stdout, games=args.deals or 1000)
+    return 0
 
 
 # --------------------------------------------------------------------- browser

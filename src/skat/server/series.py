@@ -1,16 +1,20 @@
-"""A series of deals at one table: dealer rotation and the score sheet (classic and Seeger-Fabian).
+"""A series of deals at a server table: dealer rotation and the score sheet.
 
-This is the server's own small series keeper. It follows RULES.md 1 (seats: forehand is the
-dealer's left; at four players the dealer sits out) and 5 (classic list, Seeger-Fabian with
-+50/-50 for the declarer and 40 (3-table) or 30 (4-table) to every other player when the
-declarer loses). It is written against a narrow interface (``seats_for_deal``, ``record_deal``,
-``sheet``) so that it can hand over to ``skat.Table`` / ``skat.ScoreSheet`` once those exist.
+The rules live in the library: seats per deal come from :func:`skat.table.seats_for` (RULES.md 1:
+forehand at the dealer's left; at four players the dealer sits out) and the totals from
+:class:`skat.scoresheet.ScoreSheet` (RULES.md 5: classic list and Seeger-Fabian, +50/-50 for the
+declarer and 40 (3-table) or 30 (4-table) to every other player when the declarer loses).
+This class adds what the server needs: deals that arrive one at a time (also when a table is
+rebuilt after a restart) and rows with running totals for the browser's sheet and chart.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from skat.scoresheet import ScoreSheet, SheetEntry
+from skat.table import seats_for
 
 __all__ = ["SheetRow", "Series"]
 
@@ -54,16 +58,13 @@ class Series:
     n_players: int = 3
     first_dealer: int = 0
     rows: list[SheetRow] = field(default_factory=list)
-    won_games: list[int] = field(default_factory=list)
-    lost_games: list[int] = field(default_factory=list)
+    scoresheet: ScoreSheet | None = None
 
     def __post_init__(self) -> None:
         if self.n_players not in (3, 4):
             raise ValueError(f"a table seats 3 or 4 players, not {self.n_players}")
-        if not self.won_games:
-            self.won_games = [0] * self.n_players
-        if not self.lost_games:
-            self.lost_games = [0] * self.n_players
+        if self.scoresheet is None:
+            self.scoresheet = ScoreSheet([f"position {p}" for p in range(self.n_players)])
 
     @property
     def deal_no(self) -> int:
@@ -75,14 +76,8 @@ class Series:
         return (self.first_dealer + deal_no - 1) % self.n_players
 
     def seats_for_deal(self, deal_no: int | None = None) -> tuple[int, int, int]:
-        """Table positions of forehand, middlehand and rearhand for a deal.
-
-        Forehand sits at the dealer's left; at three players rearhand is the dealer,
-        at four the dealer sits out.
-        """
-        dealer = self.dealer_for(self.deal_no if deal_no is None else deal_no)
-        n = self.n_players
-        return ((dealer + 1) % n, (dealer + 2) % n, (dealer + 3) % n)
+        """Table positions of forehand, middlehand and rearhand for a deal."""
+        return seats_for(self.dealer_for(self.deal_no if deal_no is None else deal_no), self.n_players)
 
     @property
     def classic_totals(self) -> tuple[int, ...]:
@@ -92,27 +87,35 @@ class Series:
     def seeger_totals(self) -> tuple[int, ...]:
         return self.rows[-1].seeger if self.rows else (0,) * self.n_players
 
+    @property
+    def won_games(self) -> list[int]:
+        assert self.scoresheet is not None
+        return self.scoresheet.games_won()
+
+    @property
+    def lost_games(self) -> list[int]:
+        assert self.scoresheet is not None
+        return self.scoresheet.games_lost()
+
     def record_deal(self, declarer: int | None, game: str, won: bool | None, score: int) -> SheetRow:
         """Write a finished deal: ``declarer`` is a table position (None when passed in)."""
-        classic = list(self.classic_totals)
-        seeger = list(self.seeger_totals)
+        sheet = self.scoresheet
+        assert sheet is not None
+        if declarer is not None and not 0 <= declarer < self.n_players:
+            raise ValueError(f"declarer position {declarer} is not at this table of {self.n_players}")
+        scores = [0] * self.n_players
         if declarer is not None:
-            if not 0 <= declarer < self.n_players:
-                raise ValueError(f"declarer position {declarer} is not at this table of {self.n_players}")
-            classic[declarer] += score
-            seeger[declarer] += score + (50 if won else -50)
-            if won:
-                self.won_games[declarer] += 1
-            else:
-                self.lost_games[declarer] += 1
-                bonus = 40 if self.n_players == 3 else 30
-                for p in range(self.n_players):
-                    if p != declarer:
-                        seeger[p] += bonus
-        row = SheetRow(
-            deal_no=self.deal_no, dealer=self.dealer_for(self.deal_no), declarer=declarer, game=game,
-            won=won, score=score, classic=tuple(classic), seeger=tuple(seeger),
-        )
+            scores[declarer] = score
+        deal_no = self.deal_no
+        entry = SheetEntry(number=deal_no, dealer=self.dealer_for(deal_no), seats=self.seats_for_deal(deal_no),
+                           declarer=declarer, game=game, won=won if declarer is not None else None,
+                           scores=tuple(scores))
+        sheet.add(entry)
+        sf_step = sheet.seeger_fabian_entries(entry)
+        classic = tuple(c + s for c, s in zip(self.classic_totals, scores))
+        seeger = tuple(c + s for c, s in zip(self.seeger_totals, sf_step))
+        row = SheetRow(deal_no=deal_no, dealer=entry.dealer, declarer=declarer, game=game, won=entry.won,
+                       score=score if declarer is not None else 0, classic=classic, seeger=seeger)
         self.rows.append(row)
         return row
 
@@ -123,6 +126,6 @@ class Series:
             "rows": [r.to_json() for r in self.rows],
             "classic": list(self.classic_totals),
             "seeger_fabian": list(self.seeger_totals),
-            "won": list(self.won_games),
-            "lost": list(self.lost_games),
+            "won": self.won_games,
+            "lost": self.lost_games,
         }

@@ -116,9 +116,15 @@ function t(key, params) {
   return s;
 }
 
+const GERMAN_SUIT_GAMES = {
+  en: { diamonds: "Bells", hearts: "Hearts", spades: "Leaves", clubs: "Acorns" },
+  de: { diamonds: "Schellen", hearts: "Herz", spades: "Grün", clubs: "Eichel" },
+};
+
 function contractText(c) {
   if (!c) return "";
-  const words = [t("game_" + c.game)];
+  const german = typeof DECK !== "undefined" && DECK === "german" && GERMAN_SUIT_GAMES[LANG] && GERMAN_SUIT_GAMES[LANG][c.game];
+  const words = [german || t("game_" + c.game)];
   if (c.hand && !c.ouvert) words.push(t("hand"));
   if (c.ouvert) words.push(c.game === "null" && c.hand ? t("hand") + " " + t("ouvert") : t("ouvert"));
   else if (c.schwarz) words.push(t("announced_schwarz"));

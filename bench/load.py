@@ -1,0 +1,178 @@
+"""Load test of the table server: N concurrent tables, every seat a client over a real WebSocket
+on loopback making random legal choices (so the server is measured, not a search). Reports the
+action round trip (send an action until its new state arrives) p50 and p99, and actions per
+second. Anchor, measured in the same run: the round trip of a `ping` message on an idle server
+(WebSocket, JSON and the event loop, without the engine and the database).
+
+    python3 bench/load.py --tables 200 --seconds 20
+
+Goal (issue 7): 200 concurrent tables on a 2-core machine with p99 under 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(db: str, port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skat", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
+         "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server did not start: {proc.stderr.read()}")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    raise SystemExit("the server did not start within 60 s")
+
+
+def percentile(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))]
+
+
+async def ping_anchor(base: str, ws_base: str, n: int = 300) -> float:
+    """Median round trip of a ping on an idle server, in ms."""
+    async with httpx.AsyncClient() as http:
+        t = (await http.post(f"{base}/api/tables", json={"seats": ["random", "random", "random"], "claim": None,
+                                                           "deals": 1})).json()
+    times = []
+    async with websockets.connect(f"{ws_base}/ws/{t['table_id']}") as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+        for _ in range(3):
+            await ws.recv()
+        for i in range(n):
+            t0 = time.perf_counter()
+            await ws.send(json.dumps({"type": "ping", "t": i}))
+            while True:
+                m = json.loads(await ws.recv())
+                if m["type"] == "pong" and m["t"] == i:
+                    break
+            times.append((time.perf_counter() - t0) * 1000)
+            await asyncio.sleep(0.06)  # stay under the rate limit
+    return statistics.median(times)
+
+
+async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng: random.Random,
+                      latencies: list[float], counts: dict) -> None:
+    async with websockets.connect(f"{ws_base}/ws/{table_id}", max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+        pending: tuple[int, float, int] | None = None
+        asked_next = -1
+        while time.perf_counter() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.perf_counter()))
+            except TimeoutError:
+                break
+            m = json.loads(raw)
+            if m["type"] == "error":
+                counts["errors"] += 1
+                pending = None
+                continue
+            if m["type"] != "state" or m["view"] is None:
+                continue
+            v = m["view"]
+            if pending is not None and m["table"]["deal_no"] == pending[0] and m["seq"] > pending[2]:
+                latencies.append((time.perf_counter() - pending[1]) * 1000)
+                counts["actions"] += 1
+                pending = None
+            if v["phase"] == "finished":
+                if asked_next != m["table"]["deal_no"]:
+                    asked_next = m["table"]["deal_no"]
+                    counts["deals"] += 1 if m["you"]["position"] == 0 else 0
+                    await ws.send(json.dumps({"type": "next_deal"}))
+                continue
+            if pending is None and v["to_move"] == v["seat"] and v["legal_actions"]:
+                legal = v["legal_actions"]
+                if v["phase"] == "bidding":
+                    action = rng.choice(["pass", legal[0]]) if legal[0] != "hold" else rng.choice(["hold", "pass"])
+                else:
+                    action = rng.choice(legal)
+                pending = (m["table"]["deal_no"], time.perf_counter(), m["seq"])
+                await ws.send(json.dumps({"type": "action", "action": action, "seq": m["seq"]}))
+
+
+async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int) -> dict:
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    counts = {"actions": 0, "errors": 0, "deals": 0}
+    seats = []
+    async with httpx.AsyncClient(timeout=30) as http:
+        for _ in range(tables):
+            t = (await http.post(f"{base}/api/tables", json={"seats": ["human"] * 3, "claim": 0})).json()
+            seats.append((t["table_id"], t["token"]))
+            for _ in range(2):
+                j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
+                seats.append((t["table_id"], j["token"]))
+    start = time.perf_counter()
+    stop = start + seconds
+    await asyncio.gather(*(seat_client(ws_base, tid, tok, stop, random.Random(rng.random()), latencies, counts)
+                           for tid, tok in seats))
+    elapsed = time.perf_counter() - start
+    return {"latencies": latencies, "elapsed": elapsed, **counts}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--repeats", type=int, default=3, help="runs; the median run is reported")
+    parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    runs = []
+    anchors = []
+    for r in range(args.repeats):
+        tmp = tempfile.mkdtemp(prefix="skat-load-")
+        db = args.db or f"sqlite:///{os.path.join(tmp, 'load.sqlite')}"
+        port = free_port()
+        proc = start_server(db, port)
+        base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
+        try:
+            anchors.append(asyncio.run(ping_anchor(base, ws_base)))
+            res = asyncio.run(load(base, ws_base, args.tables, args.seconds, args.seed + r))
+        finally:
+            proc.terminate()
+            proc.wait(10)
+        lat = res["latencies"]
+        run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
+               "actions": res["actions"], "deals": res["deals"], "errors": res["errors"]}
+        runs.append(run)
+        print(f"run {r + 1}: {args.tables} tables, {run['actions']} actions in {res['elapsed']:.1f} s, "
+              f"{run['deals']} deals finished, p50 {run['p50']:.1f} ms, p99 {run['p99']:.1f} ms, "
+              f"{run['rate']:.0f} actions/s, {run['errors']} errors; idle ping {anchors[-1]:.2f} ms", flush=True)
+    med = sorted(runs, key=lambda x: x["p99"])[len(runs) // 2]
+    anchor = statistics.median(anchors)
+    print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent tables:")
+    print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms (goal: p99 < 100 ms)")
+    print(f"  throughput {med['rate']:.0f} actions/s")
+    print(f"  anchor: idle ping round trip {anchor:.2f} ms; p50/anchor {med['p50'] / anchor:.1f}x, "
+          f"p99/anchor {med['p99'] / anchor:.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
