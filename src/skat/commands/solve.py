@@ -1,0 +1,46 @@
+"""Double-dummy solver: reads a card-play position as JSON on stdin, prints its value as JSON.
+
+Input fields: game (clubs, spades, hearts, diamonds, grand, null), declarer (seat 0, 1 or 2; 0 is
+forehand), hands (three lists of the cards each seat still holds, ISS notation such as "CJ", "HT"),
+trick (the cards already played to the current trick, in order), leader (the seat that led it,
+or leads next when it is empty), declarer_points and defender_points (card points taken so far,
+the skat or discard counted for the declarer), declarer_tricks and defender_tricks.
+
+Output: to_move, declarer_points (the declarer's final card points under optimal play; for null,
+declarer_wins instead) and moves: one object per legal card with its declarer_points (or
+declarer_wins).  With --target N only whether the declarer reaches N card points (declarer_wins),
+with --all-tricks whether he takes every trick.  Exit code 2 for a bad position.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from skat.solver import Position, PositionError, solve
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--target", type=int, default=None, metavar="N",
+                        help="only answer whether the declarer reaches N card points (61 wins, 90 Schneider)")
+    parser.add_argument("--all-tricks", action="store_true",
+                        help="only answer whether the declarer takes every trick (Schwarz, ouvert)")
+    parser.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+
+
+def run(args: argparse.Namespace) -> int:
+    text = sys.stdin.read()
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"skat solve: the input is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        position = Position.from_json(data)
+        result = solve(position, target=args.target, all_tricks=args.all_tricks)
+    except PositionError as exc:
+        print(f"skat solve: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_json(), indent=args.indent))
+    return 0

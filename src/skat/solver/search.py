@@ -1,0 +1,342 @@
+"""Python entry points over the compiled kernels: raw-mask fast paths and :func:`solve`.
+
+The fast paths take plain integers (Card numbers, 32-bit hand masks by seat) and are meant to be
+called many times, e.g. once per sampled world by a Monte Carlo player.  Each call solves one
+deal with a fresh transposition-table generation; the table and the move buffers are allocated
+once per thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from skat.cards import Card
+from skat.rules.ranking import GameType
+from skat.solver import kernels as K
+from skat.solver.position import Position, PositionError
+
+__all__ = [
+    "SolveResult",
+    "MoveValue",
+    "solve",
+    "solve_points",
+    "declarer_reaches",
+    "declarer_takes_all",
+    "null_declarer_wins",
+    "move_values",
+    "move_values_array",
+    "random_playouts",
+    "last_node_count",
+]
+
+_GEN_LIMIT = 1 << 28
+
+
+class _Context(threading.local):
+    """Per-thread search state: parameters, transposition table, move buffers."""
+
+    def __init__(self) -> None:
+        self.arrays: tuple[np.ndarray, ...] | None = None
+        self.nodes = 0
+
+    def next(self) -> tuple[np.ndarray, ...]:
+        if self.arrays is None:
+            self.arrays = K.new_context()
+        P, TK = self.arrays[0], self.arrays[1]
+        P[K.P_GEN] += 1
+        if P[K.P_GEN] >= _GEN_LIMIT:
+            TK.fill(-1)
+            P[K.P_GEN] = 1
+        P[K.P_NODES] = 0
+        return self.arrays
+
+
+_ctx = _Context()
+
+
+def last_node_count() -> int:
+    """Search nodes visited by the last solver call in this thread (for benchmarks)."""
+    if _ctx.arrays is None:
+        return 0
+    return int(_ctx.arrays[0][K.P_NODES])
+
+
+def _trick_args(trick: Sequence[int]) -> tuple[int, int, int]:
+    n = len(trick)
+    if n > 2:
+        raise PositionError("a trick on the table holds at most two cards; resolve a complete trick first")
+    return n, (int(trick[0]) if n >= 1 else -1), (int(trick[1]) if n >= 2 else -1)
+
+
+def _gt(game_type: GameType | int | str) -> int:
+    if isinstance(game_type, int) and not isinstance(game_type, bool):
+        return int(game_type)
+    return int(GameType.parse(game_type))
+
+
+# --------------------------------------------------------------------------- fast paths
+def solve_points(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int] = (),
+    leader: int = 0,
+    declarer: int = 0,
+    declarer_points: int = 0,
+    guess: int = -1,
+) -> int:
+    """The declarer's final card points under optimal play by both sides (suit and grand games).
+
+    ``hands`` are three card masks by seat, ``trick`` the Card numbers on the table in order,
+    ``leader`` the seat that led it (or leads next).  ``guess`` is an optional estimate of the
+    final points that can save a few null-window searches.
+    """
+    gt = _gt(game_type)
+    n, c0, c1 = _trick_args(trick)
+    g = guess - declarer_points if guess >= 0 else -1
+    rest = K.solve_rest(gt, declarer, K.MODE_POINTS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n, c0, c1,
+                        g, *_ctx.next())
+    return declarer_points + int(rest)
+
+
+def declarer_reaches(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    target: int,
+    declarer_points: int = 0,
+) -> bool:
+    """Whether the declarer ends with at least ``target`` card points (61 wins, 90 Schneider)."""
+    gt = _gt(game_type)
+    n, c0, c1 = _trick_args(trick)
+    return bool(K.rest_test(gt, declarer, K.MODE_POINTS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
+                            c0, c1, target - declarer_points, *_ctx.next()))
+
+
+def _tricks_left(hands: Sequence[int], trick: Sequence[int]) -> int:
+    return (int(hands[0]).bit_count() + int(hands[1]).bit_count() + int(hands[2]).bit_count() + len(trick)) // 3
+
+
+def declarer_takes_all(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    defender_tricks: int = 0,
+) -> bool:
+    """Whether the declarer takes every trick (Schwarz; what a suit or grand ouvert needs)."""
+    if defender_tricks:
+        return False
+    gt = _gt(game_type)
+    n, c0, c1 = _trick_args(trick)
+    return bool(K.rest_test(gt, declarer, K.MODE_TRICKS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
+                            c0, c1, _tricks_left(hands, trick), *_ctx.next()))
+
+
+def null_declarer_wins(
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    declarer_tricks: int = 0,
+) -> bool:
+    """Whether a null declarer can avoid taking any trick."""
+    if declarer_tricks:
+        return False
+    n, c0, c1 = _trick_args(trick)
+    return bool(K.rest_test(int(GameType.NULL), declarer, K.MODE_NULL, int(hands[0]), int(hands[1]), int(hands[2]),
+                            leader, n, c0, c1, _tricks_left(hands, trick), *_ctx.next()))
+
+
+def move_values_array(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    *,
+    question: str = "points",
+    target: int | None = None,
+    declarer_points: int = 0,
+    out: np.ndarray | None = None,
+) -> np.ndarray:
+    """Values of every legal card of the player to move, as an int64 array indexed by Card (-1: not legal).
+
+    ``question`` is ``"points"`` (the default: final declarer card points after that card, or with
+    ``target`` 1/0 for reaching ``target`` card points), ``"all_tricks"`` (1 if the declarer still
+    takes every trick) or ``"null"`` (1 if the null declarer still takes no trick).
+    """
+    gt = _gt(game_type)
+    n, c0, c1 = _trick_args(trick)
+    if out is None:
+        out = np.empty(32, np.int64)
+    h0, h1, h2 = int(hands[0]), int(hands[1]), int(hands[2])
+    if question == "points":
+        t = -1 if target is None else max(target - declarer_points, 0)
+        K.move_values(gt, declarer, K.MODE_POINTS, h0, h1, h2, leader, n, c0, c1, t, out, *_ctx.next())
+        if target is None:
+            out[out >= 0] += declarer_points
+    elif question in ("all_tricks", "null"):
+        mode = K.MODE_TRICKS if question == "all_tricks" else K.MODE_NULL
+        if question == "null":
+            gt = int(GameType.NULL)
+        K.move_values(gt, declarer, mode, h0, h1, h2, leader, n, c0, c1, _tricks_left(hands, trick), out,
+                      *_ctx.next())
+    else:
+        raise ValueError(f"unknown question {question!r}: use 'points', 'all_tricks' or 'null'")
+    return out
+
+
+def move_values(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    *,
+    question: str = "points",
+    target: int | None = None,
+    declarer_points: int = 0,
+) -> dict[Card, int]:
+    """Like :func:`move_values_array`, as a dict from each legal card to its value."""
+    arr = move_values_array(game_type, hands, trick, leader, declarer, question=question, target=target,
+                            declarer_points=declarer_points)
+    return {Card(c): int(arr[c]) for c in range(32) if arr[c] >= 0}
+
+
+def random_playouts(
+    game_type: GameType | int | str,
+    hands: Sequence[int],
+    trick: Sequence[int],
+    leader: int,
+    declarer: int,
+    count: int,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Play the rest of the deal ``count`` times with random legal cards.
+
+    Returns (card points, tricks) the declarer takes from the current trick on, one entry per
+    playout (null games are played to the last trick too).
+    """
+    gt = _gt(game_type)
+    n, c0, c1 = _trick_args(trick)
+    pts = np.empty(count, np.int64)
+    tricks = np.empty(count, np.int64)
+    K.random_playouts(gt, declarer, int(hands[0]), int(hands[1]), int(hands[2]), leader, n, c0, c1, count, seed,
+                      pts, tricks)
+    return pts, tricks
+
+
+# --------------------------------------------------------------------------- solve(position)
+@dataclass(frozen=True)
+class MoveValue:
+    """The outcome under optimal play after one legal card of the player to move."""
+
+    card: Card
+    declarer_points: int | None = None
+    declarer_wins: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"card": self.card.name}
+        if self.declarer_points is not None:
+            out["declarer_points"] = self.declarer_points
+        else:
+            out["declarer_wins"] = self.declarer_wins
+        return out
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What :func:`solve` finds: the value of the position and of each legal card.
+
+    For suit and grand games without a target, ``declarer_points`` is the declarer's final card
+    points under optimal play; with a target (or for null, or the all-tricks question) it is
+    ``None`` and ``declarer_wins`` says whether the declarer reaches the goal.
+    """
+
+    to_move: int
+    declarer_points: int | None
+    declarer_wins: bool | None
+    moves: list[MoveValue] = field(default_factory=list)
+    target: int | None = None
+    question: str = "points"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"to_move": self.to_move}
+        if self.declarer_points is not None:
+            out["declarer_points"] = self.declarer_points
+        else:
+            out["declarer_wins"] = self.declarer_wins
+        if self.target is not None:
+            out["target"] = self.target
+        if self.question == "all_tricks":
+            out["question"] = "all_tricks"
+        out["moves"] = [m.to_json() for m in self.moves]
+        return out
+
+
+def solve(position: Position, target: int | None = None, *, all_tricks: bool = False) -> SolveResult:
+    """Solve a position double dummy.
+
+    Suit and grand: the declarer's final card points and those after each legal card; with
+    ``target`` only whether he reaches ``target`` card points (61 wins, 90 Schneider, 120 all
+    points); with ``all_tricks`` whether he takes every trick.  Null: whether the declarer takes
+    no trick.
+    """
+    if not isinstance(position, Position):
+        raise TypeError("solve() takes a skat.solver.Position; build one with Position(...) or Position.from_json()")
+    pos = position
+    gt = int(pos.game_type)
+    args = (gt, pos.hands, pos.trick, pos.leader, pos.declarer)
+    if pos.game_type == GameType.NULL:
+        if target is not None or all_tricks:
+            raise PositionError("a null declarer wins by taking no trick: target and all_tricks are for suit and grand")
+        arr = move_values_array(*args, question="null")
+        moves = _moves(arr, wins=True)
+        return SolveResult(pos.to_move, None, any(m.declarer_wins for m in moves) if pos.to_move == pos.declarer
+                           else all(m.declarer_wins for m in moves), moves, None, "null")
+    if all_tricks:
+        if target is not None:
+            raise PositionError("ask either for a target or for all tricks, not both")
+        if pos.defender_tricks:
+            arr = move_values_array(*args, question="points")
+            moves = [MoveValue(Card(c), declarer_wins=False) for c in range(32) if arr[c] >= 0]
+            return SolveResult(pos.to_move, None, False, moves, None, "all_tricks")
+        arr = move_values_array(*args, question="all_tricks")
+        moves = _moves(arr, wins=True)
+        return SolveResult(pos.to_move, None, _combine(pos, moves), moves, None, "all_tricks")
+    if target is not None:
+        if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= 120:
+            raise PositionError(f"target must be a number of card points from 0 to 120, got {target!r}")
+        arr = move_values_array(*args, question="points", target=target, declarer_points=pos.declarer_points)
+        moves = _moves(arr, wins=True)
+        return SolveResult(pos.to_move, None, _combine(pos, moves), moves, target, "points")
+    arr = move_values_array(*args, question="points", declarer_points=pos.declarer_points)
+    moves = _moves(arr, wins=False)
+    vals = [m.declarer_points for m in moves]
+    best = max(vals) if pos.to_move == pos.declarer else min(vals)
+    return SolveResult(pos.to_move, best, None, moves, None, "points")
+
+
+def _moves(arr: np.ndarray, wins: bool) -> list[MoveValue]:
+    out = []
+    for c in range(32):
+        if arr[c] >= 0:
+            if wins:
+                out.append(MoveValue(Card(c), declarer_wins=bool(arr[c])))
+            else:
+                out.append(MoveValue(Card(c), declarer_points=int(arr[c])))
+    return out
+
+
+def _combine(pos: Position, moves: list[MoveValue]) -> bool:
+    if pos.to_move == pos.declarer:
+        return any(m.declarer_wins for m in moves)
+    return all(m.declarer_wins for m in moves)

@@ -1,0 +1,172 @@
+"""The double-dummy solver against brute-force minimax and the pure-Python reference.
+
+Endgames come from seeded deals played at random down to 1..4 tricks (often stopping in the middle
+of a trick); the compiled solver must give exactly what full minimax gives, for the declarer's
+card points, the value of each legal card, the 61/90 questions, all tricks and null.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from skat.cards import Card, iter_mask, mask_points
+from skat.game import deal
+from skat.rules.ranking import legal_mask, winner_index
+from skat.solver import (
+    Position,
+    declarer_reaches,
+    declarer_takes_all,
+    move_values,
+    null_declarer_wins,
+    random_playouts,
+    solve,
+    solve_points,
+)
+from skat.solver import reference as ref
+
+
+def random_endgame(rng: random.Random, game_type: int, max_tricks: int = 4) -> Position:
+    """A position reached by random legal play from a seeded deal, with 1..max_tricks tricks left."""
+    while True:
+        hands, skat = deal(rng.randrange(1 << 30))
+        declarer = rng.randrange(3)
+        pos = Position(game_type, declarer, (hands[0], hands[1], hands[2]), (), 0, mask_points(skat), 0, 0, 0)
+        cards_left = 3 * rng.randint(1, max_tricks) - rng.randrange(3)
+        try:
+            while sum(h.bit_count() for h in pos.hands) + len(pos.trick) > cards_left:
+                pos = pos.play(rng.choice(list(iter_mask(pos.legal_cards().mask))))
+        except ValueError:  # the null declarer took a trick on the way: deal again
+            continue
+        return pos
+
+
+def _endgames(game_types: tuple[int, ...], count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    return [random_endgame(rng, game_types[i % len(game_types)]) for i in range(count)]
+
+
+SUIT_AND_GRAND = _endgames((0, 1, 2, 3, 4), 200, seed=2026)
+NULL_ENDGAMES = _endgames((5,), 60, seed=5)
+
+
+def _args(pos: Position) -> tuple:
+    return (int(pos.game_type), pos.hands, pos.trick, pos.leader, pos.declarer)
+
+
+@pytest.mark.parametrize("chunk", range(10))
+def test_card_points_equal_brute_force_minimax(chunk: int) -> None:
+    for pos in SUIT_AND_GRAND[chunk::10]:
+        expected_moves = ref.brute_force_move_points(pos)
+        mover_is_declarer = pos.to_move == pos.declarer
+        expected = max(expected_moves.values()) if mover_is_declarer else min(expected_moves.values())
+        assert solve_points(*_args(pos), pos.declarer_points) == expected, pos.to_json()
+        got_moves = move_values(*_args(pos), declarer_points=pos.declarer_points)
+        assert {int(c): v for c, v in got_moves.items()} == expected_moves, pos.to_json()
+        for target in sorted({61, 90, 120, expected, expected + 1, pos.declarer_points + 1}):
+            assert declarer_reaches(*_args(pos), target, pos.declarer_points) == (expected >= target), (
+                pos.to_json(), target)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_all_tricks_equal_brute_force_minimax(chunk: int) -> None:
+    for pos in SUIT_AND_GRAND[chunk::4]:
+        expected = ref.brute_force_all_tricks(pos)
+        assert declarer_takes_all(*_args(pos), pos.defender_tricks) == expected, pos.to_json()
+
+
+def test_null_equals_brute_force_minimax() -> None:
+    for pos in NULL_ENDGAMES:
+        expected_moves = ref.brute_force_null_moves(pos)
+        expected = ref.brute_force_null(pos)
+        assert null_declarer_wins(pos.hands, pos.trick, pos.leader, pos.declarer) == expected, pos.to_json()
+        result = solve(pos)
+        assert result.declarer_wins == expected
+        assert {int(m.card): m.declarer_wins for m in result.moves} == expected_moves, pos.to_json()
+
+
+def test_null_winning_last_trick_counts() -> None:
+    # the declarer's last card must lose the trick: the deal ends there, so solve it directly
+    pos = Position("null", 0, (1 << Card.D7, 1 << Card.D8, 1 << Card.H7), (), 0, 0, 0, 0, 9)
+    assert null_declarer_wins(pos.hands, pos.trick, pos.leader, pos.declarer)
+    pos = Position("null", 0, (1 << Card.DA, 1 << Card.D8, 1 << Card.H7), (), 0, 0, 0, 0, 9)
+    assert not null_declarer_wins(pos.hands, pos.trick, pos.leader, pos.declarer)
+
+
+def test_full_deals_equal_the_reference() -> None:
+    """Whole deals (ten tricks) and deals after three tricks: compiled == pure-Python reference."""
+    for seed, gt, declarer in ((11, 4, 0), (23, 3, 1)):
+        hands, skat = deal(seed)
+        pos = Position(gt, declarer, (hands[0], hands[1], hands[2]), (), 0, mask_points(skat), 0, 0, 0)
+        assert declarer_reaches(*_args(pos), 61, pos.declarer_points) == ref.reference_reaches(pos, 61)
+    rng = random.Random(77)
+    for i in range(4):
+        pos = random_endgame(rng, (3, 4, 0, 2)[i], max_tricks=7)
+        while pos.tricks_left < 6:
+            pos = random_endgame(rng, (3, 4, 0, 2)[i], max_tricks=7)
+        assert solve_points(*_args(pos), pos.declarer_points) == ref.reference_points(pos), pos.to_json()
+
+
+def test_solve_gives_a_value_for_every_legal_card() -> None:
+    pos = SUIT_AND_GRAND[3]
+    result = solve(pos)
+    legal = pos.legal_cards()
+    assert [m.card for m in result.moves] == list(legal)
+    values = [m.declarer_points for m in result.moves]
+    assert result.declarer_points == (max(values) if pos.to_move == pos.declarer else min(values))
+    won = solve(pos, target=61)
+    assert won.declarer_wins == (result.declarer_points >= 61)
+    assert [m.declarer_wins for m in won.moves] == [v >= 61 for v in values]
+
+
+def test_equivalent_cards_share_their_value() -> None:
+    # the declarer holds CJ and SJ (adjacent trumps, same points): both leads are worth the same
+    hands = (Card.CJ.bit | Card.SJ.bit | Card.HA.bit, Card.HJ.bit | Card.H7.bit | Card.C7.bit,
+             Card.DJ.bit | Card.H8.bit | Card.C8.bit)
+    pts = 120 - mask_points(hands[0] | hands[1] | hands[2])
+    pos = Position("clubs", 0, hands, (), 0, pts, 0, 7, 0)
+    values = move_values(*_args(pos), declarer_points=pos.declarer_points)
+    assert values[Card.CJ] == values[Card.SJ] == ref.brute_force_move_points(pos)[Card.CJ]
+
+
+def _all_line_values(pos: Position) -> set[tuple[int, int]]:
+    """(declarer points, declarer tricks) from the current trick on, for every line of play."""
+    out: set[tuple[int, int]] = set()
+
+    def walk(hands, trick, leader, pts, tricks):
+        seat = (leader + len(trick)) % 3
+        if not trick and not any(hands):
+            out.add((pts, tricks))
+            return
+        lead = trick[0] if trick else -1
+        for c in iter_mask(legal_mask(pos.game_type, hands[seat], lead)):
+            h = list(hands)
+            h[seat] &= ~(1 << c)
+            t = trick + (c,)
+            if len(t) == 3:
+                w = (leader + winner_index(pos.game_type, t)) % 3
+                won = w == pos.declarer
+                walk(h, (), w, pts + (mask_points((1 << t[0]) | (1 << t[1]) | (1 << t[2])) if won else 0),
+                     tricks + won)
+            else:
+                walk(h, t, leader, pts, tricks)
+
+    walk(list(pos.hands), pos.trick, pos.leader, 0, 0)
+    return out
+
+
+def test_random_playouts_follow_the_rules() -> None:
+    rng = random.Random(9)
+    for gt in (0, 4, 5):
+        pos = random_endgame(rng, gt, max_tricks=2)
+        pts, tricks = random_playouts(*_args(pos), 3000, seed=gt)
+        assert set(zip(pts.tolist(), tricks.tolist(), strict=True)) == _all_line_values(pos)
+    hands, skat = deal(1)
+    pts, tricks = random_playouts(4, hands, (), 0, 0, 5000, seed=1)
+    assert pts.min() >= 0 and pts.max() <= 120 - mask_points(skat)
+    assert np.all((tricks >= 0) & (tricks <= 10))
+    assert len(set(pts.tolist())) > 20  # the playouts differ from each other
+    again, _ = random_playouts(4, hands, (), 0, 0, 5000, seed=1)
+    assert np.array_equal(pts, again)
