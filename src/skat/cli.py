@@ -11,6 +11,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
     "value": ("skat.commands.value", "game-value calculator: JSON on stdin, JSON on stdout"),
     "deal": ("skat.commands.deal", "play one deal with random players and print its JSON record"),
+    "solve": ("skat.commands.solve", "double-dummy solver: a position as JSON on stdin, its value as JSON"),
     "arena": ("skat.commands.arena", "duplicate match between two players, with statistics"),
     "play": ("skat.commands.play", "play Skat against computer players in the browser (or --text in the terminal)"),
     "serve": ("skat.commands.serve", "run a Skat server with a lobby of tables for a club or friends"),
