@@ -476,3 +476,23 @@ def test_copy_is_independent():
     c = g.copy()
     c.apply(c.legal_actions()[0])
     assert len(g.history) == 2 and len(c.history) == 3 and g.trick == [] and c.trick
+
+
+def test_the_end_shows_everything():
+    g = OfficersGame("half_open", seed=6, allow_null=True, kontra=False)
+    g.apply(declare("null"))
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    for seat in (0, 1):
+        v = g.view(seat)
+        assert v.opponent_hand is not None
+        assert len(v.visible_cards()) == 32
+    running = OfficersGame("half_open", seed=6)
+    assert running.view(0).opponent_hand is None and running.view(0).to_json()["opponent_hand"] is None
+
+
+def test_public_api():
+    import skat.officers as officers
+
+    for name in ("OfficersGame", "OfficersSeries", "OfficersBot", "play_text", "OfficersOptions", "VARIANTS"):
+        assert hasattr(officers, name)

@@ -59,7 +59,7 @@ def game_strength(game: GameType | int, own: int, opponent: int = 0) -> float:
 def _known_cards(view: OfficersView) -> tuple[int, int]:
     """(mine, his): cards this seat can see that belong to it and to the opponent."""
     mine = view.hand.mask
-    his = 0
+    his = view.opponent_hand.mask if view.opponent_hand is not None else 0
     for p in view.own_piles:
         for c in p:
             if c is not None:
@@ -106,44 +106,86 @@ class World:
     hands: list[int]
     game_type: int
     chooser: int | None
+    skat: int = 0
+    """Admiral's: the skat (the declarer's discard once he picked up) that counts for the declarer."""
+    variant: str = "classic"
+
+
+def _voids(view: OfficersView) -> int:
+    """Cards the opponent cannot hold among his playable hidden cards: every class he failed to follow."""
+    if view.game is None:
+        return 0
+    follow = FOLLOW_MASK[_game_type(view)]
+    forbidden = 0
+    for leader, (a, b), _ in view.tricks:
+        if leader == view.seat and not follow[a] >> b & 1:
+            forbidden |= follow[a]
+    return forbidden
 
 
 def sample_world(view: OfficersView, rng: random.Random) -> World:
-    """Deal the cards this seat cannot see at random into the places it cannot see."""
+    """Deal the cards this seat cannot see at random into the places it cannot see.
+
+    The opponent's hidden playable cards (his hand, and in Harlequin the fronts facing him) hold
+    no card of a suit he has failed to follow, where the unseen cards allow it.
+    """
     visible = view.visible_cards().mask
-    unknown = [c for c in range(32) if not visible >> c & 1]
-    rng.shuffle(unknown)
+    pool = [c for c in range(32) if not visible >> c & 1]
+    rng.shuffle(pool)
     slots = sum(c is None for piles in (view.own_piles, view.opponent_piles) for p in piles for c in p)
     slots += view.opponent_hand_size
     skat_unknown = view.skat_size if view.variant == "admiral" and view.skat is None and view.discard is None else 0
-    if len(unknown) != slots + skat_unknown:
-        raise ValueError(f"view is inconsistent: {len(unknown)} unseen cards for {slots + skat_unknown} hidden places")
-    it = iter(unknown)
+    if len(pool) != slots + skat_unknown:
+        raise ValueError(f"view is inconsistent: {len(pool)} unseen cards for {slots + skat_unknown} hidden places")
+    forbidden = _voids(view)
+
+    def take(forbid: int) -> int:
+        for i, c in enumerate(pool):
+            if not forbid >> c & 1:
+                return pool.pop(i)
+        return pool.pop()
+
     seat = view.seat
-    piles: list[list[tuple[int, ...]]] = [[], []]
-    for s, src in ((seat, view.own_piles), (1 - seat, view.opponent_piles)):
-        piles[s] = [tuple(int(c) if c is not None else next(it) for c in p) for p in src]
     hands = [0, 0]
     hands[seat] = view.hand.mask
-    for _ in range(view.opponent_hand_size):
-        hands[1 - seat] |= 1 << next(it)
-    return World(piles, hands, _game_type(view), view.chooser)
+    for _ in range(view.opponent_hand_size):  # constrained places first
+        hands[1 - seat] |= 1 << take(forbidden)
+    opp_piles = [list(p) for p in view.opponent_piles]
+    for p in opp_piles:
+        if p and p[0] is None:
+            p[0] = Card(take(forbidden))
+    piles: list[list[tuple[int, ...]]] = [[], []]
+    for s, src in ((seat, view.own_piles), (1 - seat, opp_piles)):
+        piles[s] = [tuple(int(c) if c is not None else take(0) for c in p) for p in src]
+    skat = sum(1 << c for c in pool)
+    if view.discard is not None:
+        skat = view.discard.mask
+    return World(piles, hands, _game_type(view), view.chooser, skat, view.variant)
 
 
 class _Search:
-    """Alpha-beta over tricks in one sampled world; values are from the searching seat's side."""
+    """Alpha-beta over tricks in one sampled world, from the searching seat's side.
 
-    def __init__(self, world: World, me: int) -> None:
+    To the end of the game the value is the game's outcome for this seat (won or lost, Schneider,
+    Schwarz; the card points only break ties); over a shorter horizon it is the card points won
+    minus the card points lost (reversed in Ramsch).
+    """
+
+    def __init__(self, world: World, me: int, points: tuple[int, int], exact: bool) -> None:
         self.piles = world.piles
         self.hands = world.hands
         self.gt = world.game_type
         self.chooser = world.chooser
         self.me = me
-        self.sign = -1 if self.gt == GameType.RAMSCH else 1
+        self.exact = exact
+        self.ramsch = self.gt == GameType.RAMSCH
         self.null = self.gt == GameType.NULL
         self.follow = FOLLOW_MASK[self.gt]
         self.power = POWER[self.gt]
         self.tt: dict[tuple[int, int, int], tuple[int, int]] = {}
+        skat_points = sum(_POINTS[c] for c in iter_mask(world.skat))
+        self.skat_to_chooser = skat_points if world.variant == "admiral" and not self.ramsch else 0
+        self.base = points
 
     def playable(self, seat: int, played: int) -> int:
         m = self.hands[seat] & ~played
@@ -161,21 +203,35 @@ class _Search:
         power = self.power
         return sorted(iter_mask(m), key=lambda c: -power[c] * 16 - _POINTS[c])
 
-    def trick_value(self, leader: int, a: int, b: int) -> tuple[int, int, bool]:
-        """(winner, value for me, terminal)."""
-        w = leader if winner_index(self.gt, (a, b)) == 0 else 1 - leader
+    def leaf(self, mine: int, his: int) -> int:
+        """Value when the search stops: ``mine``/``his`` are the card points taken within the search."""
         if self.null:
-            if w == self.chooser:
-                return w, (1000 if self.me != self.chooser else -1000), True
-            return w, 0, False
-        pts = _POINTS[a] + _POINTS[b]
-        return w, (pts if w == self.me else -pts) * self.sign, False
+            if not self.exact:
+                return 0
+            return 1000 if self.me == self.chooser else -1000  # the chooser took no trick
+        if not self.exact:
+            return his - mine if self.ramsch else mine - his
+        me_total = self.base[self.me] + mine
+        his_total = self.base[1 - self.me] + his
+        if self.ramsch:
+            return (1000 if me_total < his_total else -1000 if me_total > his_total else 0) + his_total - me_total
+        if self.me == self.chooser:
+            me_total += self.skat_to_chooser
+            chooser, other = me_total, his_total
+        else:
+            his_total += self.skat_to_chooser
+            chooser, other = his_total, me_total
+        if chooser >= 61:
+            value = 4000 if other == 0 else 2000 if other < 30 else 1000
+        else:
+            value = -2000
+        return (value if self.me == self.chooser else -value) + me_total - his_total
 
-    def node(self, played: int, leader: int, depth: int, alpha: int, beta: int) -> int:
-        """Best value over the next ``depth`` tricks from a trick start."""
+    def node(self, played: int, leader: int, depth: int, mine: int, his: int, alpha: int, beta: int) -> int:
+        """Best value from a trick start with ``depth`` tricks to search."""
         if depth == 0:
-            return 0
-        key = (played, leader, depth)
+            return self.leaf(mine, his)
+        key = (played, leader, mine * 256 + his)
         hit = self.tt.get(key)
         if hit is not None:
             lo, hi = hit
@@ -186,8 +242,8 @@ class _Search:
             if lo == hi:
                 return lo
         a0, b0 = alpha, beta
-        value = self._lead(played, leader, depth, alpha, beta)
-        lo, hi = (hit if hit is not None else (-_INF, _INF))
+        value = self._lead(played, leader, depth, mine, his, alpha, beta)
+        lo, hi = hit if hit is not None else (-_INF, _INF)
         if value <= a0:
             hi = value
         elif value >= b0:
@@ -197,69 +253,74 @@ class _Search:
         self.tt[key] = (lo, hi)
         return value
 
-    def _lead(self, played: int, leader: int, depth: int, alpha: int, beta: int) -> int:
+    def _lead(self, played: int, leader: int, depth: int, mine: int, his: int, alpha: int, beta: int) -> int:
         lead_moves = self.moves(leader, played, -1)
         if not lead_moves:
-            return 0
+            return self.leaf(mine, his)
         maxing = leader == self.me
         best = -_INF if maxing else _INF
         for a in lead_moves:
-            v = self._follow(played | 1 << a, leader, a, depth, alpha, beta)
+            v = self._follow(played | 1 << a, leader, a, depth, mine, his, alpha, beta)
             if maxing:
-                if v > best:
-                    best = v
+                best = max(best, v)
                 alpha = max(alpha, v)
             else:
-                if v < best:
-                    best = v
+                best = min(best, v)
                 beta = min(beta, v)
             if alpha >= beta:
                 break
         return best
 
-    def _follow(self, played: int, leader: int, a: int, depth: int, alpha: int, beta: int) -> int:
+    def after_trick(self, played: int, leader: int, a: int, b: int, depth: int, mine: int, his: int,
+                    alpha: int, beta: int) -> int:
+        w = leader if winner_index(self.gt, (a, b)) == 0 else 1 - leader
+        if self.null and w == self.chooser:
+            return -1000 if self.me == self.chooser else 1000
+        pts = _POINTS[a] + _POINTS[b]
+        if w == self.me:
+            mine += pts
+        else:
+            his += pts
+        return self.node(played | 1 << a | 1 << b, w, depth - 1, mine, his, alpha, beta)
+
+    def _follow(self, played: int, leader: int, a: int, depth: int, mine: int, his: int, alpha: int,
+                beta: int) -> int:
         follower = 1 - leader
         maxing = follower == self.me
         best = -_INF if maxing else _INF
         for b in self.moves(follower, played, a):
-            w, gain, terminal = self.trick_value(leader, a, b)
-            if terminal:
-                v = gain
-            else:
-                v = gain + self.node(played | 1 << b, w, depth - 1, alpha - gain, beta - gain)
+            v = self.after_trick(played, leader, a, b, depth, mine, his, alpha, beta)
             if maxing:
-                if v > best:
-                    best = v
+                best = max(best, v)
                 alpha = max(alpha, v)
             else:
-                if v < best:
-                    best = v
+                best = min(best, v)
                 beta = min(beta, v)
             if alpha >= beta:
                 break
         return best
 
     def root(self, played: int, leader: int, trick: list[int], card: int, depth: int) -> int:
-        """Value of playing ``card`` now."""
+        """Value of playing ``card`` now (``played`` holds the cards of earlier tricks and of ``trick``)."""
         if trick:
-            w, gain, terminal = self.trick_value(leader, trick[0], card)
-            if terminal:
-                return gain
-            return gain + self.node(played | 1 << card, w, depth - 1, -_INF, _INF)
-        return self._follow(played | 1 << card, leader, card, depth, -_INF, _INF)
+            return self.after_trick(played & ~(1 << trick[0]), leader, trick[0], card, depth, 0, 0, -_INF, _INF)
+        return self._follow(played | 1 << card, leader, card, depth, 0, 0, -_INF, _INF)
 
 
 class OfficersBot:
     """The computer opponent: sampling plus alpha-beta in the play, heuristics before it.
 
     ``samples`` worlds per decision; the search runs to the end of the game once at most
-    ``exact_tricks`` tricks remain, otherwise ``lookahead`` tricks ahead.
+    ``exact_tricks`` tricks remain (valuing the game's outcome when ``outcome``, else card
+    points), otherwise ``lookahead`` tricks ahead on card points.
     """
 
     name = "officers-bot"
 
-    def __init__(self, seed: int | None = None, samples: int = 8, exact_tricks: int = 5, lookahead: int = 2) -> None:
+    def __init__(self, seed: int | None = None, samples: int = 8, exact_tricks: int = 5, lookahead: int = 2,
+                 outcome: bool = True) -> None:
         self.rng = random.Random(seed)
+        self.outcome = outcome
         self.samples = samples
         self.exact_tricks = exact_tricks
         self.lookahead = lookahead
@@ -355,9 +416,10 @@ class OfficersBot:
         left = (15 if view.variant == "admiral" else 16) - len(view.tricks)
         depth = left if left <= self.exact_tricks else self.lookahead
         totals = dict.fromkeys(cards, 0)
+        exact = depth == left and self.outcome
         for _ in range(self.samples):
             world = sample_world(view, self.rng)
-            search = _Search(world, view.seat)
+            search = _Search(world, view.seat, view.trick_points, exact)
             for c in cards:
                 totals[c] += search.root(played, leader, trick, c, depth)
         best = max(totals.values())

@@ -109,6 +109,8 @@ class OfficersView:
     hand: CardSet
     """Cards in this seat's hand (Admiral's, half-open Harlequin)."""
     opponent_hand_size: int
+    opponent_hand: CardSet | None
+    """The opponent's hand: shown only when the game is over."""
     skat: CardSet | None
     """Admiral's: the skat the declarer picked up (declarer only; everybody at the end)."""
     discard: CardSet | None
@@ -130,7 +132,7 @@ class OfficersView:
                 for c in pile:
                     if c is not None:
                         mask |= 1 << c
-        for extra in (self.skat, self.discard):
+        for extra in (self.skat, self.discard, self.opponent_hand):
             if extra is not None:
                 mask |= extra.mask
         for _, c in self.trick:
@@ -151,6 +153,7 @@ class OfficersView:
             "kontra_level": self.kontra_level, "bid": self.bid, "auction": [[s, t] for s, t in self.auction],
             "own_piles": pile_json(self.own_piles), "opponent_piles": pile_json(self.opponent_piles),
             "hand": [c.name for c in self.hand], "opponent_hand_size": self.opponent_hand_size,
+            "opponent_hand": None if self.opponent_hand is None else [c.name for c in self.opponent_hand],
             "skat": None if self.skat is None else [c.name for c in self.skat],
             "discard": None if self.discard is None else [c.name for c in self.discard],
             "skat_size": self.skat_size, "trick": [[s, c.name] for s, c in self.trick],
@@ -707,7 +710,8 @@ class OfficersGame:
             auction=list(self.auction),
             own_piles=show(self.piles[seat]), opponent_piles=show(self.piles[1 - seat]),
             hand=CardSet.from_mask(self.hands[seat] & self.dealt),
-            opponent_hand_size=(self.hands[1 - seat] & self.dealt).bit_count() if not over else 0,
+            opponent_hand_size=(self.hands[1 - seat] & self.dealt).bit_count(),
+            opponent_hand=CardSet.from_mask(self.hands[1 - seat]) if over else None,
             skat=skat, discard=CardSet.from_mask(self.discard) if (is_decl or over) and self.discard else None,
             skat_size=self.skat.bit_count() if self.variant == "admiral" else 0,
             trick=[((self.leader + i) % 2, _CARDS[c]) for i, c in enumerate(self.trick)],
