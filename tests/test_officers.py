@@ -491,6 +491,12 @@ def test_the_end_shows_everything():
     assert running.view(0).opponent_hand is None and running.view(0).to_json()["opponent_hand"] is None
 
 
+def test_variant_aliases():
+    assert OfficersGame("officers", seed=1).variant == "classic"
+    assert OfficersGame("Harlekin", seed=1).variant == "harlequin"
+    assert OfficersGame("half-open", seed=1).variant == "half_open"
+
+
 def test_public_api():
     import skat.officers as officers
 

@@ -18,7 +18,7 @@ from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard
 from skat.cards import Card, CardSet, deal_deck, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
-from skat.officers.options import OfficersOptions
+from skat.officers.options import OfficersOptions, normalize_variant
 from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 from skat.rules.bidding import BID_VALUES
 from skat.rules.contract import Contract, null_value
@@ -184,7 +184,7 @@ class OfficersGame:
 
     def __init__(self, variant: str = "classic", seed: int | None = None, *, deck: Any = None,
                  **options: Any) -> None:
-        self.variant = variant
+        self.variant = variant = normalize_variant(variant)
         self.options = OfficersOptions.for_variant(variant, **options)
         self._options_changed = self.options.changed()
         self.seed = seed

@@ -6,11 +6,28 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["VARIANTS", "SCORINGS", "OfficersOptions"]
+__all__ = ["VARIANTS", "VARIANT_ALIASES", "SCORINGS", "OfficersOptions", "normalize_variant"]
 
 VARIANTS: tuple[str, ...] = ("classic", "passing", "harlequin", "half_open", "admiral")
 """``classic`` layout game; ``passing`` (forehand may pass the choice); ``harlequin`` and
 ``half_open`` (cards drawn, every second card facing the opponent); ``admiral`` (bidding, skat)."""
+
+VARIANT_ALIASES: dict[str, str] = {
+    "officers": "classic", "officers_skat": "classic", "offiziersskat": "classic", "layout": "classic",
+    "harlekin": "harlequin", "half-open": "half_open", "halfopen": "half_open", "halboffen": "half_open",
+    "admirals": "admiral", "admiralsskat": "admiral",
+}
+"""Other names accepted for the variants (``skat play --variant officers`` means the classic game)."""
+
+
+def normalize_variant(name: str) -> str:
+    """The variant's canonical name; an unknown name raises ValueError listing the choices."""
+    key = str(name).strip().lower()
+    key = VARIANT_ALIASES.get(key, key)
+    if key not in VARIANTS:
+        raise ValueError(f"unknown Officers' Skat variant {name!r}; choose one of: {', '.join(VARIANTS)}")
+    return key
+
 
 SCORINGS: tuple[str, ...] = ("matadors", "full_matadors", "base", "card_points", "points_234")
 """Scoring systems of RULES.md section 9; ``matadors`` (jack matadors + 1) x base is the default (D16)."""
@@ -68,8 +85,7 @@ class OfficersOptions:
     @classmethod
     def for_variant(cls, variant: str, **options: Any) -> OfficersOptions:
         """Options for a variant; unknown names or options that do not apply to it raise ValueError."""
-        if variant not in VARIANTS:
-            raise ValueError(f"unknown Officers' Skat variant {variant!r}; choose one of: {', '.join(VARIANTS)}")
+        variant = normalize_variant(variant)
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(options) - known)
         if unknown:

@@ -44,8 +44,7 @@ class OfficersSeries:
 
     def __init__(self, variant: str = "classic", seed: int | None = None, names: tuple[str, str] = ("A", "B"),
                  **options: Any) -> None:
-        OfficersGame(variant, seed=0, **options)  # check the variant and options now
-        self.variant = variant
+        self.variant = OfficersGame(variant, seed=0, **options).variant  # checks the variant and options now
         self.options = options
         self.seed = seed
         self.names = names
