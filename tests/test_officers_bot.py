@@ -106,6 +106,14 @@ def test_play_text_plays_a_series_against_the_computer():
     assert series.sheet() in text
 
 
+def test_play_text_never_prints_the_computers_discard():
+    out = io.StringIO()
+    # Forehand passes at once, so the computer (dealer) declares and puts two cards away.
+    play_text("admiral", seed=5, input=io.StringIO("pass\npass\n"), output=out)
+    text = out.getvalue()
+    assert "computer: 18" in text and "puts two cards away" in text and "discard" not in text
+
+
 def test_play_text_stops_cleanly_when_input_ends():
     out = io.StringIO()
     series = play_text("admiral", seed=2, input=io.StringIO("pass\n"), output=out)

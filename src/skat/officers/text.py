@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from skat.actions import Action
+from skat.actions import Action, Discard, Pass
 from skat.cards import Card
 from skat.errors import IllegalActionError
 from skat.officers.actions import parse_officers_action
@@ -132,8 +132,12 @@ def play_text(variant: str = "classic", seed: int | None = None, input: TextIO |
                 phase = game.phase
                 action = seats[s].choose(game.view(s))
                 if s != my_seat:
-                    said = {Phase.KONTRA: "no kontra", Phase.RE: "no re"}.get(phase, "pass") if str(action) == "pass" \
-                        else str(action)
+                    if isinstance(action, Discard):
+                        said = "puts two cards away"  # the discard stays hidden from the person
+                    elif isinstance(action, Pass):
+                        said = {Phase.KONTRA: "no kontra", Phase.RE: "no re"}.get(phase, "pass")
+                    else:
+                        said = str(action)
                     out.write(f"computer: {said}\n")
                 game.apply(action, s)
         except EOFError:
