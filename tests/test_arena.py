@@ -16,6 +16,7 @@ def test_seeger_fabian_at_a_three_table() -> None:
     assert seeger_fabian(1, True, (0, 48, 0)) == [0, 98, 0]
     assert seeger_fabian(0, False, (-96, 0, 0)) == [-146, 40, 40]
     assert seeger_fabian(None, None, (0, 0, 0)) == [0, 0, 0]
+    assert seeger_fabian(None, None, (0, -62, 0)) == [0, -62, 0]  # a Ramsch: the loser's minus
 
 
 def test_six_seatings_put_each_player_alone_in_each_seat() -> None:

@@ -13,7 +13,14 @@ from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import Card, CardSet, mask_of
 from skat.game import Game, Phase
 from skat.players import make_player
-from skat.players.heuristic import HeuristicPlayer, best_game, fallback_action, null_risk, trump_strength
+from skat.players.heuristic import (
+    HeuristicPlayer,
+    best_game,
+    fallback_action,
+    null_risk,
+    ramsch_risk,
+    trump_strength,
+)
 from skat.rules.ranking import GameType
 from skat.rulesets import PRESETS
 
@@ -136,3 +143,42 @@ def test_players_are_reproducible_from_their_seed(name: str) -> None:
     a = play_out(Game(seed=99), [make_player(name, s) for s in range(3)])
     b = play_out(Game(seed=99), [make_player(name, s) for s in range(3)])
     assert a.to_record() == b.to_record()
+
+
+# --------------------------------------------------------------- house rules
+def test_grand_hand_instead_of_ramsch_with_a_grand_hand() -> None:
+    pub = PRESETS["pub"]
+    game = Game(hands=["CJ SJ HJ CA CT CK HA HT SA ST", "DJ C7 C8 HK HQ H9 H8 SK SQ S9",
+                       "CQ C9 H7 S8 S7 DA DT DK DQ D9"], skat="D8 D7", ruleset=pub)
+    for a in ("pass", "pass", "pass"):
+        game.apply(a)
+    assert game.phase.value == "grand_hand"
+    choice = HeuristicPlayer(0).choose(game.view(0))
+    assert isinstance(choice, Declare) and choice.contract.game_type == GameType.GRAND and choice.contract.hand
+    game.apply(Pass() if not isinstance(choice, Declare) else choice)
+
+
+def test_weak_hand_lets_the_ramsch_happen() -> None:
+    pub = PRESETS["pub"]
+    game = Game(hands=["D7 D8 H9 HQ S7 S8 SK C7 C9 DQ", "CJ SJ HJ DJ CA CT CK HA SA ST",
+                       "CQ C8 HT HK H7 H8 S9 SQ DA DT"], skat="DK D9", ruleset=pub)
+    for a in ("pass", "pass", "pass"):
+        game.apply(a)
+    assert HeuristicPlayer(0).choose(game.view(0)) == Pass()
+
+
+def test_ramsch_risk_counts_high_cards() -> None:
+    assert ramsch_risk(mask_of("D7 D8 H7 H8 H9 S7 S8 C7 C8 C9")) < 0.5
+    assert ramsch_risk(mask_of("CJ SJ CA CT HA HT SA ST DA DT")) > 5
+
+
+def test_defender_says_kontra_against_a_game_he_can_beat() -> None:
+    pub = PRESETS["pub"]
+    # middlehand declares a thin diamonds game; forehand holds both black jacks, trumps and aces
+    game = Game(hands=["CJ SJ DA DT D9 CA HA ST S9 C8", "HJ DJ DK DQ D8 D7 HK HQ SK C7",
+                       "CT CK CQ C9 H9 H8 H7 SQ S8 S7"], skat="HT SA", ruleset=pub)
+    for a in ("18", "hold", "20", "pass", "pass", "declare diamonds hand"):
+        game.apply(a)
+    view = game.view(0)
+    assert str(HeuristicPlayer(0).side_action(view)) == "kontra"
+    assert HeuristicPlayer(0).side_action(game.view(2)) is None  # a weak defender keeps quiet

@@ -8,7 +8,7 @@ it is (common random numbers), so the luck of the cards cancels out.
 Scoring is Seeger-Fabian at a 3-table: the declarer scores his game points
 (``game.result.scores``, lost games already doubled) plus 50 for a won game or
 minus 50 for a lost one; when he loses, each other player gets 40.  A passed-in
-deal scores nothing.
+deal scores nothing; a Ramsch (house rules) scores its score-sheet entries.
 
 The statistics compare the *solo seats*: ``X_P(d, s)`` is the score of player
 ``P`` sitting alone in seat ``s`` of deal ``d``.  A player's points per game are
@@ -18,7 +18,8 @@ the mean of its ``X``; the paired difference of a deal is
 frequency are counted over the solo seats as well; decision times and illegal
 actions over every seat a player occupies.  An illegal action (or an exception
 in ``choose``) is counted and replaced by the first legal action, so a match
-always finishes.
+always finishes.  Players with a ``side_action(view)`` method are offered
+Kontra and Re during the first trick when the rule set allows them.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int])
     """Seeger-Fabian points of the three seats for one game (3-table)."""
     sf = [0, 0, 0]
     if declarer is None:
-        return sf
+        return [int(x) for x in scores]  # passed in (all 0) or a Ramsch: the score-sheet entries
     sf[declarer] = list(scores)[declarer] + (SF_WIN if won else SF_LOSS)
     if not won:
         for s in range(3):
@@ -120,12 +121,17 @@ class GameOutcome:
 def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 2)) -> GameOutcome:
     """Play a game to the end; ``players[seat]`` decides for each seat, ``seating[seat]`` says
     which match player (0 or 1) that is, for the time and illegal-action counts."""
-    time_s = [0.0, 0.0]
-    decisions = [0, 0]
-    illegal = [0, 0]
+    n = max(seating) + 1
+    time_s = [0.0] * n
+    decisions = [0] * n
+    illegal = [0] * n
     errors: list[str] = []
     clock = time.perf_counter
     while not game.is_over:
+        if game.phase.value == "play" and not game.tricks:
+            _offer_calls(game, players, seating, illegal, errors)
+            if game.is_over:
+                break
         seat = game.to_move
         assert seat is not None
         view = game.view(seat)
@@ -154,6 +160,43 @@ def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 
     )
 
 
+_CALLS = ("kontra", "re")
+
+
+def _offer_calls(game: Game, players: list, seating: tuple[int, int, int], illegal: list[int],
+                 errors: list[str]) -> None:
+    """Offer Kontra and Re (house rules) to every player that has a ``side_action(view)`` method."""
+    for seat in range(3):
+        decide = getattr(players[seat], "side_action", None)
+        if decide is None:
+            continue
+        calls = [a for a in game.side_actions(seat) if str(a) in _CALLS]
+        if not calls:
+            continue
+        try:
+            action = decide(game.view(seat))
+        except Exception as exc:  # a crashing bot just says nothing
+            errors.append(f"{type(exc).__name__} in side_action: {exc}")
+            illegal[seating[seat]] += 1
+            continue
+        if action is None:
+            continue
+        if action in calls:
+            game.apply(action, seat)
+        else:
+            illegal[seating[seat]] += 1
+            errors.append(f"illegal call {action} by seat {seat}")
+
+
+def new_game(seed: int, ruleset: Any) -> Game:
+    """A deal under a rule set: the Tournee variant has a game class of its own."""
+    if getattr(ruleset, "variant", "") == "tournee":
+        from skat.tournee import TourneeGame
+
+        return TourneeGame(seed, ruleset=ruleset)  # type: ignore[return-value]
+    return Game(seed=seed, ruleset=ruleset)
+
+
 def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
     """The six games of deal number ``deal`` (0-based) of a match."""
     ruleset = get_ruleset(config.ruleset)
@@ -162,7 +205,7 @@ def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
     for seating in SEATINGS:
         players = [make_player(config.players[who], derive_seed("player", config.seed, deal, seat))
                    for seat, who in enumerate(seating)]
-        game = Game(seed=deal_seed, ruleset=ruleset)
+        game = new_game(deal_seed, ruleset)
         games.append(play_game(game, players, seating).to_json())
     return {"deal": deal, "seed": deal_seed, "games": games}
 

@@ -256,6 +256,76 @@ class HeuristicPlayer:
             return self.discard(view, legal)
         if phase is Phase.DECLARE and kinds == {Declare}:
             return self.declare(view, legal)
+        tokens = {str(a) for a in legal}
+        if phase.value == "grand_hand":
+            return self.grand_hand_instead_of_ramsch(view, legal)
+        if phase.value == "push":
+            if kinds == {Discard}:
+                return self.push_discard(view, legal)
+            return self.push_or_pick_up(view, legal)
+        if "accept" in tokens or "turn" in tokens:
+            return self.tournee(view, legal)
+        return None
+
+    # house rules ---------------------------------------------------------------
+    def grand_hand_instead_of_ramsch(self, view: SeatView, legal: list[Action]) -> Action | None:
+        """Announce Grand Hand instead of Ramsch when it has a positive expected score."""
+        hand = view.hand.mask
+        p = win_probability(GameType.GRAND, grand_strength(hand) + self.boldness)
+        plain = [a for a in legal if isinstance(a, Declare) and a.contract == Contract(GameType.GRAND, hand=True)]
+        if plain and expected_score(p, game_value(plain[0].contract, hand)) > 0:
+            return plain[0]
+        return _by_token(legal, "pass")
+
+    def push_or_pick_up(self, view: SeatView, legal: list[Action]) -> Action | None:
+        """Schieberamsch: push the skat on unseen with a safe Ramsch hand, else pick it up."""
+        if ramsch_risk(view.hand.mask) <= 1.5:
+            return _by_token(legal, "push") or _by_token(legal, "pickup")
+        return _by_token(legal, "pickup")
+
+    def push_discard(self, view: SeatView, legal: list[Action]) -> Action:
+        """Schieberamsch: push on the two cards most likely to take tricks with points."""
+        hand = view.hand.mask
+
+        def danger(action: Action) -> float:
+            assert isinstance(action, Discard)
+            rest = hand & ~action.cards.mask
+            return -ramsch_risk(rest) + 0.01 * mask_points(action.cards.mask)
+
+        return max(legal, key=danger)
+
+    def tournee(self, view: SeatView, legal: list[Action]) -> Action | None:
+        """Tournee: accept a turned suit the hand is strong in, reject otherwise; turn before picking up."""
+        hand = view.hand.mask
+        if "accept" in {str(a) for a in legal}:
+            turned = view.skat.mask if view.skat is not None else 0
+            if turned:
+                card = max(iter_mask(turned & ~hand) or iter_mask(turned))
+                gt = card >> 3
+                if JACKS >> card & 1:
+                    strength = grand_strength(hand | turned)
+                else:
+                    strength = trump_strength(hand | turned, gt)
+                if strength < 6.5 and _by_token(legal, "reject") is not None:
+                    return _by_token(legal, "reject")
+            return _by_token(legal, "accept")
+        return _by_token(legal, "turn")
+
+    def side_action(self, view: SeatView) -> Action | None:
+        """Kontra as a defender against a weak-looking game, Re as a declarer who is sure of it."""
+        calls = {str(a): a for a in view.side_actions if str(a) in ("kontra", "re")}
+        if not calls or view.contract is None or view.contract.is_null:
+            return None
+        gt = int(view.contract.game_type)
+        hand = view.hand.mask
+        if "re" in calls:
+            return calls["re"] if hand_strength(hand, gt) >= 9.5 else None
+        if "kontra" in calls:
+            trumps = hand & TRUMP_MASK[gt]
+            aces = sum(hand >> (s * 8 + ACE) & 1 for s in range(4) if s != gt)
+            high = (trumps & (1 << 28 | 1 << 20)).bit_count()
+            if trumps.bit_count() >= 4 and high >= 1 and aces >= 2:
+                return calls["kontra"]
         return None
 
     # bidding ---------------------------------------------------------------
@@ -366,6 +436,29 @@ class HeuristicPlayer:
                 best = (score, action)
         assert best is not None
         return best[1]
+
+
+def ramsch_risk(hand: int) -> float:
+    """How many tricks with points a hand is likely to take in Ramsch (jacks, aces, tens, long suits)."""
+    risk = 0.6 * (hand >> 28 & 1) + 0.5 * (hand >> 20 & 1) + 0.35 * (hand >> 12 & 1) + 0.25 * (hand >> 4 & 1)
+    for suit in range(4):
+        cards = _suit_cards(hand, suit)
+        n = cards.bit_count()
+        if not n:
+            continue
+        low = (cards & (0x07 << (8 * suit))).bit_count()  # 7 8 9
+        high = (cards >> (suit * 8 + ACE) & 1) + (cards >> (suit * 8 + TEN) & 1)
+        risk += high * (1.0 if low == 0 else 0.5)
+        if n >= 5:
+            risk += 0.5
+    return risk
+
+
+def _by_token(legal: Sequence[Action], token: str) -> Action | None:
+    for a in legal:
+        if str(a) == token:
+            return a
+    return None
 
 
 def fallback_action(legal: Sequence[Action]) -> Action:

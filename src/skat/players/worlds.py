@@ -72,6 +72,8 @@ class Knowledge:
         seat = view.seat
         contract = view.contract
         gt = None if contract is None else int(contract.game_type)
+        if gt is None and view.phase is Phase.PLAY:
+            gt = int(GameType.RAMSCH)  # a Ramsch: grand trick rules, nobody declares
         played = [0, 0, 0]
         voids = [0, 0, 0]
         tricks = [(ld, cards) for ld, cards, _w in view.tricks]

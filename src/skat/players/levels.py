@@ -1,0 +1,76 @@
+"""Levels for people: ``easy``, ``medium`` and ``strong`` (the default at the web table).
+
+* ``easy``: the heuristic player that plays a random legal card one time in four
+  and bids a little too boldly: beatable by a casual player.
+* ``medium``: the heuristic's bidding and contract choice, card play by
+  perfect-information Monte Carlo on a small budget (12 worlds, 0.15 s a card).
+* ``strong``: perfect-information Monte Carlo on the full budget (40 worlds,
+  0.5 s a card) with bidding, skat and discard decisions by simulation.
+
+Measured strength (``bench/players.py``, duplicate arena, standard rules): see the
+figures in the docstrings of :mod:`skat.players.pimc` and the project notes; the
+bench script prints them again with their confidence intervals.
+"""
+
+from __future__ import annotations
+
+import random
+
+from skat.actions import Action, Play
+from skat.game import Phase, SeatView
+from skat.players.heuristic import HeuristicPlayer
+from skat.players.pimc import PIMCPlayer
+from skat.players.registry import register
+
+__all__ = ["EasyPlayer", "LEVELS", "make_level"]
+
+
+class EasyPlayer:
+    """The heuristic with mistakes: a random legal card now and then, bolder bids."""
+
+    name = "easy"
+
+    def __init__(self, seed: int | None = None, *, mistake_rate: float = 0.25) -> None:
+        self.rng = random.Random(seed)
+        self.mistake_rate = mistake_rate
+        self.inner = HeuristicPlayer(seed, boldness=0.8)
+
+    def side_action(self, view: SeatView) -> Action | None:
+        """Kontra and Re (house rules), as the heuristic says."""
+        return self.inner.side_action(view)
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if view.phase is Phase.PLAY and len(legal) > 1 and self.rng.random() < self.mistake_rate:
+            plays = [a for a in legal if isinstance(a, Play)]
+            if plays:
+                return self.rng.choice(plays)
+        return self.inner.choose(view)
+
+
+def _medium(seed: int | None) -> PIMCPlayer:
+    player = PIMCPlayer(seed, worlds=12, min_worlds=4, time_budget=0.15, bidding=False)
+    player.name = "medium"
+    return player
+
+
+def _strong(seed: int | None) -> PIMCPlayer:
+    player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=True)
+    player.name = "strong"
+    return player
+
+
+LEVELS = {"easy": EasyPlayer, "medium": _medium, "strong": _strong}
+"""The level names and their factories (seed -> player)."""
+
+
+def make_level(name: str, seed: int | None = None):
+    """A player for a level name (``easy``, ``medium``, ``strong``)."""
+    try:
+        return LEVELS[name](seed)
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; choose easy, medium or strong") from None
+
+
+for _name, _factory in LEVELS.items():
+    register(_name, _factory)

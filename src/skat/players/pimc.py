@@ -1,0 +1,182 @@
+"""``pimc``: perfect-information Monte Carlo card play, with bidding and contract choice by simulation.
+
+For a card decision the player samples worlds consistent with everything its
+seat knows (:mod:`skat.players.worlds`: cards played, voids shown, open hands,
+the skat it saw, and the bids as soft facts), solves every world double dummy
+with :mod:`skat.solver` for each legal card, and plays the card with the best
+total over the worlds.  What a world is worth depends on the contract:
+
+* suit and grand: whether the declarer reaches 61 (90 when Schneider was
+  announced, every trick for Schwarz and ouvert); once few tricks are left, the
+  exact card points, scored as win + Schneider bonus + a small per-point term;
+* Null: whether the declarer avoids every trick.
+
+The defenders minimise what the declarer maximises.  A budget bounds the work:
+at most ``worlds`` worlds and ``time_budget`` seconds per card (at least
+``min_worlds``).  Ties between cards go to the card the heuristic player would
+choose.  Bidding, the skat decision, the discard and the declaration are made by
+simulation (:mod:`skat.players.bidding`); decisions this player does not know
+(house-rule actions) go to the heuristic player.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from skat.actions import Action, Play
+from skat.cards import Card, mask_points
+from skat.game import Phase, SeatView
+from skat.players.heuristic import HeuristicPlayer, fallback_action
+from skat.players.registry import register
+from skat.players.worlds import Knowledge, sample_worlds
+from skat.rules.ranking import GameType
+
+__all__ = ["PIMCPlayer", "card_values"]
+
+_NULL = int(GameType.NULL)
+
+
+def card_values(
+    view: SeatView,
+    worlds: list,
+    know: Knowledge,
+    *,
+    deadline: float | None = None,
+    min_worlds: int = 1,
+    points_from_tricks_left: int = 5,
+) -> tuple[dict[int, float], int]:
+    """Sum over the worlds of each legal card's value for the declarer (higher is better for him).
+
+    Returns the totals and the number of worlds solved (it stops at ``deadline``
+    once ``min_worlds`` are done).
+    """
+    from skat.solver import move_values_array
+
+    contract = view.contract
+    assert contract is not None and view.declarer is not None
+    declarer = view.declarer
+    gt = int(contract.game_type)
+    trick = [int(c) for _s, c in view.trick]
+    leader = view.trick[0][0] if view.trick else _next_leader(view)
+    cards_left = sum(view.hand_sizes) + len(trick)
+    tricks_left = -(-cards_left // 3)
+    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    totals = {c: 0.0 for c in legal}
+    declarer_tricks = sum(1 for _ld, _cs, w in view.tricks if w == declarer)
+    defender_tricks = len(view.tricks) - declarer_tricks
+    solved = 0
+    for world in worlds:
+        if deadline is not None and solved >= min_worlds and time.perf_counter() > deadline:
+            break
+        hands = list(world.hands)
+        if gt == _NULL:
+            arr = move_values_array(_NULL, hands, trick, leader, declarer, question="null")
+            for c in legal:
+                totals[c] += float(arr[c])
+        elif contract.schwarz:
+            if defender_tricks:
+                arr = None
+            else:
+                arr = move_values_array(gt, hands, trick, leader, declarer, question="all_tricks")
+            for c in legal:
+                totals[c] += 0.0 if arr is None else float(arr[c])
+        else:
+            points = view.trick_points[declarer] + mask_points(world.skat)
+            target = 90 if contract.schneider else 61
+            if tricks_left <= points_from_tricks_left:
+                arr = move_values_array(gt, hands, trick, leader, declarer, declarer_points=points)
+                for c in legal:
+                    v = int(arr[c])
+                    totals[c] += (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
+            else:
+                arr = move_values_array(gt, hands, trick, leader, declarer, target=target, declarer_points=points)
+                for c in legal:
+                    totals[c] += float(arr[c])
+        solved += 1
+    return totals, solved
+
+
+def _next_leader(view: SeatView) -> int:
+    if view.tricks:
+        return view.tricks[-1][2]
+    return 0  # forehand leads the first trick
+
+
+class PIMCPlayer:
+    """Perfect-information Monte Carlo player (see the module docstring)."""
+
+    name = "pimc"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        worlds: int = 40,
+        min_worlds: int = 4,
+        time_budget: float = 0.5,
+        bidding: bool = True,
+        bid_worlds: int = 20,
+        bid_time: float = 1.0,
+    ) -> None:
+        self.rng = random.Random(seed)
+        self.worlds = worlds
+        self.min_worlds = min_worlds
+        self.time_budget = time_budget
+        self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
+        self.bidder = None
+        if bidding:
+            from skat.players.bidding import SimulationBidder
+
+            self.bidder = SimulationBidder(self.rng, worlds=bid_worlds, time_budget=bid_time)
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now")
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            action = self._decide(view)
+        except Exception:  # search trouble must never cost a legal move
+            action = None
+        if action is None or action not in legal:
+            action = self.heuristic.choose(view)
+        return action if action in legal else fallback_action(legal)
+
+    def side_action(self, view: SeatView) -> Action | None:
+        """Kontra and Re (house rules), by the heuristic's judgement."""
+        return self.heuristic.side_action(view)
+
+    def _decide(self, view: SeatView) -> Action | None:
+        if view.phase is Phase.PLAY and view.contract is not None and view.declarer is not None:
+            if all(isinstance(a, Play) for a in view.legal_actions):
+                return self.play(view)
+            return None
+        if self.bidder is not None:
+            return self.bidder.decide(view, self.heuristic)
+        return None
+
+    def play(self, view: SeatView) -> Action:
+        started = time.perf_counter()
+        know = Knowledge.from_view(view)
+        worlds = sample_worlds(know, self.worlds, self.rng)
+        totals, _solved = card_values(view, worlds, know, deadline=started + self.time_budget,
+                                      min_worlds=self.min_worlds)
+        is_declarer = view.declarer == view.seat
+        sign = 1.0 if is_declarer else -1.0
+        best = max(sign * v for v in totals.values())
+        ties = [c for c, v in totals.items() if sign * v >= best - 1e-9]
+        if len(ties) == 1:
+            return Play(Card(ties[0]))
+        hint = self.heuristic.choose(view)
+        if isinstance(hint, Play) and int(hint.card) in ties:
+            return hint
+        return Play(Card(min(ties, key=lambda c: (mask_points(1 << c), c & 7))))
+
+
+def _make(seed: int | None) -> PIMCPlayer:
+    return PIMCPlayer(seed)
+
+
+register("pimc", _make)

@@ -1,0 +1,114 @@
+"""PIMC card play, bidding by simulation and the levels: legal, budgeted, and right when the world is known."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from skat.cards import mask_points
+from skat.game import Game, Phase
+from skat.players import make_player
+from skat.players import pimc as pimc_module
+from skat.players.bidding import SimulationBidder, best_discards
+from skat.players.heuristic import HeuristicPlayer
+from skat.players.pimc import PIMCPlayer, card_values
+from skat.players.worlds import Knowledge, World
+from skat.rulesets import PRESETS
+from skat.solver import move_values_array
+
+RULESETS = sorted({r.name: r for r in PRESETS.values()}.values(), key=lambda r: r.name)
+
+
+def quick_pimc(seed: int) -> PIMCPlayer:
+    return PIMCPlayer(seed, worlds=4, min_worlds=2, time_budget=0.05, bid_worlds=4, bid_time=0.1)
+
+
+def play_out(game: Game, players: list) -> Game:
+    while not game.is_over:
+        seat = game.to_move
+        view = game.view(seat)
+        action = players[seat].choose(view)
+        assert action in view.legal_actions, f"{action} is not legal in {view.phase}"
+        game.apply(action, seat)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pimc_only_plays_legal_actions(seed: int) -> None:
+    ruleset = RULESETS[seed % len(RULESETS)]
+    players = [quick_pimc(seed * 3 + s) if s != seed % 3 else HeuristicPlayer(seed) for s in range(3)]
+    assert play_out(Game(seed=1000 + seed, ruleset=ruleset), players).result is not None
+
+
+@pytest.mark.parametrize("name", ["easy", "medium"])
+def test_levels_are_registered_players_that_play_legally(name: str) -> None:
+    players = [make_player(name, s) for s in range(3)]
+    assert play_out(Game(seed=77), players).result is not None
+
+
+def test_strong_is_a_registered_level() -> None:
+    player = make_player("strong", 1)
+    assert isinstance(player, PIMCPlayer) and player.bidder is not None and player.name == "strong"
+
+
+def _declared_game(seed: int) -> Game:
+    game = Game(seed=seed)
+    h = HeuristicPlayer(seed)
+    while game.phase is not Phase.PLAY:
+        assert not game.is_over
+        game.apply(h.choose(game.view(game.to_move)), game.to_move)
+    return game
+
+
+def _true_world(game: Game) -> World:
+    skat = game.discard if game.skat_taken else game.initial_skat
+    return World(hands=(game._hands[0], game._hands[1], game._hands[2]), skat=skat)
+
+
+def test_card_values_in_the_true_world_are_the_solver_values() -> None:
+    game = _declared_game(5)
+    for _ in range(4):  # into the second trick
+        game.apply(HeuristicPlayer(0).choose(game.view(game.to_move)), game.to_move)
+    view = game.view(game.to_move)
+    world = _true_world(game)
+    totals, solved = card_values(view, [world], Knowledge.from_view(view), points_from_tricks_left=0)
+    assert solved == 1
+    declarer = game.declarer
+    trick = [int(c) for _s, c in view.trick]
+    points = game.trick_points[declarer] + mask_points(world.skat)
+    arr = move_values_array(int(game.contract.game_type), list(world.hands), trick, view.trick[0][0] if trick
+                            else game.trick_leader, declarer, target=61, declarer_points=points)
+    assert totals == {c: float(arr[c]) for c in totals}
+
+
+def test_pimc_with_the_true_world_plays_a_double_dummy_best_card(monkeypatch) -> None:
+    game = _declared_game(9)
+    monkeypatch.setattr(pimc_module, "sample_worlds", lambda know, n, rng: [_true_world(game)])
+    player = PIMCPlayer(0, worlds=1, min_worlds=1, bidding=False)
+    while not game.is_over:
+        seat = game.to_move
+        view = game.view(seat)
+        if len(view.legal_actions) > 1:
+            know = Knowledge.from_view(view)
+            totals, _ = card_values(view, [_true_world(game)], know)
+            sign = 1 if seat == game.declarer else -1
+            best = max(sign * v for v in totals.values())
+            choice = player.choose(view)
+            assert sign * totals[int(choice.card)] == pytest.approx(best)
+        else:
+            choice = view.legal_actions[0]
+        game.apply(choice, seat)
+
+
+def test_best_discards_never_put_away_jacks_for_a_trump_game() -> None:
+    twelve = sum(1 << c for c in (28, 20, 12, 4, 31, 27, 30, 25, 11, 23, 0, 1))  # four jacks and eight cards
+    for d in best_discards(twelve, 3, 5):
+        assert d.bit_count() == 2 and d & twelve == d and not d & (1 << 28 | 1 << 20 | 1 << 12 | 1 << 4)
+
+
+def test_simulation_bidder_passes_a_hopeless_hand_at_once() -> None:
+    game = Game(hands=["D7 D8 H9 HQ S7 S8 SK C7 C9 DQ", "CJ SJ HJ DJ CA CT CK HA SA ST",
+                       "CQ C8 HT HK H7 H8 S9 SQ DA DT"], skat="DK D9")
+    bidder = SimulationBidder(random.Random(0), worlds=4, time_budget=0.2)
+    assert bidder.bid_limit(game.view(0)) == 0
