@@ -170,3 +170,26 @@ def test_random_playouts_follow_the_rules() -> None:
     assert len(set(pts.tolist())) > 20  # the playouts differ from each other
     again, _ = random_playouts(4, hands, (), 0, 0, 5000, seed=1)
     assert np.array_equal(pts, again)
+
+
+def test_search_bounds_hold_for_any_window() -> None:
+    """Fail-soft alpha-beta with a shared transposition table: r <= alpha bounds the value from above,
+    r >= beta from below, anything between is exact; many windows on one deal, one table."""
+    from skat.solver import kernels as K
+    from skat.solver import search as S
+
+    rng = random.Random(7)
+    for _ in range(120):
+        pos = random_endgame(rng, rng.randrange(5))
+        true = ref.brute_force_points(pos) - pos.declarer_points
+        gt = int(pos.game_type)
+        ctx = S._ctx.next()
+        K._setup(gt, pos.declarer, K.MODE_POINTS, ctx[0])
+        hands = [K.to_layout(gt, h) for h in pos.hands]
+        trick = [int(K.C2L[gt, c]) for c in pos.trick] + [-1, -1]
+        for _ in range(10):
+            alpha = rng.randint(-1, 60)
+            beta = alpha + rng.randint(1, 60)
+            r = K.search(*hands, pos.leader, len(pos.trick), trick[0], trick[1], alpha, beta, *ctx)
+            assert (r <= alpha and true <= r) or (r >= beta and true >= r) or (alpha < r < beta and r == true), (
+                pos.to_json(), alpha, beta, r, true)

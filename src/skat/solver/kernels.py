@@ -415,6 +415,10 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                         rv = old_hi
                         state = _RETURN
                         continue
+                    if old_lo == old_hi:
+                        rv = old_lo
+                        state = _RETURN
+                        continue
                     if old_lo > alpha:
                         alpha = old_lo
                     if old_hi < beta:
@@ -515,7 +519,7 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                     dat = lo | (hi << 8) | ((FS[d, F_BMOVE] + 1) << 16) | (ply << 24)
                     found = FS[d, F_FOUND]
                     key = FS[d, F_KEY]
-                    if found >= 0:
+                    if found >= 0 and TK[found] == key:  # (a deeper store may have replaced it)
                         TD[found] = dat
                     else:
                         idx = FS[d, F_IDX]
@@ -583,7 +587,12 @@ def _child(h0, h1, h2, leader, n, c0, c1, m, alpha, beta, P, TK, TD, MB, MK, FS)
 
 @njit(cache=True)
 def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS):
-    """Exact value in [lo, hi] by null-window tests, starting at ``guess`` (MTD(f) with bisection)."""
+    """Exact value in [lo, hi] by null-window tests: the first at ``guess``, then bisection.
+
+    Fail-soft results narrow the interval further when they say more than the test asked
+    (the MTD(f) idea); with card points they rarely do, so bisection keeps the number of tests
+    near log2(hi - lo).
+    """
     g = guess
     while lo < hi:
         beta = g
@@ -591,13 +600,12 @@ def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS
             beta = lo + 1
         if beta > hi:
             beta = hi
-        g = _child(h0, h1, h2, leader, n, c0, c1, m, beta - 1, beta, P, TK, TD, MB, MK, FS)
-        if g < beta:
-            hi = g
+        r = _child(h0, h1, h2, leader, n, c0, c1, m, beta - 1, beta, P, TK, TD, MB, MK, FS)
+        if r < beta:
+            hi = r
         else:
-            lo = g
-        if hi - lo > 24:  # keep the number of tests logarithmic when fail-soft bounds are weak
-            g = (lo + hi + 1) // 2
+            lo = r
+        g = (lo + hi + 1) // 2
     return lo
 
 
