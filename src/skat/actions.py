@@ -10,8 +10,9 @@ from skat.rules.contract import Contract, DeclarationError
 
 __all__ = [
     "Action", "Bid", "Hold", "Pass", "PickUp", "Discard", "Declare", "Play",
-    "Claim", "Concede", "Resign", "parse_action", "HOLD", "PASS", "PICKUP",
-    "CLAIM", "CONCEDE", "RESIGN", "PLAY",
+    "Claim", "Concede", "Resign", "Kontra", "Re", "Push", "Turn", "Accept", "Reject", "parse_action",
+    "HOLD", "PASS", "PICKUP", "CLAIM", "CONCEDE", "RESIGN", "KONTRA", "RE", "PUSH", "TURN", "ACCEPT", "REJECT",
+    "PLAY",
 ]
 
 
@@ -118,20 +119,67 @@ class Resign(Action):
     token = "resign"
 
 
+@dataclass(frozen=True, slots=True)
+class Kontra(Action):
+    """A defender doubles the score of the game (house rule, RULES.md 5.3)."""
+
+    token = "kontra"
+
+
+@dataclass(frozen=True, slots=True)
+class Re(Action):
+    """The declarer answers Kontra and doubles the score again (house rule, RULES.md 5.3)."""
+
+    token = "re"
+
+
+@dataclass(frozen=True, slots=True)
+class Push(Action):
+    """Schieberamsch: pass the skat on to the next player without looking at it (RULES.md 6)."""
+
+    token = "push"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn(Action):
+    """Tournee Skat: turn up the top card of the skat to fix trumps (RULES.md 10.2)."""
+
+    token = "turn"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(Action):
+    """Tournee Skat: accept the turned card's suit as trumps."""
+
+    token = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Reject(Action):
+    """Tournee Skat: "passt mir nicht": reject the first turned card; the second one fixes trumps."""
+
+    token = "reject"
+
+
 HOLD, PASS, PICKUP = Hold(), Pass(), PickUp()
 CLAIM, CONCEDE, RESIGN = Claim(), Concede(), Resign()
+KONTRA, RE, PUSH = Kontra(), Re(), Push()
+TURN, ACCEPT, REJECT = Turn(), Accept(), Reject()
 PLAY: tuple[Play, ...] = tuple(Play(c) for c in Card)
 """The 32 play actions, indexed by card number."""
 
 _SIMPLE = {"hold": HOLD, "yes": HOLD, "y": HOLD, "pass": PASS, "p": PASS, "pickup": PICKUP,
-           "claim": CLAIM, "concede": CONCEDE, "resign": RESIGN}
+           "claim": CLAIM, "concede": CONCEDE, "resign": RESIGN, "kontra": KONTRA, "contra": KONTRA,
+           "re": RE, "rekontra": RE, "push": PUSH, "turn": TURN, "accept": ACCEPT, "reject": REJECT,
+           "passt": REJECT, "passt mir nicht": REJECT}
 
 
 def parse_action(token: str) -> Action:
     """Read an action token: ``18``, ``hold``, ``pass``, ``pickup``, ``discard CT DT``,
-    ``declare grand hand``, ``CJ``, ``claim``, ``concede``, ``resign``."""
+    ``declare grand hand``, ``CJ``, ``claim``, ``concede``, ``resign``; the house rules' ``kontra``,
+    ``re`` and ``push`` (Schieberamsch); Tournee Skat's ``turn``, ``accept`` and ``reject``."""
     t = token.strip()
-    low = t.lower()
+    low = " ".join(t.lower().split())
     if low in _SIMPLE:
         return _SIMPLE[low]
     if t.isdigit():
@@ -152,5 +200,6 @@ def parse_action(token: str) -> Action:
     except CardNotationError:
         raise IllegalActionError(
             f"unknown action {token!r}: expected a bid value, hold, pass, pickup, 'discard C1 C2', "
-            "'declare <game> [hand] [schneider|schwarz|ouvert]', a card such as CJ, claim, concede or resign"
+            "'declare <game> [hand] [schneider|schwarz|ouvert]', a card such as CJ, claim, concede, resign, "
+            "kontra, re, push, turn, accept or reject"
         ) from None

@@ -17,9 +17,12 @@ from skat.actions import (
     CLAIM,
     CONCEDE,
     HOLD,
+    KONTRA,
     PASS,
     PICKUP,
     PLAY,
+    PUSH,
+    RE,
     RESIGN,
     Action,
     Bid,
@@ -28,9 +31,12 @@ from skat.actions import (
     Declare,
     Discard,
     Hold,
+    Kontra,
     Pass,
     PickUp,
     Play,
+    Push,
+    Re,
     Resign,
     parse_action,
 )
@@ -56,10 +62,14 @@ class Phase(StrEnum):
     DECLARE = "declare"
     PLAY = "play"
     FINISHED = "finished"
+    GRAND_HAND = "grand_hand"  # all passed: each player in turn may play Grand Hand instead of Ramsch
+    PUSH = "push"  # Schieberamsch: each player in turn takes the skat and pushes two cards, or pushes it on
 
 
 _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
+_GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
+_RAMSCH = int(GameType.RAMSCH)
 
 # Deal order: packets of 3 to each seat, 2 to the skat (3), 4 each, 3 each.
 _DEAL_TO = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3) + (0,) * 4 + (1,) * 4 + (2,) * 4 + (0,) * 3 + (1,) * 3 + (2,) * 3
@@ -78,7 +88,8 @@ class GameResult:
     """How a deal ended and what each seat scores."""
 
     kind: str
-    """``played`` (to the end), ``claimed``, ``conceded``, ``resigned``, or ``passed_in``."""
+    """``played`` (to the end), ``claimed``, ``conceded``, ``resigned``, ``revoke`` (real-table mode:
+    a player did not follow suit, RULES.md 8), ``passed_in``, or ``ramsch``."""
     declarer: int | None
     contract: Contract | None
     bid: int
@@ -91,13 +102,28 @@ class GameResult:
     discard: CardSet | None
     outcome: Outcome | None
     scores: tuple[int, int, int]
-    """Score-sheet entries per seat (standard Skat writes only the declarer)."""
+    """Score-sheet entries per seat (standard Skat writes only the declarer; Ramsch every loser)."""
     explanation: str
+    kontra_level: int = 0
+    """0, 1 (Kontra was said) or 2 (Re): the score is doubled once per call (RULES.md 5.3)."""
+    ramsch: Any = None
+    """The :class:`skat.ramsch.RamschOutcome` of a Ramsch (card points, losers, Jungfrauen, pushes)."""
+    revoke_by: int | None = None
+    """The seat whose revoke ended the game (real-table mode)."""
 
     @property
     def score(self) -> int:
-        """The declarer's score-sheet entry (0 for a passed-in deal)."""
+        """The declarer's score-sheet entry (0 for a passed-in deal or a Ramsch)."""
         return 0 if self.declarer is None else self.scores[self.declarer]
+
+    @property
+    def game_name(self) -> str:
+        """The score sheet's game column: ``clubs`` ... ``null``, ``ramsch`` or ``passed``."""
+        if self.kind == "passed_in":
+            return "passed"
+        if self.contract is None:
+            return "ramsch"
+        return self.contract.game_type.label
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -114,6 +140,9 @@ class GameResult:
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "scores": list(self.scores),
             "explanation": self.explanation,
+            **({"kontra_level": self.kontra_level} if self.kontra_level else {}),
+            **({"ramsch": self.ramsch.to_json()} if self.ramsch is not None else {}),
+            **({"revoke_by": self.revoke_by} if self.revoke_by is not None else {}),
         }
 
 
@@ -132,9 +161,10 @@ class SeatView:
     declarer: int | None
     contract: Contract | None
     skat: CardSet | None
-    """The two cards the declarer picked up (declarer only)."""
+    """The two cards the declarer picked up (declarer only); in Schieberamsch the two this seat
+    took up; in Tournee Skat the turned skat cards (shown to everybody)."""
     discard: CardSet | None
-    """The two cards the declarer put away (declarer only)."""
+    """The two cards the declarer put away (declarer only); in Schieberamsch the two this seat pushed."""
     open_hands: dict[int, CardSet]
     """Hands shown to everybody (ouvert games, a claim)."""
     trick: list[tuple[int, Card]]
@@ -180,6 +210,8 @@ _HAND_CONTRACTS: tuple[Contract, ...] = tuple(
 _SKAT_CONTRACTS: tuple[Contract, ...] = tuple(Contract(gt) for gt in _SUIT_AND_GRAND) + (
     Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
 _DECLARE: dict[Contract, Declare] = {c: Declare(c) for c in _HAND_CONTRACTS + _SKAT_CONTRACTS}
+_GRAND_HAND_CONTRACTS = tuple(c for c in _HAND_CONTRACTS if c.game_type == GameType.GRAND)
+_GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
 
 def _contract_info(c: Contract) -> tuple[GameType, int, int, int]:
@@ -227,7 +259,10 @@ class Game:
     """One deal of standard Skat.
 
     Build it from a seed (``Game(seed=7)``) or from explicit cards
-    (``Game(hands=["CJ SJ ...", ..., ...], skat="D7 D8")``).
+    (``Game(hands=["CJ SJ ...", ..., ...], skat="D7 D8")``). The rule set's house rules
+    are part of the deal: Ramsch when all pass (optionally Grand Hand instead, Schieberamsch
+    pushes), Kontra/Re as side actions, and real-table revokes. ``start="ramsch"`` skips the
+    auction for the deals of a Ramsch or Schieber round (see :func:`skat.ramsch.ramsch_game`).
     """
 
     def __init__(
@@ -237,7 +272,10 @@ class Game:
         hands: list | None = None,
         skat: Any = None,
         ruleset: RuleSet = ISKO,
+        start: str = "auction",
     ) -> None:
+        if start not in ("auction", "ramsch"):
+            raise ValueError(f"a deal starts with the 'auction' or as 'ramsch', not {start!r}")
         self.ruleset = ruleset
         self.seed = seed
         if hands is None:
@@ -280,6 +318,20 @@ class Game:
         self.history: list[tuple[int, Action]] = []
         self.result: GameResult | None = None
         self._declarable_cache: tuple[tuple[bool, int | None], Any] | None = None
+        self.start = start
+        self.kontra_level = 0
+        """0, 1 after Kontra, 2 after Re (RULES.md 5.3)."""
+        self.ramsch_grand_hand = False
+        """True when a player announced Grand Hand instead of Ramsch (the same dealer deals again)."""
+        self.pushes = 0
+        """Schieberamsch: how often the skat was pushed on unseen."""
+        self._ramsch_seat = 0
+        self._push_holding = False
+        self._push_taken: list[int | None] = [None, None, None]
+        self._push_given: list[int | None] = [None, None, None]
+        self.revoke_by: int | None = None
+        if start == "ramsch":
+            self._start_ramsch()
 
     # ------------------------------------------------------------------ state
     @property
@@ -292,7 +344,14 @@ class Game:
             return self._auction.to_move
         if phase is _FINISHED:
             return None
+        if phase is _GRAND_HAND or phase is _PUSH:
+            return self._ramsch_seat
         return self.declarer
+
+    @property
+    def is_ramsch(self) -> bool:
+        """Whether this deal is (or is about to be) played as Ramsch."""
+        return self.declarer is None and (self._game_type == _RAMSCH or self.phase in (_GRAND_HAND, _PUSH))
 
     @property
     def game_type(self) -> GameType | None:
@@ -330,6 +389,14 @@ class Game:
             return [_discard_action(a | b) for a, b in itertools.combinations(cards, 2)]
         if phase is _DECLARE_PHASE:
             return list(self._declaration_options(False)[1])
+        if phase is _GRAND_HAND:
+            return [*_GRAND_HAND_ACTIONS, PASS]
+        if phase is _PUSH:
+            if self._push_holding:
+                from skat.ramsch import push_discards
+
+                return [_discard_action(m) for m in push_discards(self._hands[mover], self.ruleset)]
+            return [PICKUP, PUSH] if self.ruleset.schieberamsch_unseen_push else [PICKUP]
         return []
 
     def _auction_actions(self) -> list[Action]:
@@ -345,12 +412,33 @@ class Game:
         return out
 
     def side_actions(self, seat: int) -> list[Action]:
-        """Early-end actions a seat may take at any moment of the play, in turn or not."""
-        if self.phase is not _PLAY:
+        """Actions a seat may take at any moment of the play, in turn or not: claim, concede,
+        resign, and under the house rules Kontra and Re (RULES.md 5.3)."""
+        if self.phase is not _PLAY or self.declarer is None:
             return []
+        calls = self._calls(seat) if self.ruleset.kontra else []
         if seat == self.declarer:
-            return [RESIGN] if self.claimed else [CLAIM, RESIGN]
-        return [] if self.conceded[seat] else [CONCEDE]
+            return [*calls, RESIGN] if self.claimed else [*calls, CLAIM, RESIGN]
+        return calls if self.conceded[seat] else [*calls, CONCEDE]
+
+    def _calls(self, seat: int) -> list[Action]:
+        """Kontra for a defender, Re for the declarer, while the rule set's window is open."""
+        if self.tricks:
+            return []  # only during the first trick
+        rules = self.ruleset
+        if seat == self.declarer:
+            if self.kontra_level == 1 and rules.kontra_re and (rules.kontra_until != "first_lead" or not self.trick):
+                return [RE]
+            return []
+        if self.kontra_level:
+            return []
+        if rules.kontra_who == "bidders" and not any(
+                s == seat and type(a) in (Bid, Hold) for s, a in self.history):
+            return []
+        if rules.kontra_until == "first_lead":
+            return [] if self.trick else [KONTRA]
+        played = {(self.trick_leader + i) % 3 for i in range(len(self.trick))}
+        return [] if seat in played else [KONTRA]
 
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (RULES.md 3)."""
@@ -418,7 +506,9 @@ class Game:
                     if len(trick) == 3:
                         self._close_trick()
                     return
-                self._play(mover, card)  # raises the specific error
+                self._play(mover, card)  # raises the specific error, or records a real-table revoke
+                self.history.append((mover, action))
+                return
         if self.phase is _BIDDING and type(action) in _AUCTION_ACTION_TYPES:
             if seat is None:
                 seat = self._auction.to_move
@@ -434,8 +524,11 @@ class Game:
             seat = mover
         elif not 0 <= seat <= 2:
             raise IllegalActionError(f"there is no seat {seat}: seats are 0, 1 and 2")
-        if isinstance(action, (Claim, Concede, Resign)):
-            self._apply_early_end(action, seat)
+        if isinstance(action, (Claim, Concede, Resign, Kontra, Re)):
+            if isinstance(action, (Kontra, Re)):
+                self._apply_call(action, seat)
+            else:
+                self._apply_early_end(action, seat)
             self.history.append((seat, action))
             return
         if seat != mover:
@@ -472,7 +565,93 @@ class Game:
             if not isinstance(action, Declare):
                 raise WrongPhaseError(f"the declarer must announce the game now, not {action}")
             self._declare(action.contract, hand_game=False)
+        elif phase is _GRAND_HAND:
+            self._grand_hand_offer(seat, action)
+        elif phase is _PUSH:
+            self._push(seat, action)
         self.history.append((seat, action))
+
+    # ------------------------------------------------------------ house rules
+    def _apply_call(self, action: Action, seat: int) -> None:
+        if self.phase is not _PLAY:
+            raise WrongPhaseError(f"{action} is only possible during the play")
+        if not self.ruleset.kontra:
+            raise IllegalActionError(f"this table ({self.ruleset.name}) plays without Kontra and Re")
+        if action not in self._calls(seat):
+            if isinstance(action, Kontra):
+                why = ("the declarer answers with Re" if seat == self.declarer else
+                       "Kontra was said already, or it is too late, or this defender did not bid")
+            else:
+                why = "only the declarer may answer a Kontra with Re, during the first trick"
+            raise IllegalActionError(f"seat {seat} cannot say {action} now: {why}")
+        self.kontra_level += 1
+
+    def _start_ramsch(self) -> None:
+        """All passed (or a Ramsch round): Grand Hand offers, Schieberamsch pushes, then the play."""
+        self.declarer = None
+        self._ramsch_seat = 0
+        if self.ruleset.ramsch_grand_hand:
+            self.phase = _GRAND_HAND
+        else:
+            self._after_grand_hand()
+
+    def _after_grand_hand(self) -> None:
+        self._ramsch_seat = 0
+        if self.ruleset.schieberamsch:
+            self.phase = _PUSH
+        else:
+            self._game_type = _RAMSCH
+            self.trick_leader = 0
+            self.phase = _PLAY
+
+    def _grand_hand_offer(self, seat: int, action: Action) -> None:
+        if isinstance(action, Pass):
+            if seat == 2:
+                self._after_grand_hand()
+            else:
+                self._ramsch_seat = seat + 1
+            return
+        if not (isinstance(action, Declare) and action.contract in _GRAND_HAND_CONTRACTS):
+            raise IllegalActionError(f"before the Ramsch each player may announce Grand Hand or pass, not {action}")
+        self.declarer = seat
+        self.ramsch_grand_hand = True
+        self._declarable_cache = None
+        self._declare(action.contract, hand_game=True)
+
+    def _push(self, seat: int, action: Action) -> None:
+        from skat.ramsch import push_discards
+
+        rules = self.ruleset
+        if self._push_holding:
+            if not isinstance(action, Discard):
+                raise WrongPhaseError(f"seat {seat} holds the skat and must push two cards, not {action}")
+            mask = action.cards.mask
+            if mask not in push_discards(self._hands[seat], rules):
+                raise IllegalActionError(
+                    f"cannot push {action.cards}: push two cards of your hand"
+                    + ("" if rules.schieberamsch_jacks else ", and no jacks"))
+            self._hands[seat] &= ~mask
+            self._skat = mask
+            self._push_given[seat] = mask
+            self._push_holding = False
+        elif isinstance(action, PickUp):
+            self._push_taken[seat] = self._skat
+            self._hands[seat] |= self._skat
+            self._skat = 0
+            self._push_holding = True
+            return
+        elif isinstance(action, Push):
+            if not rules.schieberamsch_unseen_push:
+                raise IllegalActionError(f"at this table ({rules.name}) every player must take up the skat")
+            self.pushes += 1
+        else:
+            raise WrongPhaseError(f"Schieberamsch: take up the skat (pickup) or push it on (push), not {action}")
+        if seat == 2:
+            self._game_type = _RAMSCH
+            self.trick_leader = 0
+            self.phase = _PLAY
+        else:
+            self._ramsch_seat = seat + 1
 
     def _bid(self, seat: int, action: Action) -> None:
         kind = type(action)
@@ -489,10 +668,12 @@ class Game:
         if auction.stage == 0:
             self.declarer = auction.declarer
             self.bid = auction.value
-            if self.declarer is None:
-                self._finish_passed_in()
-            else:
+            if self.declarer is not None:
                 self.phase = _SKAT
+            elif self.ruleset.all_pass == "ramsch":
+                self._start_ramsch()
+            else:
+                self._finish_passed_in()
 
     def _declare(self, contract: Contract, hand_game: bool) -> None:
         if contract.hand != hand_game:
@@ -516,6 +697,9 @@ class Game:
         if self.trick:
             follow = FOLLOW_MASK[self._game_type][self.trick[0]]
             if not follow >> card & 1 and hand & follow:
+                if self.ruleset.real_table and self.declarer is not None:
+                    self._revoke(seat, card)
+                    return
                 raise IllegalActionError(
                     f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}"
                 )
@@ -546,7 +730,7 @@ class Game:
             if gt == _NULL:
                 self._finish("played")
                 return
-        elif gt != _NULL and self.contract.schwarz:  # type: ignore[union-attr]
+        elif gt < _NULL and self.contract.schwarz:  # type: ignore[union-attr]  (suit and grand; not Ramsch)
             self._finish("played")  # announced Schwarz can no longer be made; every level is fixed
             return
         if len(self.tricks) == 10:
@@ -577,13 +761,60 @@ class Game:
             outcome=None, scores=(0, 0, 0), explanation="passed in: all three players passed; nobody scores",
         )
 
+    def _revoke(self, seat: int, card: int) -> None:
+        """Real-table mode: a card that does not follow suit ends the game (RULES.md 8, ISkO 4.2.3)."""
+        self._hands[seat] &= ~(1 << card)
+        self.trick.append(card)
+        self.revoke_by = seat
+        self._finish("revoke")
+
+    def _revoke_points(self, decl_points: int, decl_tricks: int) -> tuple[int, int]:
+        """Card points and tricks the revoke decides the game with (ISkO 4.1.3-4.1.5).
+
+        A game already decided stays with the side that won it, with the points it brought in;
+        otherwise the guilty side loses "in der Stufe einfach" (no schneider or schwarz), and a
+        declarer whose defenders revoked is credited the levels he announced.
+        """
+        contract = self.contract
+        declarer = self.declarer
+        assert contract is not None and declarer is not None
+        if contract.is_null:
+            return decl_points, 1 if self.revoke_by == declarer else 0
+        defender_points = sum(self.trick_points) - self.trick_points[declarer]
+        needed = self.ruleset.schneider_points if contract.schneider else 61
+        if decl_points >= needed and not contract.schwarz:
+            return decl_points, decl_tricks  # already won: a later violation cannot lose it
+        if defender_points >= 60 or (contract.schneider and defender_points > 120 - needed):
+            return decl_points, decl_tricks  # already lost
+        if self.revoke_by == declarer:
+            return 60, 5
+        return max(needed, 61), 10 if contract.schwarz else 5
+
+    def _finish_ramsch(self) -> None:
+        from skat.ramsch import score_ramsch
+
+        out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self._skat), self.trick_leader,
+                           self.ruleset, self.pushes)
+        self.phase = _FINISHED
+        self.is_over = True
+        self.result = GameResult(
+            kind="ramsch", declarer=None, contract=None, bid=0, won=None, declarer_points=None,
+            defender_points=None, declarer_tricks=0, skat=CardSet.from_mask(self.initial_skat), discard=None,
+            outcome=None, scores=out.scores, explanation=out.explanation, ramsch=out,
+        )
+
     def _finish(self, kind: str, rest_to_declarer: bool | None = None) -> None:
         declarer = self.declarer
         contract = self.contract
-        assert declarer is not None and contract is not None
+        if declarer is None:
+            self._finish_ramsch()
+            return
+        assert contract is not None
         skat_mask = self.discard if self.skat_taken else self.initial_skat
         decl_points = self.trick_points[declarer] + mask_points(skat_mask or 0)
         decl_tricks = self.tricks_won[declarer]
+        if kind == "revoke":
+            decl_points, decl_tricks = self._revoke_points(decl_points, decl_tricks)
         if rest_to_declarer is not None:
             rest = self._hands[0] | self._hands[1] | self._hands[2]
             for c in self.trick:
@@ -596,11 +827,13 @@ class Game:
             elif contract.is_null:
                 decl_tricks = max(decl_tricks, 1)  # a null declarer who gives up takes a trick
         twelve = self.initial_hands[declarer] | self.initial_skat
+        kontra = self.kontra_level
         outcome = evaluate(
-            contract, twelve, None if contract.is_null else decl_points, decl_tricks, self.bid, self.ruleset
+            contract, twelve, None if contract.is_null else decl_points, decl_tricks, self.bid, self.ruleset,
+            kontra_level=kontra,
         )
         if contract.is_null and kind == "conceded":
-            outcome = evaluate(contract, twelve, None, 0, self.bid, self.ruleset)
+            outcome = evaluate(contract, twelve, None, 0, self.bid, self.ruleset, kontra_level=kontra)
         scores = [0, 0, 0]
         scores[declarer] = outcome.score
         explanation = outcome.explanation
@@ -608,6 +841,10 @@ class Game:
             explanation += " (the defenders conceded)"
         elif kind == "resigned":
             explanation += " (the declarer gave up)"
+        elif kind == "revoke":
+            who = "the declarer" if self.revoke_by == declarer else f"defender seat {self.revoke_by}"
+            explanation += (f" (decided by a revoke of {who}: {Card(self.trick[-1]).name} did not follow "
+                            f"{Card(self.trick[0]).name})")
         self.phase = _FINISHED
         self.is_over = True
         self.result = GameResult(
@@ -618,6 +855,7 @@ class Game:
             declarer_tricks=decl_tricks, skat=CardSet.from_mask(self.initial_skat),
             discard=None if self.discard is None else CardSet.from_mask(self.discard),
             outcome=outcome, scores=(scores[0], scores[1], scores[2]), explanation=explanation,
+            kontra_level=kontra, revoke_by=self.revoke_by,
         )
 
     # ----------------------------------------------------------------- views
@@ -643,8 +881,8 @@ class Game:
             bid=self._auction.value,
             declarer=self.declarer,
             contract=self.contract,
-            skat=CardSet.from_mask(self.initial_skat) if is_declarer and self.skat_taken else None,
-            discard=CardSet.from_mask(self.discard) if is_declarer and self.discard is not None else None,
+            skat=self._view_skat(seat, is_declarer),
+            discard=self._view_discard(seat, is_declarer),
             open_hands=open_hands,
             trick=[((lead + i) % 3, Card(c)) for i, c in enumerate(self.trick)],
             tricks=[(ld, (Card(a), Card(b), Card(c)), w) for ld, (a, b, c), w in self.tricks],
@@ -654,6 +892,18 @@ class Game:
             ruleset=self.ruleset.name,
         )
 
+    def _view_skat(self, seat: int, is_declarer: bool) -> CardSet | None:
+        if is_declarer and self.skat_taken:
+            return CardSet.from_mask(self.initial_skat)
+        taken = self._push_taken[seat]
+        return None if taken is None else CardSet.from_mask(taken)
+
+    def _view_discard(self, seat: int, is_declarer: bool) -> CardSet | None:
+        if is_declarer and self.discard is not None:
+            return CardSet.from_mask(self.discard)
+        given = self._push_given[seat]
+        return None if given is None else CardSet.from_mask(given)
+
     # --------------------------------------------------------------- records
     def to_record(self) -> dict[str, Any]:
         """A JSON-ready record: the deal, every action with its seat, and the result."""
@@ -661,6 +911,7 @@ class Game:
             "format": "skat-game",
             "version": 1,
             "ruleset": self.ruleset.to_json(),
+            **({"start": self.start} if self.start != "auction" else {}),
             "seed": self.seed,
             "hands": [[c.name for c in CardSet.from_mask(h)] for h in self.initial_hands],
             "skat": [c.name for c in CardSet.from_mask(self.initial_skat)],
@@ -686,9 +937,14 @@ class Game:
             raise RecordError(f"the game record lacks {', '.join(missing)}")
         if not isinstance(record["actions"], list):
             raise RecordError("the record's actions must be a list of [seat, action] pairs")
+        if record.get("variant") == "tournee":
+            from skat.tournee import TourneeGame
+
+            return TourneeGame.from_record(record)  # type: ignore[return-value]
         try:
             ruleset = RuleSet.from_json(record.get("ruleset") or {})
-            game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset)
+            game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset,
+                       start=record.get("start", "auction"))
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed game record: {exc}") from None
         for i, entry in enumerate(record["actions"]):
@@ -727,5 +983,7 @@ class Game:
         g.tricks_won = list(self.tricks_won)
         g.conceded = list(self.conceded)
         g.history = list(self.history)
+        g._push_taken = list(self._push_taken)
+        g._push_given = list(self._push_given)
         return g
 

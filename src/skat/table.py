@@ -217,6 +217,11 @@ class Table:
         return list(self._queue)
 
     @property
+    def next_pirate_threshold(self) -> int | None:
+        """The running total that starts the next pirate sequence (None: no further one)."""
+        return None if self._pirate_next == float("inf") else int(self._pirate_next)
+
+    @property
     def is_over(self) -> bool:
         return self._number >= self.games and self._deal is None
 

@@ -29,7 +29,27 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play, parse_action
+from skat.actions import (
+    ACCEPT,
+    HOLD,
+    PASS,
+    PICKUP,
+    PLAY,
+    REJECT,
+    TURN,
+    Accept,
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Hold,
+    Pass,
+    PickUp,
+    Play,
+    Reject,
+    Turn,
+    parse_action,
+)
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.game import GameResult, Phase, SeatView, deal
@@ -53,28 +73,6 @@ TOURNEE_GAMES: dict[str, int] = {
 """The fifteen games of the historical rules and their unit values (Null: fixed values)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Turn(Action):
-    """Tournee: turn up the top card of the skat to fix trumps."""
-
-    token = "turn"
-
-
-@dataclass(frozen=True, slots=True)
-class Accept(Action):
-    """Tournee: accept the turned card's suit as trumps."""
-
-    token = "accept"
-
-
-@dataclass(frozen=True, slots=True)
-class Reject(Action):
-    """Tournee: "passt mir nicht": reject the first turned card; the second one fixes trumps."""
-
-    token = "reject"
-
-
-TURN, ACCEPT, REJECT = Turn(), Accept(), Reject()
 _TOKENS = {"turn": TURN, "accept": ACCEPT, "reject": REJECT, "passt": REJECT, "passt mir nicht": REJECT}
 
 
