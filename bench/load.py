@@ -1,7 +1,8 @@
 """Load test of the table server: N concurrent tables, every seat a client over a real WebSocket
 on loopback making random legal choices (so the server is measured, not a search). Reports the
 action round trip (send an action until its new state arrives) p50 and p99, and actions per
-second. Anchor, measured in the same run: the round trip of a `ping` message on an idle server
+second. Each seat acts after a pause (``--pace``, default 1 s on average, like a computer player
+at a table; ``--pace 0`` measures the server's capacity instead). Anchor, measured in the same run: the round trip of a `ping` message on an idle server
 (WebSocket, JSON and the event loop, without the engine and the database).
 
     python3 bench/load.py --tables 200 --seconds 20
@@ -77,8 +78,8 @@ async def ping_anchor(base: str, ws_base: str, n: int = 300) -> float:
 
 
 async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng: random.Random,
-                      latencies: list[float], counts: dict) -> None:
-    async with websockets.connect(f"{ws_base}/ws/{table_id}", max_size=2**20) as ws:
+                      latencies: list[float], counts: dict, pace: float) -> None:
+    async with websockets.connect(f"{ws_base}/ws/{table_id}", max_size=2**20, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
         pending: tuple[int, float, int] | None = None
         asked_next = -1
@@ -91,6 +92,7 @@ async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng:
             if m["type"] == "error":
                 counts["errors"] += 1
                 pending = None
+                await ws.send(json.dumps({"type": "state"}))  # recover: act again on a fresh state
                 continue
             if m["type"] != "state" or m["view"] is None:
                 continue
@@ -111,11 +113,13 @@ async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng:
                     action = rng.choice(["pass", legal[0]]) if legal[0] != "hold" else rng.choice(["hold", "pass"])
                 else:
                     action = rng.choice(legal)
+                if pace:
+                    await asyncio.sleep(rng.uniform(0.5 * pace, 1.5 * pace))  # a computer player's pace
                 pending = (m["table"]["deal_no"], time.perf_counter(), m["seq"])
                 await ws.send(json.dumps({"type": "action", "action": action, "seq": m["seq"]}))
 
 
-async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int) -> dict:
+async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int, pace: float = 0.0) -> dict:
     rng = random.Random(seed)
     latencies: list[float] = []
     counts = {"actions": 0, "errors": 0, "deals": 0}
@@ -129,7 +133,7 @@ async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int) 
                 seats.append((t["table_id"], j["token"]))
     start = time.perf_counter()
     stop = start + seconds
-    await asyncio.gather(*(seat_client(ws_base, tid, tok, stop, random.Random(rng.random()), latencies, counts)
+    await asyncio.gather(*(seat_client(ws_base, tid, tok, stop, random.Random(rng.random()), latencies, counts, pace)
                            for tid, tok in seats))
     elapsed = time.perf_counter() - start
     return {"latencies": latencies, "elapsed": elapsed, **counts}
@@ -142,6 +146,9 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3, help="runs; the median run is reported")
     parser.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pace", type=float, default=1.0,
+                        help="mean seconds a seat waits before acting, like a computer player at a table "
+                             "(uniform 0.5x to 1.5x); 0 drives every table as fast as the server answers")
     args = parser.parse_args()
     runs = []
     anchors = []
@@ -153,7 +160,7 @@ def main() -> int:
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:
             anchors.append(asyncio.run(ping_anchor(base, ws_base)))
-            res = asyncio.run(load(base, ws_base, args.tables, args.seconds, args.seed + r))
+            res = asyncio.run(load(base, ws_base, args.tables, args.seconds, args.seed + r, args.pace))
         finally:
             proc.terminate()
             proc.wait(10)
@@ -166,7 +173,7 @@ def main() -> int:
               f"{run['rate']:.0f} actions/s, {run['errors']} errors; idle ping {anchors[-1]:.2f} ms", flush=True)
     med = sorted(runs, key=lambda x: x["p99"])[len(runs) // 2]
     anchor = statistics.median(anchors)
-    print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent tables:")
+    print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent tables, pace {args.pace} s per action:")
     print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms (goal: p99 < 100 ms)")
     print(f"  throughput {med['rate']:.0f} actions/s")
     print(f"  anchor: idle ping round trip {anchor:.2f} ms; p50/anchor {med['p50'] / anchor:.1f}x, "

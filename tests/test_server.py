@@ -206,11 +206,11 @@ def test_a_flood_of_messages_is_refused_and_the_table_is_unharmed(client):
     other = new_table(client)
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
         hello(ws, t["token"])
-        for _ in range(120):
+        for _ in range(300):
             ws.send_text(json.dumps({"type": "ping"}))
-        replies = [recv(ws) for _ in range(120)]
+        replies = [recv(ws) for _ in range(300)]
         assert any(r["type"] == "error" and r["code"] == "rate_limited" for r in replies)
-        assert sum(r["type"] == "pong" for r in replies) < 120
+        assert sum(r["type"] == "pong" for r in replies) < 300
     assert client.get(f"/api/tables/{other['table_id']}").json()["status"] == "playing"
 
 

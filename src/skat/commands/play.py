@@ -107,7 +107,7 @@ def _run_browser(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
     app = create_app(db, manager=manager)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False)
     server = uvicorn.Server(config)
 
     def announce() -> None:

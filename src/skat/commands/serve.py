@@ -40,5 +40,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
     print(f"skat serve: http://{args.host}:{args.port}/ (database {db.split('@')[-1]})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+                ws_per_message_deflate=False)
     return 0

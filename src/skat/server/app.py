@@ -26,8 +26,8 @@ log = logging.getLogger("skat.server")
 
 STATIC_DIR = Path(str(resources.files("skat.web") / "static"))
 MAX_MESSAGE_BYTES = 4096
-RATE_PER_SECOND = 20.0
-RATE_BURST = 40.0
+RATE_PER_SECOND = 60.0
+RATE_BURST = 120.0
 FLOOD_CLOSE_AFTER = 200
 
 
@@ -203,9 +203,10 @@ class _RateLimit:
 async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> None:
     send_lock = asyncio.Lock()
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: dict[str, Any] | str) -> None:
+        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
         async with send_lock:
-            await ws.send_text(json.dumps(message, separators=(",", ":")))
+            await ws.send_text(text)
 
     async def error(code: str, message: str) -> None:
         await send({"type": "error", "code": code, "message": message})

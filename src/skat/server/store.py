@@ -27,7 +27,8 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 
 __all__ = ["Store", "StoredTable", "StoredDeal", "default_db_url", "normalize_db_url"]
 
@@ -133,9 +134,20 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
         metadata.create_all(self.engine)
+        self._conn: Connection | None = None
+        self._insert_action = insert(actions_t)
 
     def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
         self.engine.dispose()
+
+    def _writer(self) -> Connection:
+        """One long-lived connection for the writes of the event loop (no pool check-out per action)."""
+        if self._conn is None or self._conn.closed or self._conn.invalidated:
+            self._conn = self.engine.connect()
+        return self._conn
 
     # ------------------------------------------------------------- writes
     def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> None:
@@ -159,9 +171,17 @@ class Store:
 
     def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> None:
         """Store one action (committed when this returns)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(actions_t).values(
-                table_id=table_id, deal_no=deal_no, seq=seq, seat=seat, token=token, at=time.time()))
+        row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time()}
+        for attempt in (1, 2):
+            conn = self._writer()
+            try:
+                with conn.begin():
+                    conn.execute(self._insert_action, row)
+                return
+            except DBAPIError as exc:
+                if attempt == 2 or not exc.connection_invalidated:
+                    raise
+                self._conn = None  # the database dropped the connection: reconnect once
 
     def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> None:
         with self.engine.begin() as conn:

@@ -8,7 +8,9 @@ is stored before anybody hears of it, and each client receives only its own seat
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -55,7 +57,8 @@ def public_view(view_json: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-Sender = Callable[[dict[str, Any]], Awaitable[None]]
+Sender = Callable[[dict[str, Any] | str], Awaitable[None]]
+"""Sends one message to a client: a dict, or a JSON text already encoded."""
 
 
 @dataclass(eq=False)
@@ -159,7 +162,7 @@ class ServerTable:
             "totals": {"classic": list(self.series.classic_totals), "seeger_fabian": list(self.series.seeger_totals)},
         }
 
-    def state_for(self, position: int | None) -> dict[str, Any]:
+    def state_for(self, position: int | None, table_info: dict[str, Any] | None = None) -> dict[str, Any]:
         """The state message for a seat holder (own view and hints) or a spectator (public view)."""
         seat = None if position is None else self.seat_of(position)
         view_json = None
@@ -182,7 +185,7 @@ class ServerTable:
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
-            "table": self.public_info(),
+            "table": self.public_info() if table_info is None else table_info,
             "you": {"position": position, "seat": seat, "role": "spectator" if position is None else "player"},
             "seq": 0 if game is None else len(game.history),
             "view": view_json,
@@ -190,15 +193,21 @@ class ServerTable:
         }
 
     async def broadcast(self) -> None:
-        """Send every connected client its own state."""
+        """Send every connected client its own state (built and encoded once per position)."""
+        info = self.public_info()
+        encoded: dict[int | None, str] = {}
         for client in list(self.clients):
-            await self._send(client, self.state_for(client.position))
+            text = encoded.get(client.position)
+            if text is None:
+                text = encoded[client.position] = json.dumps(self.state_for(client.position, info),
+                                                             separators=(",", ":"))
+            await self._send(client, text)
 
     async def broadcast_message(self, message: dict[str, Any]) -> None:
         for client in list(self.clients):
             await self._send(client, message)
 
-    async def _send(self, client: Client, message: dict[str, Any]) -> None:
+    async def _send(self, client: Client, message: dict[str, Any] | str) -> None:
         try:
             await client.send(message)
         except Exception:  # a dropped socket: the client reconnects and gets a fresh state
@@ -276,7 +285,9 @@ class ServerTable:
             action = parse_action(token)
         except IllegalActionError as exc:
             raise TableError("bad_action", str(exc)) from None
-        trial = game.copy()
+        if action in game.legal_actions(seat) or action in game.side_actions(seat):
+            return seat, action
+        trial = game.copy()  # not legal: let the engine say why, on a copy
         try:
             trial.apply(action, seat)
         except IllegalActionError as exc:
@@ -554,9 +565,14 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
     """The cards of a view in display order for the game (trumps first): the own hand and open hands."""
     gt = None if view.contract is None else view.contract.game_type
     return {
-        "hand": [c.name for c in display_order(view.hand, gt)] if own else [],
-        "open": {str(s): [c.name for c in display_order(h, gt)] for s, h in view.open_hands.items()},
+        "hand": _display(view.hand.mask, gt) if own else [],
+        "open": {str(s): _display(h.mask, gt) for s, h in view.open_hands.items()},
     }
+
+
+@functools.lru_cache(maxsize=65536)
+def _display(mask: int, game_type: Any) -> list[str]:
+    return [c.name for c in display_order(mask, game_type)]
 
 
 def _clean_name(name: Any) -> str:
