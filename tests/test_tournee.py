@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from conftest import vectors
 from skat.errors import IllegalActionError
-from skat.game import Phase
+from skat.game import Game, Phase
 from skat.tournee import TOURNEE_GAMES, TourneeGame, game_name, tournee_null_allowed, tournee_outcome
 
 KIND = {"solo": "solo", "raeuber_skat_game": "solo", "tournee": "tournee", "grand_gucki": "gucki"}
@@ -121,6 +122,9 @@ def test_all_pass_plays_historical_ramsch_with_the_same_cards():
     r = g.result
     assert r.kind == "ramsch" and r.game_name == "ramsch"
     assert sorted(r.scores) in ([0, 0, 10], [0, 0, 20], [-30, 0, 0])
+    record = json.loads(json.dumps(g.to_record()))
+    assert record["result"]["ramsch"]["scores"] == list(r.scores)
+    assert Game.from_record(record).result.scores == r.scores  # Game.from_record reads Tournee records too
 
 
 @pytest.mark.parametrize("seed", range(12))

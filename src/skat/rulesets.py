@@ -29,7 +29,7 @@ BOCK_TRIGGERS: dict[str, str] = {
     "lost_60": "a suit or grand game lost with exactly 60 card points (60:60) [SKATSP, XSKAT]",
     "grand_hand_won": "a won Grand Hand [SKATSP, XSKAT]",
     "null_ouvert_hand": "a Null Ouvert Hand, won or lost [SKATSP]",
-    "kontra_lost": "a game lost after Kontra, by either side [XSKAT]",
+    "kontra_lost": "a game the declarer lost after Kontra was said [XSKAT]",
     "re": "a game in which Re was said [XSKAT]",
     "hundred": "a player's running total becomes a multiple of 100 (not 0) [XSKAT]",
     "repdigit": "a player's running total becomes 111, 222, ... 999 (or the negative) [XSKAT]",
@@ -128,7 +128,8 @@ class RuleSet:
     the auction, that is at least 18) [kneipenskat; XSKAT -kontra18]."""
     kontra_until: str = "own_first_card"
     """Until when: ``own_first_card`` (a defender before he plays to the first trick; the declarer
-    may answer Re before his own first card) or ``first_lead`` (both only before the first lead)."""
+    may answer Re until the first trick is complete) or ``first_lead`` (both only before the first
+    card is led). Kontra and Re are side actions: they are said out of turn, as at a real table."""
     kontra_re: bool = True
     """The declarer may answer Kontra with Re."""
 

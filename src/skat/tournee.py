@@ -192,12 +192,10 @@ class TourneeResult(GameResult):
     second_turn: bool = False
     turned: tuple[str, ...] = ()
     """The skat cards turned up (Tournee), shown to everybody."""
-    ramsch: dict | None = None
 
     def to_json(self) -> dict[str, Any]:
         d = super().to_json()
-        d.update(game_name=self.game_name, second_turn=self.second_turn, turned=list(self.turned),
-                 ramsch=self.ramsch)
+        d.update(game_name=self.game_name, second_turn=self.second_turn, turned=list(self.turned))
         return d
 
 
@@ -502,7 +500,7 @@ class TourneeGame:
                            self.ruleset)
         self.phase = Phase.FINISHED
         self.result = self._result(kind="ramsch", bid=0, scores=out.scores, game_name="ramsch",
-                                   explanation=out.explanation, ramsch=out.to_json())
+                                   explanation=out.explanation, ramsch=out)
 
     def _finish(self) -> None:
         declarer, contract, name = self.declarer, self.contract, self.game_name
