@@ -347,6 +347,9 @@ def test_admiral_valuation_is_skat():
     assert score_admiral(hearts, 0, 30, cards, (95, 25), (10, 5)).scores == (40, 0)
     assert score_admiral(hearts, 0, 40, cards, (70, 50), (8, 7)).scores == (-80, 0)  # overbid: 2 x 40
     assert score_admiral(Contract.parse("null hand"), 1, 30, cards, (0, 0), (15, 0)).scores == (0, 35)
+    announced = Contract.parse("hearts hand schneider")  # with 2, game, hand, Schneider, announced: 6 x 10
+    assert score_admiral(announced, 0, 30, cards, (95, 25), (10, 5)).scores == (60, 0)
+    assert score_admiral(announced, 0, 30, cards, (70, 50), (10, 5)).scores == (-120, 0)
 
 
 def test_kontra_and_re_double_the_played_score():

@@ -212,7 +212,6 @@ class OfficersGame:
         self._auction_value = 0
         self._auction_waiting = False
         self._auction_alone = False
-        self._auction_holder: int | None = None
         self.auction: list[tuple[int, str]] = []
         self.skat_taken = False
         self.discard: int | None = None
@@ -546,7 +545,6 @@ class OfficersGame:
     def _bid(self, seat: int, action: Action) -> None:
         if self._auction_waiting:
             if isinstance(action, Hold):
-                self._auction_holder = 0
                 self._auction_waiting = False
             elif isinstance(action, Pass):
                 self._end_auction(1)
@@ -564,7 +562,6 @@ class OfficersGame:
             if action.value <= self._auction_value:
                 raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
             self._auction_value = action.value
-            self._auction_holder = 1
             self._auction_waiting = True
         elif isinstance(action, Pass):
             if self._auction_alone:
