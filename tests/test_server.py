@@ -139,6 +139,8 @@ def test_a_person_plays_a_full_deal_against_computer_players(client):
         assert nxt["table"]["deal_no"] == 2 and len(nxt["view"]["hand"]) == 10
         # the deal passes to the left: position 0 was forehand, now rearhand
         assert nxt["table"]["positions"] == [1, 2, 0]
+    sheet = client.get(f"/api/tables/{t['table_id']}/sheet.json")
+    assert "attachment" in sheet.headers["content-disposition"] and len(sheet.json()["sheet"]["rows"]) == 1
     record = client.get(f"/api/tables/{t['table_id']}/games/1.json").json()
     assert Game.from_record(record).result.explanation == result["explanation"]
     assert client.get(f"/api/tables/{t['table_id']}/games/2.json").status_code == 409

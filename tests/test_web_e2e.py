@@ -151,6 +151,10 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.click('#panel [data-action="next"]')
         page.wait_for_function("() => S.state.table.deal_no === 2")
         assert page.locator("#hand .card").count() == 10
+        page.select_option("#sel-lang", "ru")
+        page.select_option("#sel-deck", "four")
+        assert page.inner_text("#my-label").startswith("Вы")
+        shot(page, "08-russian-four-colour")
     finally:
         server.stop()
     assert not errors

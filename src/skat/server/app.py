@@ -70,7 +70,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
-                "rulesets": sorted(set(PRESETS) - {"isko"}), "variants": ["standard"]}
+                "rulesets": sorted(set(PRESETS) - {"isko"}), "variants": ["standard"], "iss_records": _has_iss()}
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
@@ -114,6 +114,15 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         table = mgr().get(table_id)
         return {"table": table.public_info(), "sheet": table.series.sheet()}
 
+    @app.get("/api/tables/{table_id}/sheet.json")
+    async def sheet_download(table_id: str) -> Response:
+        table = mgr().get(table_id)
+        body = {"table": {"id": table.id, "name": table.name, "players": [s.name for s in table.seats],
+                          "ruleset": table.settings.get("ruleset")},
+                "sheet": table.series.sheet(), "games": [table.results[k] for k in sorted(table.results)]}
+        return Response(json.dumps(body, indent=1), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.json"'})
+
     @app.get("/api/tables/{table_id}/games")
     async def games(table_id: str) -> dict[str, Any]:
         table = mgr().get(table_id)
@@ -155,6 +164,15 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def _has_iss() -> bool:
+    """Whether ISS records can be written (``skat.records.iss.to_iss``, another part of the project)."""
+    try:
+        from skat.records.iss import to_iss  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 async def _json_body(request: Request) -> dict[str, Any]:

@@ -60,6 +60,7 @@ function route() {
       history.replaceState(null, "", location.pathname);
     }
     S.token = localStorage.getItem(tokenKey(S.tableId));
+    api("GET", "/api/meta").then((m) => { S.meta = m; }).catch(() => {});
     $("#lobby").classList.add("hidden");
     $("#table").classList.remove("hidden");
     $("#btn-sheet").classList.remove("hidden");
@@ -629,7 +630,7 @@ function showResult() {
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
-    h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }),
+    S.meta && S.meta.iss_records ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
@@ -695,7 +696,9 @@ function showSheet() {
   openDialog("sheet", h("h2", {}, t("sheetTitle")), toggle,
     h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)),
     h("h3", {}, t("chartTitle")), sheetChart(sheet, S.sheetMetric),
-    h("div", { cls: "actions" }, h("button", { onclick: closeDialog, text: t("close") })));
+    h("div", { cls: "actions" },
+      h("a", { href: `/api/tables/${S.tableId}/sheet.json`, download: "", text: t("downloadSheet") }),
+      h("button", { onclick: closeDialog, text: t("close") })));
 }
 
 function gameWords(words) {

@@ -16,7 +16,8 @@ const DECKS = {
   french: {
     suits: { C: ["club", "#1b1b1b"], S: ["spade", "#1b1b1b"], H: ["heart", "#c62828"], D: ["diamond", "#c62828"] },
     ranks: { en: { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" },
-             de: { "7": "7", "8": "8", "9": "9", T: "10", J: "B", Q: "D", K: "K", A: "A" } },
+             de: { "7": "7", "8": "8", "9": "9", T: "10", J: "B", Q: "D", K: "K", A: "A" },
+             ru: { "7": "7", "8": "8", "9": "9", T: "10", J: "В", Q: "Д", K: "К", A: "Т" } },
   },
   four: {
     suits: { C: ["club", "#1b1b1b"], S: ["spade", "#1e7d32"], H: ["heart", "#c62828"], D: ["diamond", "#e08a00"] },
@@ -31,12 +32,14 @@ const DECKS = {
 };
 
 const SUIT_NAMES = {
-  french: { en: { C: "clubs", S: "spades", H: "hearts", D: "diamonds" }, de: { C: "Kreuz", S: "Pik", H: "Herz", D: "Karo" } },
+  french: { en: { C: "clubs", S: "spades", H: "hearts", D: "diamonds" }, de: { C: "Kreuz", S: "Pik", H: "Herz", D: "Karo" },
+            ru: { C: "трефы", S: "пики", H: "черви", D: "бубны" } },
   german: { en: { C: "acorns", S: "leaves", H: "hearts", D: "bells" }, de: { C: "Eichel", S: "Grün", H: "Herz", D: "Schellen" } },
 };
 const RANK_NAMES = {
   en: { "7": "seven", "8": "eight", "9": "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" },
   de: { "7": "Sieben", "8": "Acht", "9": "Neun", T: "Zehn", J: "Bube", Q: "Dame", K: "König", A: "Ass" },
+  ru: { "7": "семёрка", "8": "восьмёрка", "9": "девятка", T: "десятка", J: "валет", Q: "дама", K: "король", A: "туз" },
 };
 
 let DECK = localStorage.getItem("skat.deck") || "french";
@@ -49,7 +52,9 @@ function suitSvg(suit, cls) {
 function cardLabel(name) {
   const names = SUIT_NAMES[DECK === "german" ? "german" : "french"][LANG] || SUIT_NAMES.french.en;
   const ranks = RANK_NAMES[LANG] || RANK_NAMES.en;
-  return LANG === "de" ? `${names[name[0]]} ${ranks[name[1]]}` : `${ranks[name[1]]} of ${names[name[0]]}`;
+  if (LANG === "de") return `${names[name[0]]} ${ranks[name[1]]}`;
+  if (LANG === "ru") return `${ranks[name[1]]} ${names[name[0]]}`;
+  return `${ranks[name[1]]} of ${names[name[0]]}`;
 }
 
 // A card face as an element (a <button> when clickable).
