@@ -234,6 +234,32 @@ _LADDER_ACTIONS: dict[tuple[int, ...], tuple[Bid, ...]] = {}
 _DISCARDS: dict[int, Discard] = {}
 
 
+class _HouseState:
+    """Per-deal state of the house rules: Kontra/Re, Ramsch pushes, a revoke."""
+
+    __slots__ = ("start", "kontra_level", "ramsch_grand_hand", "pushes", "ramsch_seat", "push_holding",
+                 "push_taken", "push_given", "revoke_by")
+
+    def __init__(self) -> None:
+        self.start = "auction"
+        self.kontra_level = 0
+        self.ramsch_grand_hand = False
+        self.pushes = 0
+        self.ramsch_seat = 0
+        self.push_holding = False
+        self.push_taken: list[int | None] = [None, None, None]
+        self.push_given: list[int | None] = [None, None, None]
+        self.revoke_by: int | None = None
+
+    def copy(self) -> _HouseState:
+        other = _HouseState()
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.push_taken = list(self.push_taken)
+        other.push_given = list(self.push_given)
+        return other
+
+
 def _bid_action(value: int) -> Bid:
     action = _BIDS.get(value)
     if action is None:
@@ -318,20 +344,44 @@ class Game:
         self.history: list[tuple[int, Action]] = []
         self.result: GameResult | None = None
         self._declarable_cache: tuple[tuple[bool, int | None], Any] | None = None
-        self.start = start
-        self.kontra_level = 0
-        """0, 1 after Kontra, 2 after Re (RULES.md 5.3)."""
-        self.ramsch_grand_hand = False
-        """True when a player announced Grand Hand instead of Ramsch (the same dealer deals again)."""
-        self.pushes = 0
-        """Schieberamsch: how often the skat was pushed on unseen."""
-        self._ramsch_seat = 0
-        self._push_holding = False
-        self._push_taken: list[int | None] = [None, None, None]
-        self._push_given: list[int | None] = [None, None, None]
-        self.revoke_by: int | None = None
+        # The house rules' state lives in one object, made only when needed: more instance
+        # attributes would cost every attribute access of the hot paths (CPython shares an
+        # instance dict's keys only up to 30 attributes).
+        self._house: _HouseState | None = None
         if start == "ramsch":
+            self._house_state().start = "ramsch"
             self._start_ramsch()
+
+    def _house_state(self) -> _HouseState:
+        house = self._house
+        if house is None:
+            house = self._house = _HouseState()
+        return house
+
+    @property
+    def start(self) -> str:
+        """``auction``, or ``ramsch`` for a deal of a Ramsch or Schieber round."""
+        return "auction" if self._house is None else self._house.start
+
+    @property
+    def kontra_level(self) -> int:
+        """0, 1 after Kontra, 2 after Re (RULES.md 5.3)."""
+        return 0 if self._house is None else self._house.kontra_level
+
+    @property
+    def ramsch_grand_hand(self) -> bool:
+        """True when a player announced Grand Hand instead of Ramsch (the same dealer deals again)."""
+        return self._house is not None and self._house.ramsch_grand_hand
+
+    @property
+    def pushes(self) -> int:
+        """Schieberamsch: how often the skat was pushed on unseen."""
+        return 0 if self._house is None else self._house.pushes
+
+    @property
+    def revoke_by(self) -> int | None:
+        """Real-table mode: the seat whose revoke ended the game."""
+        return None if self._house is None else self._house.revoke_by
 
     # ------------------------------------------------------------------ state
     @property
@@ -345,7 +395,7 @@ class Game:
         if phase is _FINISHED:
             return None
         if phase is _GRAND_HAND or phase is _PUSH:
-            return self._ramsch_seat
+            return self._house.ramsch_seat  # type: ignore[union-attr]
         return self.declarer
 
     @property
@@ -392,7 +442,7 @@ class Game:
         if phase is _GRAND_HAND:
             return [*_GRAND_HAND_ACTIONS, PASS]
         if phase is _PUSH:
-            if self._push_holding:
+            if self._house.push_holding:  # type: ignore[union-attr]
                 from skat.ramsch import push_discards
 
                 return [_discard_action(m) for m in push_discards(self._hands[mover], self.ruleset)]
@@ -584,19 +634,19 @@ class Game:
             else:
                 why = "only the declarer may answer a Kontra with Re, during the first trick"
             raise IllegalActionError(f"seat {seat} cannot say {action} now: {why}")
-        self.kontra_level += 1
+        self._house_state().kontra_level += 1
 
     def _start_ramsch(self) -> None:
         """All passed (or a Ramsch round): Grand Hand offers, Schieberamsch pushes, then the play."""
         self.declarer = None
-        self._ramsch_seat = 0
+        self._house_state().ramsch_seat = 0
         if self.ruleset.ramsch_grand_hand:
             self.phase = _GRAND_HAND
         else:
             self._after_grand_hand()
 
     def _after_grand_hand(self) -> None:
-        self._ramsch_seat = 0
+        self._house_state().ramsch_seat = 0
         if self.ruleset.schieberamsch:
             self.phase = _PUSH
         else:
@@ -609,12 +659,12 @@ class Game:
             if seat == 2:
                 self._after_grand_hand()
             else:
-                self._ramsch_seat = seat + 1
+                self._house_state().ramsch_seat = seat + 1
             return
         if not (isinstance(action, Declare) and action.contract in _GRAND_HAND_CONTRACTS):
             raise IllegalActionError(f"before the Ramsch each player may announce Grand Hand or pass, not {action}")
         self.declarer = seat
-        self.ramsch_grand_hand = True
+        self._house_state().ramsch_grand_hand = True
         self._declarable_cache = None
         self._declare(action.contract, hand_game=True)
 
@@ -622,7 +672,8 @@ class Game:
         from skat.ramsch import push_discards
 
         rules = self.ruleset
-        if self._push_holding:
+        house = self._house_state()
+        if house.push_holding:
             if not isinstance(action, Discard):
                 raise WrongPhaseError(f"seat {seat} holds the skat and must push two cards, not {action}")
             mask = action.cards.mask
@@ -632,18 +683,18 @@ class Game:
                     + ("" if rules.schieberamsch_jacks else ", and no jacks"))
             self._hands[seat] &= ~mask
             self._skat = mask
-            self._push_given[seat] = mask
-            self._push_holding = False
+            house.push_given[seat] = mask
+            house.push_holding = False
         elif isinstance(action, PickUp):
-            self._push_taken[seat] = self._skat
+            house.push_taken[seat] = self._skat
             self._hands[seat] |= self._skat
             self._skat = 0
-            self._push_holding = True
+            house.push_holding = True
             return
         elif isinstance(action, Push):
             if not rules.schieberamsch_unseen_push:
                 raise IllegalActionError(f"at this table ({rules.name}) every player must take up the skat")
-            self.pushes += 1
+            house.pushes += 1
         else:
             raise WrongPhaseError(f"Schieberamsch: take up the skat (pickup) or push it on (push), not {action}")
         if seat == 2:
@@ -651,7 +702,7 @@ class Game:
             self.trick_leader = 0
             self.phase = _PLAY
         else:
-            self._ramsch_seat = seat + 1
+            house.ramsch_seat = seat + 1
 
     def _bid(self, seat: int, action: Action) -> None:
         kind = type(action)
@@ -765,7 +816,7 @@ class Game:
         """Real-table mode: a card that does not follow suit ends the game (RULES.md 8, ISkO 4.2.3)."""
         self._hands[seat] &= ~(1 << card)
         self.trick.append(card)
-        self.revoke_by = seat
+        self._house_state().revoke_by = seat
         self._finish("revoke")
 
     def _revoke_points(self, decl_points: int, decl_tricks: int) -> tuple[int, int]:
@@ -895,13 +946,17 @@ class Game:
     def _view_skat(self, seat: int, is_declarer: bool) -> CardSet | None:
         if is_declarer and self.skat_taken:
             return CardSet.from_mask(self.initial_skat)
-        taken = self._push_taken[seat]
+        if self._house is None:
+            return None
+        taken = self._house.push_taken[seat]
         return None if taken is None else CardSet.from_mask(taken)
 
     def _view_discard(self, seat: int, is_declarer: bool) -> CardSet | None:
         if is_declarer and self.discard is not None:
             return CardSet.from_mask(self.discard)
-        given = self._push_given[seat]
+        if self._house is None:
+            return None
+        given = self._house.push_given[seat]
         return None if given is None else CardSet.from_mask(given)
 
     # --------------------------------------------------------------- records
@@ -983,7 +1038,7 @@ class Game:
         g.tricks_won = list(self.tricks_won)
         g.conceded = list(self.conceded)
         g.history = list(self.history)
-        g._push_taken = list(self._push_taken)
-        g._push_given = list(self._push_given)
+        if self._house is not None:
+            g._house = self._house.copy()
         return g
 
