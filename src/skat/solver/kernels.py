@@ -214,6 +214,19 @@ def beats(gt, a, b):
 
 
 @njit(cache=True)
+def can_beat(gt, hand, lead, w):
+    """True if a seat holding ``hand`` can legally beat card ``w`` in a trick led with ``lead``."""
+    legal = hand & GMASK[gt, GRP[gt, lead]]
+    if legal == 0:
+        legal = hand
+    gw = GRP[gt, w]
+    if legal & GMASK[gt, gw] & ~((2 << w) - 1):
+        return True
+    tg = TRUMP_GROUP[gt]
+    return tg >= 0 and gw != tg and (legal & GMASK[gt, tg]) != 0
+
+
+@njit(cache=True)
 def legal_layout(gt, hand, n, c0):
     """Legal cards of a layout hand; ``n`` cards are in the trick and ``c0`` led it."""
     if n == 0:
@@ -303,36 +316,64 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
                 continue
         if c == ttmove:
             key_c = 1 << 40
-        elif n == 0:
-            if mode == 2:
+        elif mode == 2:
+            if n == 0:
                 key_c = -GRANK[gt, c]
-            elif ((alive & GMASK[gt, GRP[gt, c]]) >> (c + 1)) == 0:
-                key_c = 1000 + LPTS[gt, c]
             else:
-                key_c = -(LPTS[gt, c] * 64 + GRANK[gt, c])
+                if n == 1:
+                    win_seat = p if beats(gt, c, c0) else leader
+                else:
+                    if beats(gt, c, cur):
+                        win_seat = p
+                    elif cur == c0:
+                        win_seat = leader
+                    else:
+                        win_seat = leader + 1
+                        if win_seat == 3:
+                            win_seat = 0
+                good = (win_seat != decl) == maxer
+                key_c = (64 if good else -64) + GRANK[gt, c]
         else:
-            if n == 1:
+            # who takes the trick if everybody after the mover beats the winning card when it
+            # belongs to the other side and he can (a one-trick look-ahead)
+            if n == 0:
+                lead = c
+                wcard = c
+                win_seat = p
+                tp = LPTS[gt, c] + 1
+            elif n == 1:
+                lead = c0
                 if beats(gt, c, c0):
+                    wcard = c
                     win_seat = p
                 else:
+                    wcard = c0
                     win_seat = leader
                 tp = LPTS[gt, c0] + LPTS[gt, c] + 1
             else:
+                lead = c0
                 if beats(gt, c, cur):
+                    wcard = c
                     win_seat = p
-                elif cur == c0:
-                    win_seat = leader
                 else:
-                    win_seat = leader + 1
-                    if win_seat == 3:
-                        win_seat = 0
+                    wcard = cur
+                    win_seat = leader if cur == c0 else (leader + 1) % 3
                 tp = LPTS[gt, c0] + LPTS[gt, c1] + LPTS[gt, c] + 1
-            if mode == 2:
-                good = (win_seat != decl) == maxer
-                key_c = (64 if good else -64) + GRANK[gt, c]
+            q = p
+            for _ in range(2 - n):
+                q = q + 1
+                if q == 3:
+                    q = 0
+                qh = h0 if q == 0 else (h1 if q == 1 else h2)
+                if ((q == decl) != (win_seat == decl)) and can_beat(gt, qh, lead, wcard):
+                    win_seat = q
+                    wcard = 31  # "beaten": later seats treat it as the top card
+            my_side = (win_seat == decl) == maxer
+            if my_side:
+                # cash points; when my own card wins, the cheapest winner first
+                key_c = tp * 64 - GRANK[gt, c] if win_seat == p else tp * 64 + LPTS[gt, c]
             else:
-                my_side = (win_seat == decl) == maxer
-                key_c = (tp if my_side else -tp) * 64 - GRANK[gt, c]
+                key_c = -tp * 64 - GRANK[gt, c]
         MB[d, k] = c
         MK[d, k] = key_c
         k += 1
@@ -382,6 +423,25 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
             if n == 0:
                 if rem == 0:
                     rv = 0
+                    state = _RETURN
+                    continue
+                if popcount(rem) == 3:  # the last trick plays itself
+                    a = h0 if leader == 0 else (h1 if leader == 1 else h2)
+                    b = h1 if leader == 0 else (h2 if leader == 1 else h0)
+                    ca = lowest_bit(a)
+                    cb = lowest_bit(b)
+                    cc = lowest_bit(rem ^ a ^ b)
+                    w = 0
+                    wc = ca
+                    if beats(gt, cb, ca):
+                        w = 1
+                        wc = cb
+                    if beats(gt, cc, wc):
+                        w = 2
+                    winner = leader + w
+                    if winner >= 3:
+                        winner -= 3
+                    rv = _trick_value(gt, mode, decl, winner, LPTS[gt, ca] + LPTS[gt, cb] + LPTS[gt, cc])
                     state = _RETURN
                     continue
                 maxv = _max_rest(gt, mode, rem, 0)
