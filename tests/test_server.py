@@ -320,3 +320,16 @@ def test_seeger_fabian_sheet():
     assert four.seats_for_deal(1) == (0, 1, 2) and four.seats_for_deal(2) == (1, 2, 3)
     four.record_deal(2, "hearts", False, -60)
     assert four.seeger_totals == (30, 30, -110, 30)
+
+
+def test_search_players_think_in_worker_processes(client):
+    """Search levels leave the server process, so their thinking never stalls the event loop."""
+    t = new_table(client, seats=("human", "easy", "easy"))
+    manager = client.app.state.manager
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        _, _, state = hello(ws, t["token"])
+        final = play_deal(ws, state)
+    assert final["view"]["result"]["explanation"]
+    assert manager._processes is not None  # the pool was started for the "easy" players
+    table = manager.get(t["table_id"])
+    assert all(s.bot_seat.name == "easy" and not s.bot_seat.failures for s in table.seats[1:])

@@ -1,21 +1,59 @@
-"""Computer players at a server table: level choice, fallbacks and thinking off the event loop."""
+"""Computer players at a server table: level choice, fallbacks and thinking off the event loop.
+
+Cheap players (``random``, ``heuristic``) think in a thread pool. Search players (``strong``,
+``medium``, ``easy``, ``pimc``) think in a process pool: their search holds the interpreter for
+seconds, and in a thread it would stall the event loop and with it every other table.
+"""
 
 from __future__ import annotations
 
+import copyreg
 import logging
-from concurrent.futures import Executor
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from skat.actions import Action
+from skat.actions import Action, parse_action
+from skat.cards import CardSet
 from skat.game import SeatView
 from skat.players import make_player
 
-__all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS"]
+__all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS", "SEARCH_LEVELS", "bot_process_pool"]
 
 log = logging.getLogger("skat.server.bots")
 
 FALLBACKS = ("strong", "heuristic", "random")
 """The order in which a failing or missing computer player is replaced."""
+
+
+SEARCH_LEVELS = frozenset({"strong", "medium", "easy", "pimc"})
+"""Players whose thinking goes to the process pool."""
+
+# Seat views travel to the process pool by pickle; a CardSet is rebuilt from its mask.
+copyreg.pickle(CardSet, lambda cs: (CardSet.from_mask, (cs.mask,)))
+
+
+def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
+    """Worker processes for search players (forkserver: never a fork of the threaded server)."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["skat.server.bots"])
+    return ProcessPoolExecutor(max_workers=workers or max(1, os.cpu_count() or 1), mp_context=ctx)
+
+
+_WORKER_BOTS: dict[str, BotSeat] = {}
+
+
+def choose_in_worker(key: str, name: str, seed: int | None, view: SeatView) -> tuple[str, str, list[str]]:
+    """In a worker process: the action token of the computer player ``key`` (kept between calls)."""
+    bot = _WORKER_BOTS.get(key)
+    if bot is None or bot.requested != name:
+        bot = _WORKER_BOTS[key] = BotSeat(name, seed)
+        if len(_WORKER_BOTS) > 4096:  # forget the oldest players of long-gone tables
+            _WORKER_BOTS.pop(next(iter(_WORKER_BOTS)))
+    action = bot.choose(view)
+    return str(action), bot.name, list(bot.failures)
 
 
 def available_bot(name: str) -> str:
@@ -40,9 +78,10 @@ def default_level() -> str:
 class BotSeat:
     """A computer player in one table position; replaced by a fallback when it fails."""
 
-    def __init__(self, name: str, seed: int | None = None) -> None:
+    def __init__(self, name: str, seed: int | None = None, key: str = "") -> None:
         self.requested = name
         self.seed = seed
+        self.key = key
         self.name = available_bot(name)
         self.player: Any = make_player(self.name, seed)
         self.failures: list[str] = []
@@ -77,6 +116,21 @@ class BotSeat:
             self._fallback(f"chose the illegal action {action!r}")
         return legal[0]
 
-    async def think(self, loop: Any, executor: Executor | None, view: SeatView) -> Action:
-        """Choose in the executor so the event loop (and every other table) keeps running."""
-        return await loop.run_in_executor(executor, self.choose, view)
+    async def think(self, loop: Any, threads: Executor | None, view: SeatView,
+                    processes: ProcessPoolExecutor | None = None) -> Action:
+        """Choose off the event loop: search players in ``processes``, the others in ``threads``."""
+        if processes is not None and self.name in SEARCH_LEVELS:
+            try:
+                token, name, failures = await loop.run_in_executor(
+                    processes, choose_in_worker, self.key, self.name, self.seed, view)
+            except BrokenProcessPool:
+                log.exception("the process pool of the computer players broke; thinking in a thread instead")
+            else:
+                for why in failures[len(self.failures):]:
+                    log.warning("computer player %s failed in its worker (%s); replaced", self.key, why)
+                self.failures = failures
+                if name != self.name:
+                    self.name = name
+                    self.player = make_player(name, self.seed)
+                return parse_action(token)
+        return await loop.run_in_executor(threads, self.choose, view)

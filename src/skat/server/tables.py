@@ -14,7 +14,7 @@ import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +23,7 @@ from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
 from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, get_ruleset
-from skat.server.bots import BotSeat, available_bot, default_level
+from skat.server.bots import BotSeat, available_bot, bot_process_pool, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import Series
 from skat.server.store import Store, StoredTable
@@ -369,7 +369,7 @@ class ServerTable:
             bot = self.seats[position].bot_seat
             assert bot is not None
             try:
-                action = await bot.think(loop, self.manager.executor, view)
+                action = await bot.think(loop, self.manager.executor, view, self.manager.processes)
             except Exception:
                 log.exception("computer player at table %s position %d failed outside its fallbacks", self.id, position)
                 action = view.legal_actions[0]
@@ -397,12 +397,21 @@ class TableManager:
     """All tables of a server, backed by a :class:`Store`."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
-                 executor: Executor | None = None, bot_workers: int = 4) -> None:
+                 executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True) -> None:
         self.store = store
         self.tables: dict[str, ServerTable] = {}
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="skat-bot")
+        self._processes: ProcessPoolExecutor | None = None
+        self._use_processes = bot_processes
+
+    @property
+    def processes(self) -> ProcessPoolExecutor | None:
+        """The process pool for search players, started when the first one thinks."""
+        if self._processes is None and self._use_processes:
+            self._processes = bot_process_pool()
+        return self._processes
 
     # ------------------------------------------------------------ create
     def create_table(
@@ -467,7 +476,7 @@ class TableManager:
             seat = Seat(position=r["position"], kind=r["kind"], name=r["name"], bot=r.get("bot"),
                         token_hash=r.get("token_hash"))
             if seat.kind == "bot":
-                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(32))
+                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(32), key=f"{table_id}:{seat.position}")
             seats.append(seat)
         # The first deal's forehand is position 0: the first dealer sits at the last position.
         series = Series(n_players=len(seats), first_dealer=int(settings.get("first_dealer", len(seats) - 1)))
@@ -559,6 +568,8 @@ class TableManager:
                 table.bot_task.cancel()
         if isinstance(self.executor, ThreadPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)
 
 
 def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
