@@ -50,3 +50,9 @@ def test_series_prints_a_table_without_json(capsys):
     assert main(["series", "--games", "3", "--seed", "2", "--bot", "random"]) == 0
     out = capsys.readouterr().out
     assert "Seeger-Fabian" in out and "settlement" in out
+
+
+def test_series_shows_the_rule_sheet(capsys):
+    assert main(["series", "--ruleset", "pirate", "--show-rules"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pirate:") and "pirate_threshold = 100" in out and "Bock round" in out

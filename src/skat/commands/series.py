@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                         help="change one rule option on top of the preset (repeatable; JSON values)")
     parser.add_argument("--json", action="store_true", help="print the score sheet as JSON")
+    parser.add_argument("--show-rules", action="store_true",
+                        help="print every option of the rule set with its documentation, and stop")
 
 
 def _bot_name(requested: str | None) -> str:
@@ -67,6 +69,14 @@ def run(args: argparse.Namespace) -> int:
         names = args.names.split(",") if args.names else [f"P{i + 1}" for i in range(args.players)]
         if args.names and len(names) != args.players:
             raise TableError(f"--names gives {len(names)} names for --players {args.players}")
+        if args.show_rules:
+            print(f"{rules.name}: {rules.description}")
+            for option, value, doc in rules.describe()[2:]:
+                shown = list(value) if isinstance(value, tuple) and len(value) > 8 else value
+                if isinstance(shown, list) and len(shown) > 8:
+                    shown = f"{shown[:4]} ... {shown[-1]} ({len(shown)} values)"
+                print(f"  {option} = {shown}\n      {doc}")
+            return 0
         table = Table(names, ruleset=rules, seed=args.seed, games=args.games)
         bot = _bot_name(args.bot)
         players = [make_player(bot, table.seed + i) for i in range(table.size)]
