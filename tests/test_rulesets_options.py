@@ -71,3 +71,18 @@ def test_ramsch_skat_option_in_a_played_deal():
             assert with_skat == [s for s in range(3) if game.trick_points[s] == max(game.trick_points)]
         scores[skat_rule] = game.result.scores
     assert scores["last_trick"] != scores["loser"]
+
+
+def test_schneider_points_option():
+    """D2: the historical 91: 90 points no longer make the defenders schneider; 30 still
+    makes the declarer schneider."""
+    from skat.rules.contract import Contract
+    from skat.rules.value import evaluate
+
+    cards = "CJ SJ CA CT CK CQ C9 C8 HA HT SA D7"
+    old = ISKO.replace(schneider_points=91)
+    assert evaluate(Contract("clubs"), cards, 90, 8, 18).schneider
+    assert not evaluate(Contract("clubs"), cards, 90, 8, 18, old).schneider
+    assert evaluate(Contract("clubs"), cards, 91, 8, 18, old).schneider
+    assert evaluate(Contract("clubs"), cards, 30, 2, 18, old).schneider
+    assert not evaluate(Contract("clubs"), cards, 31, 2, 18, old).schneider

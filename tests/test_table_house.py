@@ -15,8 +15,8 @@ from test_table import check_sheet, play_series
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-@pytest.mark.parametrize("preset", [PUB, PIRATE.replace(pirate_threshold=30, pirate_repeat=True)],
-                         ids=["pub", "pirate"])
+@pytest.mark.parametrize("preset", [PUB, PIRATE, PIRATE.replace(pirate_threshold=30, pirate_repeat=True)],
+                         ids=["pub", "pirate", "pirate-at-30"])
 def test_house_series_to_the_end(preset, n):
     table, sheet, spies = play_series(preset, n, games=3 * n + 2, seed=n)
     assert table.is_over

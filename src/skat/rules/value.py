@@ -168,7 +168,9 @@ def evaluate(
             f"matadors are counted over 12 cards (hand plus skat), got {cards_mask.bit_count()}"
         )
     with_, count = matadors(gt, cards_mask)
-    schneider = declarer_points >= rules.schneider_points or declarer_points <= 120 - rules.schneider_points
+    # the defenders are schneider when the declarer reaches schneider_points (ISkO 90, historical 91);
+    # the declarer himself is schneider with 30 or fewer under both rules (RULES.md 4.3, 10.3)
+    schneider = declarer_points >= rules.schneider_points or declarer_points <= 30
     schwarz = declarer_tricks in (0, 10)
     base = gt.base_value
     old_ouvert = rules.grand_ouvert_base36 and gt == GameType.GRAND and contract.ouvert
