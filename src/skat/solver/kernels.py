@@ -381,6 +381,51 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
 
 
 @njit(cache=True)
+def _quick(gt, mode, decl, gen, ttmask, h0, h1, h2, leader, alpha, beta, TK, TD):
+    """The value of a trick start when it needs no search (empty, last trick, bound or table
+    cut-off, the same tests as in :func:`search`), else -1."""
+    rem = h0 | h1 | h2
+    if rem == 0:
+        return 0
+    if popcount(rem) == 3:
+        a = h0 if leader == 0 else (h1 if leader == 1 else h2)
+        b = h1 if leader == 0 else (h2 if leader == 1 else h0)
+        ca = lowest_bit(a)
+        cb = lowest_bit(b)
+        cc = lowest_bit(rem ^ a ^ b)
+        w = 0
+        wc = ca
+        if beats(gt, cb, ca):
+            w = 1
+            wc = cb
+        if beats(gt, cc, wc):
+            w = 2
+        winner = leader + w
+        if winner >= 3:
+            winner -= 3
+        return _trick_value(gt, mode, decl, winner, LPTS[gt, ca] + LPTS[gt, cb] + LPTS[gt, cc])
+    maxv = _max_rest(gt, mode, rem, 0)
+    if alpha >= maxv:
+        return maxv
+    if beta <= 0:
+        return 0
+    key = rem | (leader << 32) | (gen << 34)
+    idx = ((key * _HASH_MUL) >> 24) & ttmask
+    if TK[idx] != key:
+        idx ^= 1
+        if TK[idx] != key:
+            return -1
+    dat = TD[idx]
+    lo = dat & 0xFF
+    hi = (dat >> 8) & 0xFF
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    return -1
+
+
+@njit(cache=True)
 def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
     """Fail-soft alpha-beta over the rest value (see the module docstring), with an explicit stack.
 
@@ -552,6 +597,24 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                     if winner >= 3:
                         winner -= 3
                     tv = _trick_value(gt, mode, decl, winner, LPTS[gt, c0] + LPTS[gt, c1] + LPTS[gt, c])
+                    q = _quick(gt, mode, decl, gen, ttmask, FS[e, F_H0], FS[e, F_H1], FS[e, F_H2], winner,
+                               FS[d, F_ALPHA] - tv, FS[d, F_BETA] - tv, TK, TD)
+                    if q >= 0:  # settled without a frame of its own
+                        nodes += 1
+                        v = tv + q
+                        if p == decl:
+                            if v > FS[d, F_BEST]:
+                                FS[d, F_BEST] = v
+                                FS[d, F_BMOVE] = c
+                                if v > FS[d, F_ALPHA]:
+                                    FS[d, F_ALPHA] = v
+                        else:
+                            if v < FS[d, F_BEST]:
+                                FS[d, F_BEST] = v
+                                FS[d, F_BMOVE] = c
+                                if v < FS[d, F_BETA]:
+                                    FS[d, F_BETA] = v
+                        continue
                     FS[e, F_LEAD] = winner
                     FS[e, F_N] = 0
                     FS[e, F_C0] = -1
