@@ -139,6 +139,40 @@ async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int, 
     return {"latencies": latencies, "elapsed": elapsed, **counts}
 
 
+async def server_cost(actions: int = 3000, seed: int = 1) -> float:
+    """Milliseconds per action of the server's own path (check, store, three encoded states), in process."""
+    from skat.server.store import Store
+    from skat.server.tables import Client, TableManager
+
+    tmp = tempfile.mkdtemp(prefix="skat-cost-")
+    manager = TableManager(Store(f"sqlite:///{os.path.join(tmp, 'cost.sqlite')}"), bot_processes=False)
+    table, _ = manager.create_table(seats=["human"] * 3)
+    manager.join(table.id)
+    manager.join(table.id)
+    table.maybe_start()
+
+    async def sink(message) -> None:
+        return None
+
+    for position in range(3):
+        table.clients.append(Client(send=sink, position=position))
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    while done < actions:
+        game = table.game
+        if game.is_over:
+            for position in range(3):
+                await table.next_deal(position)
+            continue
+        await table.act(table.positions[game.to_move], str(rng.choice(game.legal_actions())))
+        done += 1
+    elapsed = time.perf_counter() - start
+    manager.shutdown()
+    manager.store.close()
+    return elapsed / actions * 1000
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -171,11 +205,15 @@ def main() -> int:
         print(f"run {r + 1}: {args.tables} tables, {run['actions']} actions in {res['elapsed']:.1f} s, "
               f"{run['deals']} deals finished, p50 {run['p50']:.1f} ms, p99 {run['p99']:.1f} ms, "
               f"{run['rate']:.0f} actions/s, {run['errors']} errors; idle ping {anchors[-1]:.2f} ms", flush=True)
+    cost = statistics.median(asyncio.run(server_cost()) for _ in range(3))
     med = sorted(runs, key=lambda x: x["p99"])[len(runs) // 2]
     anchor = statistics.median(anchors)
     print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent tables, pace {args.pace} s per action:")
     print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms (goal: p99 < 100 ms)")
     print(f"  throughput {med['rate']:.0f} actions/s")
+    print(f"  the server's own path, in process without the network: {cost:.2f} ms per action "
+          f"(at most {1000 / cost:.0f} actions/s on one core)")
+    print(f"  load average of this machine now: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  anchor: idle ping round trip {anchor:.2f} ms; p50/anchor {med['p50'] / anchor:.1f}x, "
           f"p99/anchor {med['p99'] / anchor:.1f}x")
     return 0
