@@ -333,3 +333,18 @@ def test_search_players_think_in_worker_processes(client):
     assert manager._processes is not None  # the pool was started for the "easy" players
     table = manager.get(t["table_id"])
     assert all(s.bot_seat.name == "easy" and not s.bot_seat.failures for s in table.seats[1:])
+
+
+def test_hints_bid_estimate_and_contract_values():
+    from skat.cards import cards
+    from skat.rules.contract import Contract
+    from skat.server.hints import bid_estimate, contract_value
+
+    strong = bid_estimate(cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
+    assert strong["game"] == "grand" and strong["value"] >= 24 * 5  # with 4, game 5
+    assert bid_estimate(cards("D7 D9 H8 HQ S7 S9 SK C8 CQ HK"))["value"] in (0, 23)
+    twelve = cards("CJ SJ C7 C8 C9 CQ CK HA HT H7 S7 D7").mask
+    assert contract_value(Contract.parse("clubs"), twelve, True)["value"] == 36  # with 2, game 3
+    hand = contract_value(Contract.parse("grand hand schneider"), twelve, False)
+    assert hand["value"] == 24 * (2 + 1 + 1 + 2) and hand["exact"] is False
+    assert contract_value(Contract.parse("null ouvert"), twelve, True)["value"] == 46

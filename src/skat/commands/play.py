@@ -247,7 +247,7 @@ def _human_turn(game: Game, view, my_seat: int, names, positions, out, ask) -> N
     legal = [str(a) for a in view.legal_actions]
     if phase is Phase.BIDDING:
         est = bid_estimate(view.hand)
-        hint = f"up to {est['value']} ({est['game']})" if est["value"] else "pass"
+        hint = f"up to {est['value']} ({est['game']}{' hand' if est['hand'] else ''})" if est["value"] else "pass"
         if "hold" in legal:
             prompt = f"Bid of {view.bid}: hold or pass? (estimate: {hint}) > "
         else:

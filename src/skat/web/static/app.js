@@ -437,7 +437,8 @@ function renderPanel() {
     panel.append(h("h3", {}, t("bidding")), bidButtons(v));
     const est = st.hints.bid_estimate;
     if (est) {
-      const hint = est.value ? t("estimateUpTo", { v: est.value, game: t("game_" + est.game) }) : t("estimatePass");
+      const game = est.value ? contractText({ game: est.game, hand: est.hand }) : "";
+      const hint = est.value ? t("estimateUpTo", { v: est.value, game }) : t("estimatePass");
       panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint })));
     }
   } else if (v.phase === "skat" && myTurn) {
