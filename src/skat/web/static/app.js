@@ -414,7 +414,9 @@ function contractButtons(v, handOnly) {
   for (const c of hints) {
     if (handOnly !== undefined && c.contract.hand !== handOnly) continue;
     const value = c.exact ? t("valueExact", { v: c.value }) : t("valueAbout", { v: c.value });
-    box.append(h("button", { "data-action": c.token, onclick: () => act(c.token), cls: "contract g-" + c.contract.game },
+    const short = c.value < v.bid;
+    box.append(h("button", { "data-action": c.token, onclick: () => act(c.token), cls: "contract g-" + c.contract.game + (short ? " short" : ""),
+      title: short ? t("overbid", { v: c.value, b: v.bid }) : null },
       h("span", {}, contractText(c.contract)), h("span", { cls: "value" }, value)));
   }
   return box;
