@@ -348,3 +348,17 @@ def test_hints_bid_estimate_and_contract_values():
     hand = contract_value(Contract.parse("grand hand schneider"), twelve, False)
     assert hand["value"] == 24 * (2 + 1 + 1 + 2) and hand["exact"] is False
     assert contract_value(Contract.parse("null ouvert"), twelve, True)["value"] == 46
+
+
+def test_a_seated_person_closes_the_table(client):
+    t = new_table(client)
+    other = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        hello(ws, t["token"])
+        refused = client.post(f"/api/tables/{t['table_id']}/close", json={"token": other["token"]})
+        assert refused.status_code == 403 and refused.json()["error"] == "bad_token"
+        assert client.post(f"/api/tables/{t['table_id']}/close", json={"token": t["token"]}).json()["closed"]
+        while recv(ws)["type"] != "closed":
+            pass
+    assert [x["id"] for x in client.get("/api/tables").json()["tables"]] == [other["table_id"]]
+    assert client.get(f"/api/tables/{t['table_id']}").status_code == 404

@@ -195,6 +195,14 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         c.goto(f"{server.url}/t/{tid}")
         c.wait_for_function("() => S.state && S.state.you.role === 'spectator'")
         assert c.locator("#hand .card").count() == 0
+        assert c.locator("#btn-close").is_hidden()
+        # a player closes the table: everybody is told, and it leaves the lobby
+        a.keyboard.press("Escape")
+        a.click("#btn-close")
+        a.click("#dialog button.primary")
+        b.wait_for_selector("#dialog a[href='/']")
+        c.wait_for_selector("#dialog a[href='/']")
+        assert httpx.get(f"{server.url}/api/tables").json()["tables"] == []
     finally:
         server.stop()
     assert not errors

@@ -109,6 +109,12 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         await mgr().get(table_id).after_change()
         return out
 
+    @app.post("/api/tables/{table_id}/close")
+    async def close(table_id: str, request: Request) -> dict[str, Any]:
+        body = await _json_body(request)
+        await mgr().close(table_id, body.get("token"))
+        return {"table_id": table_id, "closed": True}
+
     @app.get("/api/tables/{table_id}/sheet")
     async def sheet(table_id: str) -> dict[str, Any]:
         table = mgr().get(table_id)

@@ -522,6 +522,19 @@ class TableManager:
     def lobby(self) -> list[dict[str, Any]]:
         return [t.public_info() for t in self.tables.values()]
 
+    async def close(self, table_id: str, token: Any) -> None:
+        """Close a table for good (a person seated at it asks): it leaves the lobby; its records stay."""
+        table = self.get(table_id)
+        if not isinstance(token, str) or self.position_for_token(table, token) is None:
+            raise TableError("bad_token", "only a person seated at this table can close it: send your seat token", 403)
+        async with table.lock:
+            self.store.close_table(table_id)
+            self.tables.pop(table_id, None)
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+        await table.broadcast_message({"type": "closed", "table_id": table_id,
+                                       "message": "this table was closed by a player"})
+
     # ------------------------------------------------------------ restore
     def restore(self) -> int:
         """Rebuild every open table from the store (after a restart); returns how many."""

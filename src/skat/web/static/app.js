@@ -180,6 +180,12 @@ function act(token) {
 function onMessage(msg) {
   if (msg.type === "state") { banner(null); onState(msg); }
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
+  else if (msg.type === "closed") {
+    S.closing = true;
+    localStorage.removeItem(tokenKey(S.tableId));
+    openDialog("alert", h("p", {}, t("tableClosed")), h("div", { cls: "actions" },
+      h("a", { href: "/", cls: "button", text: t("toLobby") })));
+  }
   else if (msg.type === "error") {
     if (msg.code === "bad_token") {
       localStorage.removeItem(tokenKey(S.tableId));
@@ -529,6 +535,7 @@ function renderSide() {
       h("td", {}, playerName(pos)), h("td", { cls: "num" }, tot.classic[pos]), h("td", { cls: "num" }, tot.seeger_fabian[pos]))));
   sc.append(tbl);
   $("#btn-last").disabled = !(v && v.tricks.length);
+  $("#btn-close").classList.toggle("hidden", st.you.role !== "player");
   const side = $("#side-actions");
   side.innerHTML = "";
   if (v) for (const a of v.side_actions) {
@@ -752,6 +759,9 @@ document.addEventListener("keydown", (ev) => {
 $("#btn-last").addEventListener("click", showLastTrick);
 $("#btn-sheet").addEventListener("click", showSheet);
 $("#btn-invite").addEventListener("click", showInvite);
+$("#btn-close").addEventListener("click", () => confirmBox(t("closeConfirm"), async () => {
+  try { await api("POST", `/api/tables/${S.tableId}/close`, { token: S.token }); } catch (e) { alertBox(e.message); }
+}));
 $("#overlay").addEventListener("click", (ev) => { if (ev.target.id === "overlay") closeDialog(); });
 const selLang = $("#sel-lang"), selDeck = $("#sel-deck");
 selLang.value = LANG;

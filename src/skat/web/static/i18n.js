@@ -52,7 +52,7 @@ const I18N = {
     game_diamonds: "Diamonds", game_hearts: "Hearts", game_spades: "Spades", game_clubs: "Clubs",
     game_grand: "Grand", game_null: "Null", hand: "Hand", ouvert: "Ouvert", announced_schneider: "Schneider announced",
     announced_schwarz: "Schwarz announced", openHand: "open hand", trickWonBy: "{who} takes the trick",
-    dealNo: "Deal {n}", result: "Result", downloadSheet: "Score sheet (JSON)", scoresClassic: "Classic", scoresSF: "Seeger-Fabian",
+    dealNo: "Deal {n}", result: "Result", downloadSheet: "Score sheet (JSON)", closeTable: "Close the table", closeConfirm: "Close this table for everybody? The records stay.", tableClosed: "This table was closed.", toLobby: "To the lobby", scoresClassic: "Classic", scoresSF: "Seeger-Fabian",
   },
   de: {
     title: "Skat", scoreSheet: "Spielliste", invite: "Einladen", deck: "Blatt", language: "Sprache",
@@ -104,7 +104,7 @@ const I18N = {
     game_diamonds: "Karo", game_hearts: "Herz", game_spades: "Pik", game_clubs: "Kreuz",
     game_grand: "Grand", game_null: "Null", hand: "Hand", ouvert: "Ouvert", announced_schneider: "Schneider angesagt",
     announced_schwarz: "Schwarz angesagt", openHand: "offen", trickWonBy: "{who} bekommt den Stich",
-    dealNo: "Spiel {n}", result: "Ergebnis", downloadSheet: "Spielliste (JSON)", scoresClassic: "Klassisch", scoresSF: "Seeger-Fabian",
+    dealNo: "Spiel {n}", result: "Ergebnis", downloadSheet: "Spielliste (JSON)", closeTable: "Tisch schließen", closeConfirm: "Diesen Tisch für alle schließen? Die Protokolle bleiben.", tableClosed: "Dieser Tisch wurde geschlossen.", toLobby: "Zur Übersicht", scoresClassic: "Klassisch", scoresSF: "Seeger-Fabian",
   },
   ru: {
     title: "Скат", scoreSheet: "Запись", invite: "Пригласить", deck: "Колода", language: "Язык",
@@ -156,7 +156,7 @@ const I18N = {
     game_diamonds: "Бубны", game_hearts: "Черви", game_spades: "Пики", game_clubs: "Трефы",
     game_grand: "Гранд", game_null: "Нуль", hand: "с руки", ouvert: "Уверт", announced_schneider: "Шнайдер объявлен",
     announced_schwarz: "Шварц объявлен", openHand: "открыто", trickWonBy: "Взятку берёт {who}",
-    dealNo: "Раздача {n}", result: "Результат", downloadSheet: "Запись (JSON)", scoresClassic: "Классика", scoresSF: "Зегер-Фабиан",
+    dealNo: "Раздача {n}", result: "Результат", downloadSheet: "Запись (JSON)", closeTable: "Закрыть стол", closeConfirm: "Закрыть этот стол для всех? Записи сохранятся.", tableClosed: "Этот стол закрыт.", toLobby: "К списку столов", scoresClassic: "Классика", scoresSF: "Зегер-Фабиан",
   },
 };
 
