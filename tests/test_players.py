@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from skat.arena import new_game
 from skat.cards import Card, CardSet, mask_of
 from skat.game import Game, Phase
 from skat.players import make_player
@@ -42,7 +43,7 @@ def play_out(game: Game, players: list) -> Game:
        mix=st.tuples(*[st.sampled_from(["random", "heuristic"])] * 3))
 def test_heuristic_and_random_only_play_legal_actions(seed: int, ruleset, mix) -> None:
     players = [make_player(name, seed + i) for i, name in enumerate(mix)]
-    game = play_out(Game(seed=seed, ruleset=ruleset), players)
+    game = play_out(new_game(seed, ruleset), players)  # Tournee rules get their own game class
     assert game.result is not None
 
 

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from skat.arena import new_game
 from skat.cards import mask_points
 from skat.game import Game, Phase
 from skat.players import make_player
@@ -20,8 +21,10 @@ from skat.solver import move_values_array
 RULESETS = sorted({r.name: r for r in PRESETS.values()}.values(), key=lambda r: r.name)
 
 
-def quick_pimc(seed: int) -> PIMCPlayer:
-    return PIMCPlayer(seed, worlds=4, min_worlds=2, time_budget=0.05, bid_worlds=4, bid_time=0.1)
+def quick_pimc(seed: int, *, bidding: bool = False) -> PIMCPlayer:
+    # Full-deal solves have a long tail (seconds); searching from the third trick keeps the test quick.
+    return PIMCPlayer(seed, worlds=4, min_worlds=1, time_budget=0.05, bidding=bidding, bid_worlds=4,
+                      bid_time=0.1, search_from_trick=2)
 
 
 def play_out(game: Game, players: list) -> Game:
@@ -38,7 +41,13 @@ def play_out(game: Game, players: list) -> Game:
 def test_pimc_only_plays_legal_actions(seed: int) -> None:
     ruleset = RULESETS[seed % len(RULESETS)]
     players = [quick_pimc(seed * 3 + s) if s != seed % 3 else HeuristicPlayer(seed) for s in range(3)]
-    assert play_out(Game(seed=1000 + seed, ruleset=ruleset), players).result is not None
+    assert play_out(new_game(2000 + seed, ruleset), players).result is not None
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_simulation_bidding_only_makes_legal_decisions(seed: int) -> None:
+    players = [quick_pimc(seed * 3 + s, bidding=True) for s in range(3)]
+    assert play_out(Game(seed=seed), players).result is not None
 
 
 @pytest.mark.parametrize("name", ["easy", "medium"])
@@ -68,8 +77,9 @@ def _true_world(game: Game) -> World:
 
 def test_card_values_in_the_true_world_are_the_solver_values() -> None:
     game = _declared_game(5)
-    for _ in range(4):  # into the second trick
+    for _ in range(16):  # into the sixth trick, where the solver's move values are quick
         game.apply(HeuristicPlayer(0).choose(game.view(game.to_move)), game.to_move)
+    assert not game.is_over
     view = game.view(game.to_move)
     world = _true_world(game)
     totals, solved = card_values(view, [world], Knowledge.from_view(view), points_from_tricks_left=0)

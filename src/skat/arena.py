@@ -336,7 +336,8 @@ def run_match(
 
 
 def _chunk_size(config: ArenaConfig, workers: int) -> int:
-    return max(1, min(50, config.deals // (workers * 8) or 1))
+    """Deals per task: small enough for a live progress bar and an even load, at least one."""
+    return max(1, min(4, config.deals // (workers * 8)))
 
 
 def _run_local(config: ArenaConfig, workers: int, advance: Callable[[int], None]) -> list[dict[str, Any]]:

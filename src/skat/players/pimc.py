@@ -30,7 +30,7 @@ from skat.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.registry import register
 from skat.players.worlds import Knowledge, sample_worlds
-from skat.rules.ranking import GameType
+from skat.rules.ranking import GameType, winner_index
 
 __all__ = ["PIMCPlayer", "card_values"]
 
@@ -48,10 +48,12 @@ def card_values(
 ) -> tuple[dict[int, float], int]:
     """Sum over the worlds of each legal card's value for the declarer (higher is better for him).
 
-    Returns the totals and the number of worlds solved (it stops at ``deadline``
-    once ``min_worlds`` are done).
+    Each card is played in each world and the rest of the deal is solved double dummy
+    (one yes/no search per card and world; exact card points once few tricks are
+    left).  Returns the totals and the number of worlds solved (it stops at
+    ``deadline`` once ``min_worlds`` are done).
     """
-    from skat.solver import move_values_array
+    from skat.solver import declarer_reaches, declarer_takes_all, null_declarer_wins, solve_points
 
     contract = view.contract
     assert contract is not None and view.declarer is not None
@@ -59,40 +61,57 @@ def card_values(
     gt = int(contract.game_type)
     trick = [int(c) for _s, c in view.trick]
     leader = view.trick[0][0] if view.trick else _next_leader(view)
+    mover = (leader + len(trick)) % 3
     cards_left = sum(view.hand_sizes) + len(trick)
     tricks_left = -(-cards_left // 3)
     legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
     totals = {c: 0.0 for c in legal}
     declarer_tricks = sum(1 for _ld, _cs, w in view.tricks if w == declarer)
     defender_tricks = len(view.tricks) - declarer_tricks
+    target = 90 if contract.schneider else 61
+    exact = tricks_left <= points_from_tricks_left
     solved = 0
     for world in worlds:
         if deadline is not None and solved >= min_worlds and time.perf_counter() > deadline:
             break
-        hands = list(world.hands)
-        if gt == _NULL:
-            arr = move_values_array(_NULL, hands, trick, leader, declarer, question="null")
-            for c in legal:
-                totals[c] += float(arr[c])
-        elif contract.schwarz:
-            if defender_tricks:
-                arr = None
+        base_points = view.trick_points[declarer] + mask_points(world.skat)
+        for c in legal:
+            hands = list(world.hands)
+            hands[mover] &= ~(1 << c)
+            now = [*trick, c]
+            lead = leader
+            points = base_points
+            d_tricks, o_tricks = declarer_tricks, defender_tricks
+            if len(now) == 3:  # the card closes the trick: resolve it here
+                winner = (leader + winner_index(gt, now)) % 3
+                if winner == declarer:
+                    points += mask_points((1 << now[0]) | (1 << now[1]) | (1 << now[2]))
+                    d_tricks += 1
+                else:
+                    o_tricks += 1
+                now, lead = [], winner
+            done = not (hands[0] | hands[1] | hands[2])
+            if gt == _NULL:
+                if d_tricks:
+                    value = 0.0
+                elif done:
+                    value = 1.0
+                else:
+                    value = float(null_declarer_wins(hands, now, lead, declarer))
+            elif contract.schwarz:
+                if o_tricks:
+                    value = 0.0
+                elif done:
+                    value = 1.0
+                else:
+                    value = float(declarer_takes_all(gt, hands, now, lead, declarer, o_tricks))
+            elif exact:
+                v = points if done else solve_points(gt, hands, now, lead, declarer, points)
+                value = (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
             else:
-                arr = move_values_array(gt, hands, trick, leader, declarer, question="all_tricks")
-            for c in legal:
-                totals[c] += 0.0 if arr is None else float(arr[c])
-        else:
-            points = view.trick_points[declarer] + mask_points(world.skat)
-            target = 90 if contract.schneider else 61
-            if tricks_left <= points_from_tricks_left:
-                arr = move_values_array(gt, hands, trick, leader, declarer, declarer_points=points)
-                for c in legal:
-                    v = int(arr[c])
-                    totals[c] += (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
-            else:
-                arr = move_values_array(gt, hands, trick, leader, declarer, target=target, declarer_points=points)
-                for c in legal:
-                    totals[c] += float(arr[c])
+                value = float(points >= target if done else
+                              declarer_reaches(gt, hands, now, lead, declarer, target, points))
+            totals[c] += value
         solved += 1
     return totals, solved
 
@@ -118,11 +137,14 @@ class PIMCPlayer:
         bidding: bool = True,
         bid_worlds: int = 20,
         bid_time: float = 1.0,
+    search_from_trick: int = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
         self.min_worlds = min_worlds
         self.time_budget = time_budget
+        self.search_from_trick = search_from_trick
+        """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
         self.bidder = None
         if bidding:
@@ -150,6 +172,8 @@ class PIMCPlayer:
 
     def _decide(self, view: SeatView) -> Action | None:
         if view.phase is Phase.PLAY and view.contract is not None and view.declarer is not None:
+            if len(view.tricks) < self.search_from_trick:
+                return None
             if all(isinstance(a, Play) for a in view.legal_actions):
                 return self.play(view)
             return None
