@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first deal")
     args = parser.parse_args(argv)
-    print(f"Officers' Skat: OfficersBot (samples=8, exact over the last 5 tricks, 2 tricks ahead before) "
+    print(f"Officers' Skat: OfficersBot (samples=8, exact over the last 5 tricks, 2 tricks ahead with material 8 before) "
           f"against random play, {args.games} games per variant, seats alternating")
     print(f"{'variant':<10} {'side':<14} {'won':>5} {'tied':>5} {'lost':>5} {'win rate':>9} {'95% CI':>17} "
           f"{'score diff/game':>17} {'ms/decision':>12} {'ratio to anchor':>16}")

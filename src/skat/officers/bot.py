@@ -1,10 +1,12 @@
 """A computer opponent for Officers' Skat, every variant.
 
 The play: a few hidden cards are sampled consistent with the seat's view (the face-down
-cards, and in Harlequin and Admiral's the cards facing away or held), and each candidate
-card is searched with alpha-beta over the next tricks (to the end of the game once few
-tricks are left, two tricks ahead earlier); the card with the best average wins. Game
-choice, Kontra/Re, bidding and discarding use card-strength heuristics.
+cards, and in Harlequin and Admiral's the cards facing away or held; suits the opponent
+failed to follow are kept out of his playable hidden cards), and each candidate card is
+searched with alpha-beta over the next tricks (to the end of the game, valuing its outcome,
+once few tricks are left; two tricks ahead on card points and trumps kept earlier); the card
+with the best average wins. Game choice, Kontra/Re, bidding and discarding use card-strength
+heuristics.
 """
 
 from __future__ import annotations
@@ -171,7 +173,7 @@ class _Search:
     minus the card points lost (reversed in Ramsch).
     """
 
-    def __init__(self, world: World, me: int, points: tuple[int, int], exact: bool) -> None:
+    def __init__(self, world: World, me: int, points: tuple[int, int], exact: bool, material: int = 0) -> None:
         self.piles = world.piles
         self.hands = world.hands
         self.gt = world.game_type
@@ -186,6 +188,17 @@ class _Search:
         skat_points = sum(_POINTS[c] for c in iter_mask(world.skat))
         self.skat_to_chooser = skat_points if world.variant == "admiral" and not self.ramsch else 0
         self.base = points
+        self.material = material
+        owned = [world.hands[s] | sum(1 << c for p in world.piles[s] for c in p) for s in (0, 1)]
+        self.owned = owned
+        trumps = TRUMP_MASK[self.gt]
+        self.weight = [0] * 32
+        if material and not self.null:
+            for c in range(32):
+                if trumps >> c & 1:
+                    self.weight[c] = material * (2 if c & 7 == 4 else 1)
+                elif c & 7 == 7:
+                    self.weight[c] = material // 2
 
     def playable(self, seat: int, played: int) -> int:
         m = self.hands[seat] & ~played
@@ -203,14 +216,20 @@ class _Search:
         power = self.power
         return sorted(iter_mask(m), key=lambda c: -power[c] * 16 - _POINTS[c])
 
-    def leaf(self, mine: int, his: int) -> int:
-        """Value when the search stops: ``mine``/``his`` are the card points taken within the search."""
+    def leaf(self, mine: int, his: int, played: int = 0) -> int:
+        """Value when the search stops: ``mine``/``his`` are the card points taken within the search;
+        over a horizon the trumps and aces still held count too (``material`` points each)."""
         if self.null:
             if not self.exact:
                 return 0
             return 1000 if self.me == self.chooser else -1000  # the chooser took no trick
         if not self.exact:
-            return his - mine if self.ramsch else mine - his
+            diff = his - mine if self.ramsch else mine - his
+            if self.material and not self.ramsch:
+                w = self.weight
+                diff += sum(w[c] for c in iter_mask(self.owned[self.me] & ~played))
+                diff -= sum(w[c] for c in iter_mask(self.owned[1 - self.me] & ~played))
+            return diff
         me_total = self.base[self.me] + mine
         his_total = self.base[1 - self.me] + his
         if self.ramsch:
@@ -230,7 +249,7 @@ class _Search:
     def node(self, played: int, leader: int, depth: int, mine: int, his: int, alpha: int, beta: int) -> int:
         """Best value from a trick start with ``depth`` tricks to search."""
         if depth == 0:
-            return self.leaf(mine, his)
+            return self.leaf(mine, his, played)
         key = (played, leader, mine * 256 + his)
         hit = self.tt.get(key)
         if hit is not None:
@@ -312,14 +331,16 @@ class OfficersBot:
 
     ``samples`` worlds per decision; the search runs to the end of the game once at most
     ``exact_tricks`` tricks remain (valuing the game's outcome when ``outcome``, else card
-    points), otherwise ``lookahead`` tricks ahead on card points.
+    points), otherwise ``lookahead`` tricks ahead on card points plus ``material`` points for
+    every trump (twice for a jack) and half for every side ace still held.
     """
 
     name = "officers-bot"
 
     def __init__(self, seed: int | None = None, samples: int = 8, exact_tricks: int = 5, lookahead: int = 2,
-                 outcome: bool = True) -> None:
+                 outcome: bool = True, material: int = 8) -> None:
         self.rng = random.Random(seed)
+        self.material = material
         self.outcome = outcome
         self.samples = samples
         self.exact_tricks = exact_tricks
@@ -419,7 +440,7 @@ class OfficersBot:
         exact = depth == left and self.outcome
         for _ in range(self.samples):
             world = sample_world(view, self.rng)
-            search = _Search(world, view.seat, view.trick_points, exact)
+            search = _Search(world, view.seat, view.trick_points, exact, self.material)
             for c in cards:
                 totals[c] += search.root(played, leader, trick, c, depth)
         best = max(totals.values())
