@@ -90,6 +90,18 @@ def lowest_bit(typingctx, x):
     return sig, codegen
 
 
+@intrinsic
+def highest_bit(typingctx, x):
+    """Index of the highest set bit of a non-zero int64 (LLVM ctlz)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        lz = builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+        return builder.sub(ir.Constant(ir.IntType(64), 63), lz)
+
+    return sig, codegen
+
+
 # ----------------------------------------------------------------------------- tables
 def _build_layout_tables():
     l2c = np.zeros((_N_GAMES, 32), np.int64)
@@ -214,16 +226,20 @@ def beats(gt, a, b):
 
 
 @njit(cache=True)
-def can_beat(gt, hand, lead, w):
-    """True if a seat holding ``hand`` can legally beat card ``w`` in a trick led with ``lead``."""
+def best_beater(gt, hand, lead, w):
+    """The highest card with which a seat holding ``hand`` can beat card ``w`` in a trick led
+    with ``lead``, or -1 if it cannot."""
     legal = hand & GMASK[gt, GRP[gt, lead]]
     if legal == 0:
         legal = hand
     gw = GRP[gt, w]
-    if legal & GMASK[gt, gw] & ~((2 << w) - 1):
-        return True
+    higher = legal & GMASK[gt, gw] & ~((2 << w) - 1)
     tg = TRUMP_GROUP[gt]
-    return tg >= 0 and gw != tg and (legal & GMASK[gt, tg]) != 0
+    if tg >= 0 and gw != tg:
+        higher |= legal & GMASK[gt, tg]
+    if higher == 0:
+        return -1
+    return highest_bit(higher)
 
 
 @njit(cache=True)
@@ -365,9 +381,11 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
                 if q == 3:
                     q = 0
                 qh = h0 if q == 0 else (h1 if q == 1 else h2)
-                if ((q == decl) != (win_seat == decl)) and can_beat(gt, qh, lead, wcard):
-                    win_seat = q
-                    wcard = 31  # "beaten": later seats treat it as the top card
+                if (q == decl) != (win_seat == decl):
+                    b = best_beater(gt, qh, lead, wcard)
+                    if b >= 0:
+                        win_seat = q
+                        wcard = b
             my_side = (win_seat == decl) == maxer
             if my_side:
                 # cash points; when my own card wins, the cheapest winner first
