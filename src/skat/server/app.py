@@ -15,10 +15,9 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from skat.rulesets import PRESETS
 from skat.server.bots import FALLBACKS, default_level
 from skat.server.store import Store
-from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager
+from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -70,7 +69,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
-                "rulesets": sorted(set(PRESETS) - {"isko"}), "variants": ["standard"], "iss_records": _has_iss()}
+                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": _has_iss()}
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:

@@ -28,7 +28,7 @@ from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import Series
 from skat.server.store import Store, StoredTable
 
-__all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view"]
+__all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
 
 log = logging.getLogger("skat.server")
 
@@ -44,6 +44,21 @@ class TableError(SkatError):
         super().__init__(message)
         self.code = code
         self.status = status
+
+
+def table_rulesets() -> list[str]:
+    """Presets a server table plays: every deal a standard game, all passing means passed in
+    (no Ramsch, Bock or Tournee rounds, which need the table-level logic of :mod:`skat.table`)."""
+    out = []
+    for name, rules in PRESETS.items():
+        if name == "isko":
+            continue
+        plain = (getattr(rules, "all_pass", "passed_in") == "passed_in"
+                 and getattr(rules, "variant", "standard") in ("standard", "")
+                 and not getattr(rules, "bock_triggers", ()) and not getattr(rules, "pirate", False))
+        if plain:
+            out.append(name)
+    return sorted(out)
 
 
 def hash_token(token: str) -> str:
@@ -436,7 +451,10 @@ class TableManager:
             raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
                              "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
         if ruleset.lower() not in PRESETS:
-            raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(sorted(PRESETS))}")
+            raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(table_rulesets())}")
+        if ruleset.lower() not in table_rulesets():
+            raise TableError("bad_ruleset", f"rule set {ruleset!r} needs Ramsch, Bock or Tournee rounds, which server "
+                             f"tables do not play yet; choose one of: {', '.join(table_rulesets())}")
         seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
         if len(seats) not in (3, 4):
             raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
