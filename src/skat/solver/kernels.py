@@ -19,8 +19,14 @@ of tricks the declarer takes (``MODE_TRICKS``), or, for null, the number of tric
 take (``MODE_NULL``; the declarer wins when that equals all remaining tricks).  The declarer is
 always the maximising side.  A transposition table keyed on (cards left, leader, generation)
 stores lower/upper bounds and the best lead at trick starts; a new generation per solved deal
-makes old entries invalid without clearing the table.  :func:`solve_rest` drives null-window
-tests in MTD(f) fashion for exact values.
+makes old entries invalid without clearing the table.  Trick starts that bounds or the table
+settle are answered in the parent's frame without a frame of their own.  Moves are ordered by
+the table's best lead, then by a one-trick look-ahead (who takes the trick if every later seat of
+the other side beats the winning card when it can), and equivalent cards are searched once.
+:func:`solve_rest` finds exact values with null-window tests (MTD(f) bounds plus bisection).
+
+The search keeps its own stack (``FS``) instead of recursing: numba's on-disk cache cannot hold
+self-recursive functions reliably (a cached recursive kernel crashed on reload in numba 0.68).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ __all__ = [
     "from_layout",
     "search",
     "solve_rest",
+    "best_beater",
     "rest_test",
     "move_values",
     "legal_layout",
