@@ -68,3 +68,14 @@ def test_deal_numbers_are_reproducible_and_cover_the_deck():
     assert sorted(order) == list(range(32))
     with pytest.raises(ValueError):
         deck_order(-1)
+
+
+def test_card_sets_and_seat_views_pickle():
+    import pickle
+
+    from skat import Game
+
+    s = cards("CJ HA D7")
+    assert pickle.loads(pickle.dumps(s)) == s
+    view = Game(seed=3).view(1)
+    assert pickle.loads(pickle.dumps(view)).hand == view.hand

@@ -283,6 +283,9 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
+    def __reduce__(self) -> tuple:
+        return (CardSet.from_mask, (self.mask,))
+
     @classmethod
     def from_mask(cls, mask: int) -> CardSet:
         obj = object.__new__(cls)

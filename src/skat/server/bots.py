@@ -7,7 +7,6 @@ seconds, and in a thread it would stall the event loop and with it every other t
 
 from __future__ import annotations
 
-import copyreg
 import logging
 import multiprocessing
 import os
@@ -16,7 +15,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from skat.actions import Action, parse_action
-from skat.cards import CardSet
 from skat.game import SeatView
 from skat.players import make_player
 
@@ -31,8 +29,6 @@ FALLBACKS = ("strong", "heuristic", "random")
 SEARCH_LEVELS = frozenset({"strong", "medium", "easy", "pimc"})
 """Players whose thinking goes to the process pool."""
 
-# Seat views travel to the process pool by pickle; a CardSet is rebuilt from its mask.
-copyreg.pickle(CardSet, lambda cs: (CardSet.from_mask, (cs.mask,)))
 
 
 def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
