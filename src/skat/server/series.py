@@ -10,13 +10,16 @@ rebuilt after a restart) and rows with running totals for the browser's sheet an
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from skat.game import Game
+from skat.rulesets import RuleSet
 from skat.scoresheet import ScoreSheet, SheetEntry
-from skat.table import seats_for
+from skat.table import Table, seats_for
 
-__all__ = ["SheetRow", "Series"]
+__all__ = ["SheetRow", "Series", "TableSeries", "ListRow", "DealStart", "UNLIMITED_GAMES"]
 
 
 @dataclass(frozen=True)
@@ -129,3 +132,202 @@ class Series:
             "won": self.won_games,
             "lost": self.lost_games,
         }
+
+
+# --------------------------------------------------------------------------- house-rule series
+class _ReplayTable(Table):
+    """A :class:`skat.Table` that can be handed the stored starts of its deals (a restart).
+
+    Each deal of a series is shuffled from ``(seed, number, attempt)``, so replaying the stored
+    actions rebuilds the same series. A stored deal that differs from the shuffle (a table
+    stored before its series seed was kept) is played from its stored cards instead, so that no
+    table is lost; the rounds (Bock, Ramsch, Schieber) still come from the table's own logic.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.stored_starts: deque[dict[str, Any]] = deque()
+
+    def _start(self, number: int, attempt: int, kind: str) -> Any:
+        deal = super()._start(number, attempt, kind)
+        if self.stored_starts:
+            stored = self.stored_starts.popleft()
+            if _start_record(deal.game) != {k: v for k, v in stored.items() if k not in ("actions", "result")}:
+                record = dict(stored, actions=[], result=None)
+                deal.game = Game.from_record(record)
+        return deal
+
+
+def _start_record(game: Any) -> dict[str, Any]:
+    """A deal as stored before its first action: rule set, seed, hands and skat."""
+    record = game.to_record()
+    record.pop("actions", None)
+    record.pop("result", None)
+    return record
+
+
+@dataclass(frozen=True)
+class ListRow:
+    """One line of a house-rule score sheet: one deal as :class:`skat.Table` wrote it."""
+
+    deal_no: int
+    """Number of the game in the series (a redealt game keeps its number)."""
+    dealer: int
+    declarer: int | None
+    game: str
+    """The sheet's game column: ``clubs`` ... ``null``, ``ramsch``, ``passed`` or a Tournee game name."""
+    contract: str
+    """The contract in words (``grand hand``), ``ramsch`` or ``passed in``."""
+    won: bool | None
+    score: int
+    """The declarer's entry (0 when there is no declarer)."""
+    scores: tuple[int, ...]
+    """What every table position got from this deal (Ramsch losers, Bock doubling included)."""
+    round: str
+    kontra: int
+    events: tuple[str, ...]
+    """Bock triggers this deal fired."""
+    classic: tuple[int, ...]
+    seeger: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "deal_no": self.deal_no, "dealer": self.dealer, "declarer": self.declarer, "game": self.game,
+            "contract": self.contract, "won": self.won, "score": self.score, "scores": list(self.scores),
+            "round": self.round, "bock": self.round in ("bock", "pirate_bock"), "kontra": self.kontra,
+            "events": list(self.events), "classic": list(self.classic), "seeger": list(self.seeger),
+        }
+
+
+@dataclass
+class DealStart:
+    """A deal the series has dealt: its game, number, dealer, seats and round."""
+
+    game: Any
+    number: int
+    dealer: int
+    positions: tuple[int, int, int]
+    round: str
+
+
+class TableSeries:
+    """The series of a server table, driven by :class:`skat.Table` under the table's rule set.
+
+    Bock rounds, Ramsch and Schieber rounds, the pirate sequence, redeals and Tournee games
+    come from the library exactly as in ``skat series``. A finished deal is written on the
+    sheet when it ends (:meth:`close_deal`); the next deal is dealt then too, and held back
+    until every person at the table is ready.
+    """
+
+    def __init__(self, n_players: int, ruleset: RuleSet, seed: int, first_dealer: int = 0,
+                 games: int | None = None, stored_starts: list[dict[str, Any]] | None = None) -> None:
+        if n_players not in (3, 4):
+            raise ValueError(f"a server table seats 3 or 4 players, not {n_players}")
+        self.n_players = n_players
+        self.table = _ReplayTable([f"position {p}" for p in range(n_players)], ruleset=ruleset, seed=seed,
+                                  games=games or UNLIMITED_GAMES, first_dealer=first_dealer)
+        self.table.stored_starts.extend(stored_starts or ())
+        self.rows: list[ListRow] = []
+        self.next: DealStart | None = None
+        self.current: DealStart | None = None
+        self._deal()
+
+    def _deal(self) -> None:
+        game = self.table.next_game()
+        while True:
+            entries = self.table.sheet.entries
+            if len(entries) <= len(self.rows):
+                break
+            self.rows.append(self._row(entries[len(self.rows)]))
+        if game is None:
+            self.next = None
+            return
+        t = self.table
+        self.next = DealStart(game=game, number=t.number, dealer=t.dealer, positions=t.seats, round=t.round)
+
+    def start_deal(self) -> DealStart:
+        """The deal to play now (dealt already); raises when the series is over."""
+        if self.next is None:
+            raise ValueError("the series is over: every game of it has been played")
+        self.current, self.next = self.next, None
+        return self.current
+
+    def close_deal(self) -> ListRow | None:
+        """The current deal ended: write it on the sheet and deal the next one.
+
+        Returns the new sheet row, or None when the deal is dealt again (all passed under
+        ``all_pass="redeal"``).
+        """
+        if self.current is None or not self.current.game.is_over:
+            raise ValueError("no finished deal to write on the sheet")
+        before = len(self.rows)
+        self._deal()
+        return self.rows[-1] if len(self.rows) > before else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.next is None and (self.current is None or self.current.game.is_over)
+
+    def _row(self, e: SheetEntry) -> ListRow:
+        prev_c = self.rows[-1].classic if self.rows else (0,) * self.n_players
+        prev_s = self.rows[-1].seeger if self.rows else (0,) * self.n_players
+        sf = self.table.sheet.seeger_fabian_entries(e)
+        record = self.table.records[-1] if self.table.records else {}
+        result = record.get("result") or {}
+        contract = result.get("contract")
+        if e.game == "passed":
+            words = "passed in"
+        elif e.declarer is None:
+            words = "ramsch"
+        elif contract:
+            words = _contract_words(contract, e.game)
+        else:
+            words = e.game
+        score = 0 if e.declarer is None else e.scores[e.declarer]
+        return ListRow(deal_no=e.number, dealer=e.dealer, declarer=e.declarer, game=e.game, contract=words,
+                       won=e.won, score=score, scores=tuple(e.scores), round=e.round, kontra=e.kontra,
+                       events=tuple(e.details.get("events", ())),
+                       classic=tuple(c + s for c, s in zip(prev_c, e.scores)),
+                       seeger=tuple(c + s for c, s in zip(prev_s, sf)))
+
+    @property
+    def classic_totals(self) -> tuple[int, ...]:
+        return self.rows[-1].classic if self.rows else (0,) * self.n_players
+
+    @property
+    def seeger_totals(self) -> tuple[int, ...]:
+        return self.rows[-1].seeger if self.rows else (0,) * self.n_players
+
+    def upcoming(self) -> dict[str, Any]:
+        """The round of the next deal and the special rounds queued after it (for the table header)."""
+        t = self.table
+        nxt = self.next
+        return {"round": None if nxt is None else nxt.round, "queued": t.queued_rounds,
+                "next_pirate_threshold": t.next_pirate_threshold}
+
+    def sheet(self) -> dict[str, Any]:
+        """The score sheet as JSON: rows with running totals, games won and lost, settlement."""
+        sheet = self.table.sheet
+        return {
+            "n_players": self.n_players,
+            "ruleset": self.table.ruleset.name,
+            "rows": [r.to_json() for r in self.rows],
+            "classic": list(self.classic_totals),
+            "seeger_fabian": list(self.seeger_totals),
+            "won": sheet.games_won(),
+            "lost": sheet.games_lost(),
+            "settlement": [round(float(s), 2) for s in sheet.settlement],
+            "upcoming": self.upcoming(),
+        }
+
+
+UNLIMITED_GAMES = 1_000_000
+"""Length of a series that the table plays until the people stop."""
+
+
+def _contract_words(contract: dict[str, Any], game: str) -> str:
+    words = [game]
+    for flag in ("hand", "schneider", "schwarz", "ouvert"):
+        if contract.get(flag):
+            words.append(flag)
+    return " ".join(words)

@@ -25,7 +25,7 @@ from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, available_bot, bot_process_pool, default_level
 from skat.server.hints import bid_estimate, contract_values
-from skat.server.series import Series
+from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
@@ -47,18 +47,11 @@ class TableError(SkatError):
 
 
 def table_rulesets() -> list[str]:
-    """Presets a server table plays: every deal a standard game, all passing means passed in
-    (no Ramsch, Bock or Tournee rounds, which need the table-level logic of :mod:`skat.table`)."""
-    out = []
-    for name, rules in PRESETS.items():
-        if name == "isko":
-            continue
-        plain = (getattr(rules, "all_pass", "passed_in") == "passed_in"
-                 and getattr(rules, "variant", "standard") in ("standard", "")
-                 and not getattr(rules, "bock_triggers", ()) and not getattr(rules, "pirate", False))
-        if plain:
-            out.append(name)
-    return sorted(out)
+    """Presets a server table plays: every preset of :mod:`skat.rulesets` (``isko`` is ``isko2018``).
+
+    The series runs through :class:`skat.Table`, so Bock, Ramsch and Schieber rounds and Tournee
+    games happen exactly as in ``skat series``."""
+    return sorted(name for name in PRESETS if name != "isko")
 
 
 def hash_token(token: str) -> str:
@@ -111,13 +104,14 @@ class ServerTable:
     name: str
     settings: dict[str, Any]
     seats: list[Seat]
-    series: Series
+    series: TableSeries
     store: Store
     manager: TableManager
     game: Game | None = None
     deal_no: int = 0
     positions: tuple[int, int, int] = (0, 1, 2)
     dealer: int = 0
+    current: DealStart | None = None
     ready: set[int] = field(default_factory=set)
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -169,6 +163,9 @@ class ServerTable:
             "n_players": self.n_players,
             "status": self.status,
             "deal_no": self.deal_no,
+            "game_no": None if self.current is None else self.current.number,
+            "round": None if self.current is None else self.current.round,
+            "upcoming": self.series.upcoming(),
             "dealer": self.dealer,
             "positions": list(self.positions),
             "seats": seats,
@@ -230,34 +227,36 @@ class ServerTable:
                 self.clients.remove(client)
 
     # ------------------------------------------------------------- deals
-    def _new_deal(self, seed: int | None = None) -> None:
-        """Deal the next game (stored before anybody sees it)."""
-        deal_no = self.series.deal_no
-        positions = self.series.seats_for_deal(deal_no)
-        dealer = self.series.dealer_for(deal_no)
-        if seed is None:
-            seed = secrets.randbits(48)
-        game = Game(seed=seed, ruleset=self.ruleset)
-        start = game.to_record()
-        start.pop("actions", None)
-        start.pop("result", None)
-        self.store.start_deal(self.id, deal_no, dealer, positions, start)
-        self.game, self.deal_no, self.positions, self.dealer = game, deal_no, positions, dealer
+    def _new_deal(self) -> None:
+        """Start the deal the series has dealt (stored before anybody sees it)."""
+        start = self.series.start_deal()
+        deal_no = self.deal_no + 1
+        record = start.game.to_record()
+        record.pop("actions", None)
+        record.pop("result", None)
+        self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record)
+        self._enter(start, deal_no)
+
+    def _enter(self, start: DealStart, deal_no: int) -> None:
+        self.current, self.game, self.deal_no = start, start.game, deal_no
+        self.positions, self.dealer = start.positions, start.dealer
         self.ready.clear()
 
-    def _finish_deal(self) -> None:
+    def _finish_deal(self, store: bool = True) -> None:
+        """Write the finished deal on the sheet (the series deals the next one) and keep its record."""
         game = self.game
-        assert game is not None and game.result is not None
-        result = game.result
-        declarer_pos = None if result.declarer is None else self.positions[result.declarer]
-        game_words = "passed in" if result.contract is None else str(result.contract)
-        row = self.series.record_deal(declarer_pos, game_words, result.won, result.score)
-        result_json = result.to_json()
-        self.store.finish_deal(self.id, self.deal_no, result_json, row.to_json())
+        assert game is not None and game.result is not None and self.current is not None
+        row = self.series.close_deal()
+        result_json = game.result.to_json()
+        if store:
+            self.store.finish_deal(self.id, self.deal_no, result_json,
+                                   {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
         self.records[self.deal_no] = self._record(game)
-        self.results[self.deal_no] = {"deal_no": self.deal_no, "dealer": self.dealer,
-                                      "positions": list(self.positions), "result": result_json}
+        self.results[self.deal_no] = {"deal_no": self.deal_no, "game_no": self.current.number,
+                                      "round": self.current.round, "dealer": self.dealer,
+                                      "positions": list(self.positions), "result": result_json,
+                                      "sheet_row": None if row is None else row.to_json()}
 
     def _record(self, game: Game) -> dict[str, Any]:
         record = game.to_record()
@@ -272,9 +271,8 @@ class ServerTable:
             return False
         if self.game is not None and not self.game.is_over:
             return False
-        limit = self.settings.get("deals")
-        if limit and self.series.deal_no > int(limit):
-            return False
+        if self.series.next is None:
+            return False  # the series is over
         if self.game is not None:
             humans = {s.position for s in self.seats if s.kind == "human"}
             if not humans <= self.ready:
@@ -450,11 +448,12 @@ class TableManager:
         if variant != "standard":
             raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
                              "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
-        if ruleset.lower() not in PRESETS:
+        if not isinstance(ruleset, str) or ruleset.lower() not in PRESETS:
             raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(table_rulesets())}")
-        if ruleset.lower() not in table_rulesets():
-            raise TableError("bad_ruleset", f"rule set {ruleset!r} needs Ramsch, Bock or Tournee rounds, which server "
-                             f"tables do not play yet; choose one of: {', '.join(table_rulesets())}")
+        if deals is not None and (type(deals) is not int or not 1 <= deals <= 10_000):
+            raise TableError("bad_deals", f"deals is the length of the series, 1 to 10000 games, not {deals!r}")
+        if seed is None:
+            seed = secrets.randbits(48)
         seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
         if len(seats) not in (3, 4):
             raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
@@ -480,7 +479,7 @@ class TableManager:
             token = secrets.token_urlsafe(18)
             rows[claim]["token_hash"] = hash_token(token)
             rows[claim]["name"] = _clean_name(player_name) or "Player"
-        settings = {"ruleset": ruleset.lower(), "variant": variant, "deals": deals,
+        settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
                     "first_dealer": len(seats) - 1, "seed": seed}
         name = _clean_name(name) or f"Table {table_id[:4]}"
         self.store.create_table(table_id, name, settings, rows)
@@ -488,7 +487,8 @@ class TableManager:
         table.maybe_start()
         return table, {"table_id": table_id, "position": claim, "token": token}
 
-    def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]]) -> ServerTable:
+    def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
+               stored_starts: list[dict[str, Any]] | None = None) -> ServerTable:
         seats = []
         for r in rows:
             seat = Seat(position=r["position"], kind=r["kind"], name=r["name"], bot=r.get("bot"),
@@ -497,7 +497,11 @@ class TableManager:
                 seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(32), key=f"{table_id}:{seat.position}")
             seats.append(seat)
         # The first deal's forehand is position 0: the first dealer sits at the last position.
-        series = Series(n_players=len(seats), first_dealer=int(settings.get("first_dealer", len(seats) - 1)))
+        seed = settings.get("seed")
+        series = TableSeries(len(seats), get_ruleset(settings.get("ruleset", "isko2018")),
+                             seed=secrets.randbits(48) if seed is None else int(seed),
+                             first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
+                             games=settings.get("deals"), stored_starts=stored_starts)
         table = ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,
                             store=self.store, manager=self)
         self.tables[table_id] = table
@@ -566,24 +570,20 @@ class TableManager:
         return count
 
     def _restore_one(self, stored: StoredTable) -> None:
-        table = self._build(stored.id, stored.name, stored.settings, stored.seats)
+        table = self._build(stored.id, stored.name, stored.settings, stored.seats,
+                            stored_starts=[d.start for d in stored.deals])
         for deal in stored.deals:
-            record = dict(deal.start)
-            record["actions"] = [[s, t] for s, t in deal.actions]
-            game = Game.from_record(record)
-            table.game, table.deal_no, table.positions, table.dealer = game, deal.deal_no, deal.positions, deal.dealer
+            start = table.series.start_deal()  # the series deals it again: same rounds, same cards
+            if tuple(start.positions) != tuple(deal.positions):
+                raise TableError("bad_store", f"table {stored.id}: deal {deal.deal_no} was stored with positions "
+                                 f"{deal.positions}, the series deals it to {start.positions}")
+            table._enter(start, deal.deal_no)
+            game = start.game
+            for seat, token in deal.actions:
+                game.apply(parse_action(token), seat)
             if game.is_over:
-                result = game.result
-                assert result is not None
-                declarer_pos = None if result.declarer is None else deal.positions[result.declarer]
-                words = "passed in" if result.contract is None else str(result.contract)
-                table.series.record_deal(declarer_pos, words, result.won, result.score)
-                if not deal.finished:
-                    self.store.finish_deal(table.id, deal.deal_no, result.to_json(),
-                                           table.series.rows[-1].to_json())
-                table.records[deal.deal_no] = table._record(game)
-                table.results[deal.deal_no] = {"deal_no": deal.deal_no, "dealer": deal.dealer,
-                                               "positions": list(deal.positions), "result": result.to_json()}
+                table._finish_deal(store=not deal.finished)
+        table.sheet_changed = False
         if table.game is not None and table.game.is_over and not any(s.kind == "human" for s in table.seats):
             table.ready = {s.position for s in table.seats}
         table.maybe_start()
