@@ -85,6 +85,8 @@ def test_create_list_and_join_a_table(client):
     ({"seats": ["human", "random", "nobody"]}, "bad_seats"),
     ({"ruleset": "moon"}, "bad_ruleset"),
     ({"ruleset": "doppelkopf"}, "bad_ruleset"),
+    ({"ruleset": "pub", "options": {"schieberamsh": True}}, "bad_options"),
+    ({"options": {"kontra": {"x": 1}}}, "bad_options"),
     ({"deals": 0}, "bad_deals"),
     ({"claim": 1, "seats": ["human", "random", "random"]}, "bad_claim"),
     ({"variant": "doppelkopf"}, "bad_variant"),

@@ -90,7 +90,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         table, seat = mgr().create_table(
             name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
             variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
-            claim=claim)
+            claim=claim, options=body.get("options"))
         await table.after_change()
         return {**seat, "table": table.public_info(), "url": f"/t/{table.id}"}
 

@@ -22,7 +22,7 @@ from skat.actions import Action, parse_action
 from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
 from skat.rules.ranking import display_order
-from skat.rulesets import PRESETS, get_ruleset
+from skat.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
 from skat.server.bots import BotSeat, available_bot, bot_process_pool, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
@@ -52,6 +52,13 @@ def table_rulesets() -> list[str]:
     The series runs through :class:`skat.Table`, so Bock, Ramsch and Schieber rounds and Tournee
     games happen exactly as in ``skat series``."""
     return sorted(name for name in PRESETS if name != "isko")
+
+
+def table_ruleset(settings: dict[str, Any]) -> RuleSet:
+    """The rule set of a table: its preset with the table's ``options`` changed on top."""
+    rules = get_ruleset(settings.get("ruleset", "isko2018"))
+    options = settings.get("options") or {}
+    return rules.replace(**options) if options else rules
 
 
 def hash_token(token: str) -> str:
@@ -126,8 +133,8 @@ class ServerTable:
         return len(self.seats)
 
     @property
-    def ruleset(self):
-        return get_ruleset(self.settings.get("ruleset", "isko2018"))
+    def ruleset(self) -> RuleSet:
+        return table_ruleset(self.settings)
 
     def seat_of(self, position: int) -> int | None:
         """The game seat (0 forehand, 1 middlehand, 2 rearhand) of a table position in this deal."""
@@ -438,6 +445,7 @@ class TableManager:
         player_name: str = "",
         claim: int | None = 0,
         seed: int | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
 
@@ -454,6 +462,7 @@ class TableManager:
             raise TableError("bad_deals", f"deals is the length of the series, 1 to 10000 games, not {deals!r}")
         if seed is None:
             seed = secrets.randbits(48)
+        options = _check_options(ruleset, options)
         seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
         if len(seats) not in (3, 4):
             raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
@@ -480,7 +489,7 @@ class TableManager:
             rows[claim]["token_hash"] = hash_token(token)
             rows[claim]["name"] = _clean_name(player_name) or "Player"
         settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
-                    "first_dealer": len(seats) - 1, "seed": seed}
+                    "first_dealer": len(seats) - 1, "seed": seed, "options": options}
         name = _clean_name(name) or f"Table {table_id[:4]}"
         self.store.create_table(table_id, name, settings, rows)
         table = self._build(table_id, name, settings, rows)
@@ -498,7 +507,7 @@ class TableManager:
             seats.append(seat)
         # The first deal's forehand is position 0: the first dealer sits at the last position.
         seed = settings.get("seed")
-        series = TableSeries(len(seats), get_ruleset(settings.get("ruleset", "isko2018")),
+        series = TableSeries(len(seats), table_ruleset(settings),
                              seed=secrets.randbits(48) if seed is None else int(seed),
                              first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
                              games=settings.get("deals"), stored_starts=stored_starts)
@@ -615,6 +624,30 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
 @functools.lru_cache(maxsize=65536)
 def _display(mask: int, game_type: Any) -> list[str]:
     return [c.name for c in display_order(mask, game_type)]
+
+
+_SCALAR = (bool, int, str)
+
+
+def _check_options(ruleset: str, options: Any) -> dict[str, Any]:
+    """Rule options a table changes on top of its preset (``{"schieberamsch": true}``), checked."""
+    if options is None:
+        return {}
+    if not isinstance(options, dict) or len(options) > 40:
+        raise TableError("bad_options", "options is an object of rule options, e.g. {\"kontra\": true}")
+    clean: dict[str, Any] = {}
+    for key, value in options.items():
+        if isinstance(value, list) and all(isinstance(x, _SCALAR) for x in value):
+            value = tuple(value)
+        elif not isinstance(value, _SCALAR):
+            raise TableError("bad_options", f"rule option {key!r} must be true/false, a number, a word or a list")
+        clean[key] = value
+    try:
+        rules = get_ruleset(ruleset).replace(**clean)
+        Game(seed=0, ruleset=rules)  # the engine accepts the combination
+    except (RuleSetError, TypeError, ValueError) as exc:
+        raise TableError("bad_options", f"the rule options cannot be used: {exc}") from None
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in clean.items()}
 
 
 def _clean_name(name: Any) -> str:
