@@ -240,3 +240,82 @@ def test_server_killed_and_restarted_mid_game_sqlite(browser, tmp_path):
 
 def test_server_killed_and_restarted_mid_game_postgresql(browser, postgres):  # noqa: F811
     restart_mid_game(browser, postgres.new_database())
+
+
+def ramsch_turn(page, st: dict, shots: dict) -> None:
+    """One action of a Ramsch deal through the UI: pass, refuse Grand Hand, pick up and push, play."""
+    phase, legal = st["phase"], st["legal"]
+    if phase == "bidding":
+        click_action(page, "pass")
+    elif phase == "grand_hand":
+        if "grand_hand" not in shots:
+            shot(page, "20-grand-hand-offer")
+            shots["grand_hand"] = True
+        assert any(a.startswith("declare grand hand") for a in legal)
+        click_action(page, "pass")
+    elif phase == "push" and "pickup" in legal:
+        if "push" in legal and shots.get("picked"):
+            click_action(page, "push")  # the second player pushes it on unseen
+        else:
+            shots["picked"] = True
+            click_action(page, "pickup")
+    elif phase == "push":
+        cards = [c for c in page.locator("#hand .card.playable").evaluate_all("els => els.map(e => e.dataset.card)")
+                 if c[1] != "J"]
+        page.click(f'#hand .card[data-card="{cards[0]}"]')
+        page.click(f'#hand .card[data-card="{cards[1]}"]')
+        shot(page, "21-schieberamsch-push")
+        click_action(page, "discard")
+    elif phase == "play":
+        if st["tricks"] == 4 and "play" not in shots:
+            shot(page, "22-ramsch-play")
+            shots["play"] = True
+        page.locator("#hand .card.playable").first.click()
+
+
+def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
+    """Pub rules with Schieberamsch: three people pass, refuse Grand Hand, push the skat, play Ramsch."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'ramsch.sqlite'}").start()
+    errors: list = []
+    try:
+        created = httpx.post(f"{server.url}/api/tables", json={
+            "seats": ["human"] * 3, "name": "Ramsch", "player_name": "Ada", "ruleset": "pub",
+            "options": {"schieberamsch": True}}).json()
+        tid = created["table_id"]
+        tokens = [created["token"]] + [httpx.post(f"{server.url}/api/tables/{tid}/join", json={"name": n}).json()["token"]
+                                       for n in ("Bea", "Cem")]
+        pages = []
+        for token in tokens:
+            page = new_page(browser, errors, viewport={"width": 1100, "height": 780})
+            page.goto(f"{server.url}/t/{tid}#token={token}")
+            pages.append(page)
+        for page in pages:
+            page.wait_for_selector("#hand .card")
+        shots: dict = {}
+        deadline = time.time() + 90
+        while not all(result_shown(p) for p in pages):
+            assert time.time() < deadline, "the Ramsch did not progress"
+            acted = False
+            for page in pages:
+                st = table_state(page)
+                if my_turn(st):
+                    before = st["seq"]
+                    ramsch_turn(page, st, shots)
+                    page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=10_000)
+                    acted = True
+            if not acted:
+                time.sleep(0.05)
+        assert shots.get("grand_hand") and shots.get("picked") and shots.get("play")
+        page = pages[0]
+        shot(page, "23-ramsch-result")
+        text = page.inner_text("#dialog")
+        assert "Ramsch" in text and ("lost" in text or "Durchmarsch" in text)
+        assert page.locator("#dialog table.ramsch tr").count() == 4  # a head and one row per player
+        page.click("#dialog button:has-text('Score sheet')")
+        page.wait_for_selector("#dialog.dlg-sheet")
+        shot(page, "24-ramsch-sheet")
+        assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
+        assert "Ramsch" in page.inner_text("#dialog table.sheet")
+    finally:
+        server.stop()
+    assert not errors

@@ -77,7 +77,7 @@ function route() {
 async function showLobby() {
   try { S.meta = S.meta || await api("GET", "/api/meta"); } catch (e) { S.meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
   const rs = $("#f-ruleset");
-  if (!rs.options.length) for (const r of S.meta.rulesets) rs.append(h("option", { value: r, text: r }));
+  if (!rs.options.length) for (const r of S.meta.rulesets) rs.append(h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) }));
   $("#f-player").value = localStorage.getItem("skat.name") || "";
   renderSeatChoices();
   await refreshLobby();
@@ -347,19 +347,67 @@ function renderOpponents() {
   }
 }
 
+function wonBy(seat) {
+  return seat === S.state.you.seat ? t("trickWonByYou") : t("trickWonBy", { who: seatName(seat) });
+}
+
+function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null; }
+function kontraLevel(v) { return (v && v.kontra_level) || 0; }
+
+// The game in words: the Tournee game's own name when there is one, else the contract.
+function gameText(v) {
+  const r = v.result;
+  if (r && r.game_name && v.ruleset === "tournee") return tourneeName(r.game_name);
+  return contractText(v.contract);
+}
+
+function tourneeName(name) {
+  const key = "tg_" + name.replace(/_(diamonds|hearts|spades|clubs)$/, "");
+  const suit = (name.match(/_(diamonds|hearts|spades|clubs)$/) || [])[1];
+  const base = t(key) === key ? name.replace(/_/g, " ") : t(key);
+  return suit ? base + " " + t("game_" + suit) : base;
+}
+
+// A button label for any action token the engine offers (Tournee, Grand Hand, Schieberamsch).
+function actionLabel(a) {
+  if (a.startsWith("declare ")) {
+    const w = a.slice(8).split(" ");
+    return contractText({ game: w[0], hand: w.includes("hand"), ouvert: w.includes("ouvert"),
+      schneider: w.includes("schneider"), schwarz: w.includes("schwarz") });
+  }
+  if (/^\d+$/.test(a)) return t("bid", { v: a });
+  const key = { turn: "tourneeTurn", accept: "tourneeAccept", reject: "tourneeReject", pickup: "gucki", pass: "pass", push: "pushUnseen" }[a];
+  return key ? t(key) : a;
+}
+
+// The legal push ("discard X Y") whose two cards are the selected ones, or null.
+function pushToken(v) {
+  if (S.selected.size !== 2) return null;
+  const want = [...S.selected].sort().join(" ");
+  return v.legal_actions.find((a) => a.startsWith("discard ") && a.slice(8).split(" ").sort().join(" ") === want) || null;
+}
+
 function infoText() {
   const st = S.state;
   const v = st.view;
   if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
   const mySeat = st.you.seat;
   if (v.phase === "bidding") return v.to_move === mySeat ? t("yourBid") : t("waitBid", { who: seatName(v.to_move) });
+  if (v.phase === "grand_hand") return v.to_move === mySeat ? t("grandHandYou") : t("grandHandWait", { who: seatName(v.to_move) });
+  if (v.phase === "push") return v.to_move === mySeat ? t("pushYou") : t("pushWait", { who: seatName(v.to_move) });
+  if (isRamsch(v) && v.phase === "play") {
+    if (S.holdTrick) return t("ramschPlay") + " — " + wonBy(S.holdTrick.winner);
+    return t("ramschPlay") + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
+  }
+  if (v.phase === "finished" && v.result && v.result.kind === "ramsch") return t("ramschPlay");
   const mine = v.declarer !== null && v.declarer === mySeat;
   if (v.phase === "skat") return t(mine ? "auctionWonYou" : "auctionWon", { who: seatName(v.declarer), v: v.bid });
   if (v.phase === "discard") return t(mine ? "pickingUpYou" : "pickingUp", { who: seatName(v.declarer) });
   if (v.phase === "declare") return t(mine ? "declaringYou" : "declaring", { who: seatName(v.declarer) });
-  const plays = t(mine ? "playsYou" : "plays", { who: seatName(v.declarer), contract: contractText(v.contract) }) + ", " + t("bidWas", { v: v.bid });
+  const plays = t(mine ? "playsYou" : "plays", { who: seatName(v.declarer), contract: gameText(v) }) + ", " + t("bidWas", { v: v.bid })
+    + (kontraLevel(v) ? " — " + t(kontraLevel(v) === 2 ? "re" : "kontra") : "");
   if (v.phase === "play") {
-    if (S.holdTrick) return plays + " — " + t("trickWonBy", { who: seatName(S.holdTrick.winner) });
+    if (S.holdTrick) return plays + " — " + wonBy(S.holdTrick.winner);
     return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
   }
   if (v.phase === "finished" && v.result && v.result.kind === "passed_in") return t("passedIn");
@@ -375,8 +423,12 @@ function renderCenter() {
   const skatArea = $("#skat-area");
   skatArea.innerHTML = "";
   if (!v) return;
-  if (["bidding", "skat"].includes(v.phase)) {
+  if (["bidding", "skat", "grand_hand", "push"].includes(v.phase)) {
     skatArea.append(cardBack("small"), cardBack("small"));
+  }
+  if (v.ruleset === "tournee" && v.skat && ["skat", "declare"].includes(v.phase)) {
+    skatArea.innerHTML = "";  // Tournee: the turned card is shown to everybody
+    for (const c of v.skat) skatArea.append(cardEl(c, { cls: "small turned" }));
   }
   let cards, hold = S.holdTrick;
   if (hold) cards = hold.cards.map((c, i) => [(hold.leader + i) % 3, c]);
@@ -449,6 +501,28 @@ function renderPanel() {
       const hint = est.value ? t("estimateUpTo", { v: est.value, game }) : t("estimatePass");
       panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint })));
     }
+  } else if (v.phase === "grand_hand" && myTurn) {
+    panel.append(h("h3", {}, t("allPassed")), h("p", {}, t("grandHandPrompt")), h("div", { cls: "actions" },
+      v.legal_actions.filter((a) => a !== "pass").map((a, i) => h("button", { cls: i === 0 ? "primary" : "", "data-action": a,
+        onclick: () => act(a), text: actionLabel(a) })),
+      h("button", { "data-action": "pass", onclick: () => act("pass"), text: t("playRamsch") })));
+  } else if (v.phase === "push" && myTurn) {
+    const discards = v.legal_actions.filter((a) => a.startsWith("discard "));
+    if (discards.length) {
+      const n = S.selected.size;
+      const token = pushToken(v);
+      panel.append(h("p", {}, t("pushPrompt", { n })), h("div", { cls: "actions" },
+        h("button", { cls: "primary", "data-action": "discard", disabled: !token, onclick: () => act(token), text: t("pushTwo") })));
+      if (n === 2 && !token) panel.append(h("p", { cls: "hint muted" }, t("noJacks")));
+    } else {
+      panel.append(h("h3", {}, t("schieberamsch")), h("p", {}, t("pushChoice")), h("div", { cls: "actions" },
+        h("button", { cls: "primary", "data-action": "pickup", onclick: () => act("pickup"), text: t("pickup") }),
+        v.legal_actions.includes("push") ? h("button", { "data-action": "push", onclick: () => act("push"), text: t("pushUnseen") }) : ""));
+    }
+  } else if (v.ruleset === "tournee" && ["skat", "declare"].includes(v.phase) && myTurn) {
+    panel.append(h("h3", {}, t(v.phase === "skat" ? "tourneeChoice" : "tourneeTurned", { v: v.bid })),
+      h("div", { cls: "actions tournee" }, v.legal_actions.map((a, i) => h("button", { cls: i === 0 ? "primary" : "",
+        "data-action": a, onclick: () => act(a), text: actionLabel(a) }))));
   } else if (v.phase === "skat" && myTurn) {
     if (S.panelMode === "hand") {
       panel.append(h("h3", {}, t("declareHandPrompt", { v: v.bid })), contractButtons(v, true),
@@ -494,7 +568,7 @@ function renderHand() {
   cards = sortCards(cards);
   const myTurn = v.to_move === mySeat;
   const legal = new Set(myTurn && v.phase === "play" ? v.legal_actions : []);
-  const discarding = myTurn && v.phase === "discard";
+  const discarding = myTurn && (v.phase === "discard" || (v.phase === "push" && v.legal_actions.some((a) => a.startsWith("discard "))));
   const fromSkat = new Set(v.skat && v.phase === "discard" ? v.skat : []);
   cards.forEach((c, i) => {
     const clickable = legal.has(c) || discarding;
@@ -512,7 +586,7 @@ function renderHand() {
 
 function onCard(c) {
   const v = S.state.view;
-  if (v.phase === "discard") {
+  if (v.phase === "discard" || v.phase === "push") {
     if (S.selected.has(c)) S.selected.delete(c);
     else if (S.selected.size < 2) S.selected.add(c);
     renderHand();
@@ -534,6 +608,10 @@ function renderSide() {
     st.table.seats.map((s, pos) => h("tr", { cls: pos === st.you.position ? "mine" : "" },
       h("td", {}, playerName(pos)), h("td", { cls: "num" }, tot.classic[pos]), h("td", { cls: "num" }, tot.seeger_fabian[pos]))));
   sc.append(tbl);
+  const round = st.table.round;
+  const up = st.table.upcoming;
+  if (round && round !== "normal") sc.append(h("p", { cls: "round-badge round-" + round }, t("round_" + round)));
+  if (up && v && v.phase === "finished" && up.round && up.round !== "normal") sc.append(h("p", { cls: "muted small" }, t("nextRound", { r: t("round_" + up.round) })));
   $("#btn-last").disabled = !(v && v.tricks.length);
   $("#btn-close").classList.toggle("hidden", st.you.role !== "player");
   const side = $("#side-actions");
@@ -546,8 +624,16 @@ function renderSide() {
   if (v && v.auction.length) {
     log.append(h("h4", {}, t("bidding")));
     const ul = h("ol", { cls: "small" });
-    for (const [seat, w] of v.auction) ul.append(h("li", {}, t("says", { who: seatName(seat), what: w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w })));
+    // after three passes the further answers are to the Grand Hand offer (Ramsch when all pass)
+    const allPassed = v.auction.length > 3 && v.auction.slice(0, 3).every((x) => x[1] === "pass");
+    const words = (w) => w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w.startsWith("declare ") ? actionLabel(w) : w;
+    for (const [seat, w] of allPassed ? v.auction.slice(0, 3) : v.auction) ul.append(h("li", {}, t("says", { who: seatName(seat), what: words(w) })));
     log.append(ul);
+    if (allPassed) {
+      const gh = h("ol", { cls: "small" });
+      for (const [seat, w] of v.auction.slice(3)) gh.append(h("li", {}, t("says", { who: seatName(seat), what: w === "pass" ? t("saysNoGrandHand") : words(w) })));
+      log.append(h("h4", {}, t("allPassed")), gh);
+    }
   }
 }
 
@@ -616,18 +702,25 @@ function showResult() {
   const tableId = st.table.id, dealNo = st.table.deal_no;
   if (r.kind === "passed_in") {
     parts.push(h("h2", {}, t("passedIn")));
+  } else if (r.ramsch) {
+    parts.push(...ramschResult(r));
+  } else if (!r.outcome) {
+    parts.push(h("h2", {}, t("result")), h("p", { cls: "explain" }, r.explanation));
   } else {
     const o = r.outcome;
+    const tournee = v.ruleset === "tournee";
     parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) }))));
-    parts.push(h("p", { cls: "explain" }, resultSentence(r)));
+    parts.push(h("p", { cls: "explain" }, tournee ? r.explanation : resultSentence(r)));
     const facts = h("ul", { cls: "facts" },
-      h("li", {}, contractText(r.contract) + ", " + t("bidWas", { v: r.bid })),
+      h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
+      r.kontra_level ? h("li", {}, t(r.kontra_level === 2 ? "kontraRe" : "kontraSaid")) : "",
+      st.table.round === "bock" || st.table.round === "pirate_bock" ? h("li", {}, t("bockDoubles")) : "",
       r.declarer_points !== null ? h("li", {}, t("cardPoints", { d: r.declarer_points, o: r.defender_points })) : "",
       o.base_value ? h("li", {}, t("gameValue", { v: o.game_value, m: o.multiplier, b: o.base_value })) : "",
       o.overbid ? h("li", {}, t("overbid", { v: o.game_value, b: o.bid })) : "",
       h("li", {}, h("b", {}, t("scoreEntry", { s: o.score > 0 ? "+" + o.score : o.score }))));
     parts.push(facts);
-    if (LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));
+    if (!tournee) parts.push(h("p", { cls: "muted small engine" }, r.explanation));
   }
   const skat = h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" })));
   parts.push(skat);
@@ -646,13 +739,40 @@ function showResult() {
   openDialog("result", ...parts);
 }
 
+// The result of a Ramsch: who lost (card points), Jungfrau, Durchmarsch, pushes, each seat's entry.
+function ramschResult(r) {
+  const R = r.ramsch;
+  const names = (seats) => seats.map((s) => seatName(s)).join(", ");
+  const parts = [];
+  if (R.durchmarsch !== null && R.durchmarsch !== undefined && R.durchmarsch !== false) {
+    parts.push(h("h2", { cls: "won" }, youForm(t("durchmarsch", { who: seatName(R.durchmarsch) }))));
+  } else {
+    const scores = R.losers.some((s) => r.scores[s] > 0);  // the historical Ramsch writes a plus for the lowest
+    parts.push(h("h2", { cls: scores ? "won" : "lost" }, youForm(t(scores ? "ramschScores" : R.losers.length > 1 ? "ramschLosers" : "ramschLoser", { who: names(R.losers) }))));
+  }
+  const rows = [0, 1, 2].map((s) => h("tr", { cls: R.losers.includes(s) ? "lost" : "" },
+    h("td", {}, seatName(s)), h("td", { cls: "num" }, R.card_points[s]), h("td", { cls: "num" }, R.tricks[s]),
+    h("td", {}, R.jungfrauen.includes(s) ? t("jungfrau") : ""),
+    h("td", { cls: "num" }, (r.scores[s] > 0 ? "+" : "") + r.scores[s])));
+  parts.push(h("table", { cls: "list small ramsch" },
+    h("tr", {}, h("th", {}, ""), h("th", {}, t("cardPointsCol")), h("th", {}, t("tricksCol")), h("th", {}, ""), h("th", {}, t("scoreCol"))),
+    rows));
+  const facts = h("ul", { cls: "facts" },
+    R.jungfrauen.length ? h("li", {}, t("jungfrauFact", { who: names(R.jungfrauen) })) : "",
+    R.pushes ? h("li", {}, t("pushesFact", { n: R.pushes })) : "",
+    R.multiplier > 1 ? h("li", {}, t("multiplierFact", { m: R.multiplier })) : "");
+  if (facts.children.length) parts.push(facts);
+  parts.push(h("p", { cls: "explain" }, R.explanation || r.explanation));
+  return parts;
+}
+
 function showLastTrick() {
   const v = S.state && S.state.view;
   if (!v || !v.tricks.length) return;
   const [leader, cards, winner] = v.tricks[v.tricks.length - 1];
   const row = h("div", { cls: "cardrow" });
   cards.forEach((c, i) => row.append(h("figure", {}, cardEl(c), h("figcaption", {}, seatName((leader + i) % 3)))));
-  openDialog("last", h("h3", {}, t("lastTrick")), row, h("p", {}, t("trickWonBy", { who: seatName(winner) })),
+  openDialog("last", h("h3", {}, t("lastTrick")), row, h("p", {}, wonBy(winner)),
     h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
 }
 
@@ -690,11 +810,15 @@ function showSheet() {
   const n = sheet.n_players;
   const head = h("tr", {}, h("th", {}, t("deal")), h("th", {}, t("game")),
     Array.from({ length: n }, (_, p) => h("th", {}, playerName(p))));
-  const body = sheet.rows.map((r) => h("tr", { cls: "deal-row" },
-    h("td", { cls: "num" }, r.deal_no),
-    h("td", {}, r.declarer === null ? t("passedIn").split(":")[0] : playerName(r.declarer) + ": " + gameWords(r.game)),
-    Array.from({ length: n }, (_, p) => h("td", { cls: "num" + (r.declarer === p ? (r.won ? " won" : " lost") : "") },
-      r.declarer === p ? (r.score > 0 ? "+" : "") + r.score + " → " + r[S.sheetMetric][p] : (S.sheetMetric === "seeger" && r.won === false ? r[S.sheetMetric][p] : "·")))));
+  const body = sheet.rows.map((r) => h("tr", { cls: "deal-row" + (r.bock ? " bock" : "") + (r.round && r.round !== "normal" ? " round-" + r.round : "") },
+    h("td", { cls: "num" }, r.deal_no, roundMarks(r)),
+    h("td", {}, sheetGame(r)),
+    Array.from({ length: n }, (_, p) => {
+      const own = r.scores ? r.scores[p] : (r.declarer === p ? r.score : 0);
+      const changed = own !== 0 || r.declarer === p || (S.sheetMetric === "seeger" && r.won === false);
+      return h("td", { cls: "num" + (r.declarer === p ? (r.won ? " won" : " lost") : own < 0 ? " lost" : "") },
+        changed ? (own > 0 ? "+" : "") + own + " → " + r[S.sheetMetric][p] : "·");
+    })));
   const foot = [
     h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("classic")), sheet.classic.map((x) => h("td", { cls: "num" }, x))),
     h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("seeger")), sheet.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
@@ -703,12 +827,30 @@ function showSheet() {
   const toggle = h("div", { cls: "actions" },
     h("button", { cls: S.sheetMetric === "classic" ? "primary" : "", onclick: () => { S.sheetMetric = "classic"; showSheet(); }, text: t("classic") }),
     h("button", { cls: S.sheetMetric === "seeger" ? "primary" : "", onclick: () => { S.sheetMetric = "seeger"; showSheet(); }, text: t("seeger") }));
-  openDialog("sheet", h("h2", {}, t("sheetTitle")), toggle,
+  const up = sheet.upcoming;
+  const next = up && up.round && up.round !== "normal" ? h("p", { cls: "upcoming" }, t("nextRound", { r: t("round_" + up.round) }),
+    up.queued && up.queued.length ? " " + t("queuedRounds", { list: up.queued.map((q) => t("round_" + q)).join(", ") }) : "") : "";
+  openDialog("sheet", h("h2", {}, t("sheetTitle")), toggle, next,
     h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)),
     h("h3", {}, t("chartTitle")), sheetChart(sheet, S.sheetMetric),
     h("div", { cls: "actions" },
       h("a", { href: `/api/tables/${S.tableId}/sheet.json`, download: "", text: t("downloadSheet") }),
       h("button", { onclick: closeDialog, text: t("close") })));
+}
+
+function roundMarks(r) {
+  const marks = h("span", { cls: "marks" });
+  if (r.bock) marks.append(h("b", { cls: "mark bock", title: t("round_bock") }, "B"));
+  if (r.round === "ramsch" || r.round === "schieber") marks.append(h("b", { cls: "mark ramsch", title: t("round_" + r.round) }, r.round === "ramsch" ? "R" : "S"));
+  if (r.kontra) marks.append(h("b", { cls: "mark kontra", title: t(r.kontra === 2 ? "re" : "kontra") }, r.kontra === 2 ? "Re" : "K"));
+  return marks.children.length ? marks : "";
+}
+
+function sheetGame(r) {
+  if (r.declarer === null) return r.game === "ramsch" ? t("game_ramsch") : t("passedIn").split(":")[0];
+  const words = r.contract || r.game;
+  const name = /_/.test(r.game) ? tourneeName(r.game) : gameWords(words);
+  return playerName(r.declarer) + ": " + name;
 }
 
 function gameWords(words) {
