@@ -87,6 +87,7 @@ def test_create_list_and_join_a_table(client):
     ({"ruleset": "doppelkopf"}, "bad_ruleset"),
     ({"ruleset": "pub", "options": {"schieberamsh": True}}, "bad_options"),
     ({"options": {"kontra": {"x": 1}}}, "bad_options"),
+    ({"seed": "abc"}, "bad_seed"),
     ({"deals": 0}, "bad_deals"),
     ({"claim": 1, "seats": ["human", "random", "random"]}, "bad_claim"),
     ({"variant": "doppelkopf"}, "bad_variant"),

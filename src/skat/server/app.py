@@ -84,13 +84,16 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         deals = body.get("deals")
         if deals is not None and (not isinstance(deals, int) or isinstance(deals, bool) or deals < 1):
             raise TableError("bad_deals", "deals must be a positive whole number (or left out for no limit)")
+        seed = body.get("seed")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise TableError("bad_seed", "seed must be a whole number from 0 to 2**63-1 (or left out for secret deals)")
         claim = body.get("claim", 0)
         if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
             raise TableError("bad_claim", "claim must be the position you sit at (0, 1, 2, ...) or null")
         table, seat = mgr().create_table(
             name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
             variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
-            claim=claim, options=body.get("options"))
+            claim=claim, options=body.get("options"), seed=seed)
         await table.after_change()
         return {**seat, "table": table.public_info(), "url": f"/t/{table.id}"}
 

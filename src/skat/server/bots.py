@@ -18,7 +18,8 @@ from skat.actions import Action, parse_action
 from skat.game import SeatView
 from skat.players import make_player
 
-__all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS", "SEARCH_LEVELS", "bot_process_pool"]
+__all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS", "SEARCH_LEVELS", "bot_process_pool",
+           "claim_is_sound"]
 
 log = logging.getLogger("skat.server.bots")
 
@@ -36,6 +37,61 @@ def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["skat.server.bots"])
     return ProcessPoolExecutor(max_workers=workers or max(1, os.cpu_count() or 1), mp_context=ctx)
+
+
+def claim_is_sound(view: SeatView, max_worlds: int = 200) -> bool:
+    """Whether a defender should concede the declarer's claim, judged from his own view only.
+
+    The claim opens the declarer's hand. The cards this defender cannot see (his partner's hand
+    and the skat) are split in every way that fits the hand sizes; the claim is sound when in
+    every such world the declarer takes all the remaining tricks double-dummy (for a null game:
+    takes none), whatever the defenders do (:mod:`skat.solver`). Too many worlds: play on.
+    """
+    import itertools
+    from math import comb
+
+    from skat.rules.ranking import GameType
+    from skat.solver import declarer_takes_all, null_declarer_wins
+
+    declarer, contract = view.declarer, view.contract
+    if declarer is None or contract is None or view.seat == declarer or view.phase.value != "play":
+        return False
+    open_hand = view.open_hands.get(declarer)
+    if open_hand is None or int(contract.game_type) > int(GameType.NULL):
+        return False  # not a claim of a suit, grand or null game with the declarer's cards shown
+    partner = 3 - view.seat - declarer
+    own, shown = view.hand.mask, open_hand.mask
+    played = 0
+    for _, cards, _ in view.tricks:
+        for c in cards:
+            played |= 1 << int(c)
+    for _, c in view.trick:
+        played |= 1 << int(c)
+    unseen = [c for c in range(32) if not (own | shown | played) >> c & 1]
+    need = view.hand_sizes[partner]
+    if need > len(unseen) or comb(len(unseen), need) > max_worlds:
+        return False
+    if view.trick:
+        leader = view.trick[0][0]
+    elif view.tricks:
+        leader = view.tricks[-1][2]
+    else:
+        leader = 0
+    trick = [int(c) for _, c in view.trick]
+    null = contract.game_type == GameType.NULL
+    declarer_tricks = sum(1 for t in view.tricks if t[2] == declarer)
+    for combo in itertools.combinations(unseen, need):
+        hands = [0, 0, 0]
+        hands[view.seat], hands[declarer] = own, shown
+        for c in combo:
+            hands[partner] |= 1 << c
+        if null:
+            ok = null_declarer_wins(hands, trick, leader, declarer, declarer_tricks)
+        else:
+            ok = declarer_takes_all(contract.game_type, hands, trick, leader, declarer)  # the rest of the tricks
+        if not ok:
+            return False
+    return True
 
 
 _WORKER_BOTS: dict[str, BotSeat] = {}

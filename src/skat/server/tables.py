@@ -18,12 +18,12 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.actions import Action, parse_action
+from skat.actions import CONCEDE, Action, parse_action
 from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
 from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
-from skat.server.bots import BotSeat, available_bot, bot_process_pool, default_level
+from skat.server.bots import BotSeat, available_bot, bot_process_pool, claim_is_sound, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
@@ -126,6 +126,8 @@ class ServerTable:
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     sheet_changed: bool = False
+    claim_checked: set[tuple[int, int, int]] = field(default_factory=set)
+    """(deal, action count, seat) at which a computer defender has judged the declarer's claim."""
 
     # ------------------------------------------------------------ helpers
     @property
@@ -167,6 +169,8 @@ class ServerTable:
             "name": self.name,
             "variant": self.settings.get("variant", "standard"),
             "ruleset": self.settings.get("ruleset", "isko2018"),
+            "options": self.settings.get("options") or {},
+            "seeded": bool(self.settings.get("seeded")),
             "n_players": self.n_players,
             "status": self.status,
             "deal_no": self.deal_no,
@@ -365,16 +369,57 @@ class ServerTable:
             return position, seat
         return None
 
+    def claim_answers_due(self) -> list[tuple[int, int]]:
+        """Computer defenders who have not yet answered the declarer's open claim: (position, seat)."""
+        game = self.game
+        if game is None or game.is_over or not getattr(game, "claimed", False) or game.declarer is None:
+            return []
+        due = []
+        for seat in range(3):
+            position = self.positions[seat]
+            key = (self.deal_no, len(game.history), seat)
+            if (seat != game.declarer and self.seats[position].kind == "bot" and key not in self.claim_checked
+                    and CONCEDE in game.side_actions(seat)):
+                due.append((position, seat))
+        return due
+
+    async def _answer_claims(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Computer defenders concede a sound claim (checked double-dummy off the event loop); True if
+        one conceded."""
+        conceded = False
+        for _position, seat in self.claim_answers_due():
+            game = self.game
+            assert game is not None
+            deal_no, history_len = self.deal_no, len(game.history)
+            self.claim_checked.add((deal_no, history_len, seat))
+            view = game.view(seat)
+            try:
+                sound = await loop.run_in_executor(self.manager.executor, claim_is_sound, view)
+            except Exception:
+                log.exception("judging a claim at table %s failed; the computer player plays on", self.id)
+                sound = False
+            if not sound:
+                continue
+            async with self.lock:
+                if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
+                    return conceded
+                self._apply(seat, CONCEDE)
+                conceded = True
+            await self.after_change_no_bots()
+        return conceded
+
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
             return
-        if self.bot_to_move() is None:
+        if self.bot_to_move() is None and not self.claim_answers_due():
             return
         self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            if self.claim_answers_due():
+                await self._answer_claims(loop)
             mover = self.bot_to_move()
             if mover is None:
                 return
@@ -462,6 +507,7 @@ class TableManager:
             raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(table_rulesets())}")
         if deals is not None and (type(deals) is not int or not 1 <= deals <= 10_000):
             raise TableError("bad_deals", f"deals is the length of the series, 1 to 10000 games, not {deals!r}")
+        seeded = seed is not None  # deals anyone who knows the seed can compute (duplicate play)
         if seed is None:
             seed = secrets.randbits(48)
         options = _check_options(ruleset, options)
@@ -491,7 +537,7 @@ class TableManager:
             rows[claim]["token_hash"] = hash_token(token)
             rows[claim]["name"] = _clean_name(player_name) or "Player"
         settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
-                    "first_dealer": len(seats) - 1, "seed": seed, "options": options}
+                    "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options}
         name = _clean_name(name) or f"Table {table_id[:4]}"
         self.store.create_table(table_id, name, settings, rows)
         table = self._build(table_id, name, settings, rows)
