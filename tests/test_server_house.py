@@ -3,6 +3,7 @@ Tournee games, and a restart that resumes the series; three people play over rea
 
 from __future__ import annotations
 
+import asyncio
 import json
 from contextlib import ExitStack
 from pathlib import Path
@@ -13,6 +14,8 @@ from tests.test_server import visible_cards
 
 from skat.game import Game
 from skat.server import create_app
+from skat.server.store import Store, tables_t
+from skat.server.tables import TableManager
 from skat.tournee import TourneeGame
 
 
@@ -238,3 +241,57 @@ def test_restart_resumes_a_pub_series_with_a_bock_round_pending(db_url):
     nxt = table.series.next.game
     assert nxt.to_record()["hands"] == old.series.next.game.to_record()["hands"]  # the same next deal
     assert isinstance(nxt, Game)
+
+
+async def _play_series(manager, **table) -> object:
+    t, _ = manager.create_table(claim=None, **table)
+    await t.after_change()
+    for _ in range(2000):
+        if t.series.is_over:
+            return t
+        await asyncio.sleep(0.01)
+    raise AssertionError("the computer players' series did not end")
+
+
+def test_four_player_pub_series_of_computer_players_the_dealer_sits_out(tmp_path):
+    async def main():
+        manager = TableManager(Store(f"sqlite:///{tmp_path / 'four.sqlite'}"), bot_processes=False)
+        try:
+            t = await _play_series(manager, seats=["random"] * 4, ruleset="pub", deals=12, seed=4)
+        finally:
+            manager.shutdown()
+        return t
+
+    t = asyncio.run(main())
+    sheet = t.series.sheet()
+    assert [r["deal_no"] for r in sheet["rows"]] == list(range(1, 13))
+    assert [r["dealer"] for r in sheet["rows"]] == [3, 0, 1, 2] * 3  # the first dealer sits at the last position
+    for r in sheet["rows"]:
+        assert r["scores"][r["dealer"]] == 0  # the dealer sits out: he never scores
+    assert sheet["classic"] == [sum(r["scores"][p] for r in sheet["rows"]) for p in range(4)]
+    assert t.status == "between_deals" and t.series.next is None
+
+
+def test_a_table_stored_without_its_series_seed_is_restored_from_its_stored_cards(tmp_path):
+    """Tables stored before the series seed was kept: each stored deal is replayed from its cards."""
+    url = f"sqlite:///{tmp_path / 'legacy.sqlite'}"
+
+    async def main():
+        manager = TableManager(Store(url), bot_processes=False)
+        try:
+            return await _play_series(manager, seats=["random"] * 3, deals=3)
+        finally:
+            manager.shutdown()
+
+    old = asyncio.run(main())
+    store = Store(url)
+    settings = dict(old.settings)
+    settings.pop("seed")
+    with store.engine.begin() as conn:
+        conn.execute(tables_t.update().where(tables_t.c.id == old.id).values(settings=json.dumps(settings)))
+    manager = TableManager(store, bot_processes=False)
+    assert manager.restore() == 1
+    table = manager.get(old.id)
+    assert table.series.sheet()["rows"] == old.series.sheet()["rows"]
+    assert {k: r["result"] for k, r in table.results.items()} == {k: r["result"] for k, r in old.results.items()}
+    manager.shutdown()

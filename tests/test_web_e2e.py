@@ -316,6 +316,47 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
         shot(page, "24-ramsch-sheet")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
         assert "Ramsch" in page.inner_text("#dialog table.sheet")
+        # the second deal: a suit game with Kontra and Re said from the panel, which calls a Bock round
+        for p in pages:
+            p.keyboard.press("Escape")
+            p.click('#panel [data-action="next"]')
+        pages[0].wait_for_function("() => S.state.table.deal_no === 2 && S.state.view.phase === 'bidding'")
+        calls: list = []
+        deadline = time.time() + 90
+        while not all(result_shown(p) for p in pages):
+            assert time.time() < deadline, "the Kontra deal did not progress"
+            acted = False
+            for p in pages:
+                st = table_state(p)
+                if st and st["phase"] == "play" and p.locator('#panel [data-action="kontra"], #panel [data-action="re"]').count():
+                    call = "re" if p.locator('#panel [data-action="re"]').count() else "kontra"
+                    if call not in calls:
+                        shot(p, f"25-{call}-button")
+                        before = st["seq"]
+                        p.click(f'#panel [data-action="{call}"]')
+                        p.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=10_000)
+                        calls.append(call)
+                        acted = True
+                        continue
+                if my_turn(st) and (st["phase"] != "play" or "kontra" in calls and "re" in calls):
+                    before = st["seq"]
+                    if st["phase"] == "bidding":
+                        click_action(p, "18" if "18" in st["legal"] and st["seq"] == 0 else "pass")
+                    else:
+                        take_turn(p, st, {"bidding": True, "play": True})
+                    p.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=10_000)
+                    acted = True
+            if not acted:
+                time.sleep(0.05)
+        assert calls == ["kontra", "re"]
+        page = pages[0]
+        assert "Kontra and Re" in page.inner_text("#dialog")
+        shot(page, "26-kontra-result")
+        page.click("#dialog button:has-text('Score sheet')")
+        page.wait_for_selector("#dialog.dlg-sheet")
+        assert page.locator("#dialog table.sheet .mark.kontra").count() == 1
+        assert "Bock round" in page.inner_text("#dialog")  # Re calls a Bock round: it is announced
+        shot(page, "27-sheet-kontra-bock")
     finally:
         server.stop()
     assert not errors

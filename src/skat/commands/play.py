@@ -16,6 +16,7 @@ from skat.actions import parse_action
 from skat.cards import CardSet
 from skat.errors import IllegalActionError
 from skat.game import SEAT_NAMES, Game, Phase
+from skat.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import Series
@@ -28,13 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", default=None,
                         help="computer players' level: strong (default when available), heuristic or random")
     parser.add_argument("--name", default="", help="your name at the table")
+    parser.add_argument("--ruleset", default="isko2018",
+                        help="rule set of the browser table: isko2018 (default), old_pre1999, pub, pirate, tournee")
     parser.add_argument("--host", default="127.0.0.1", help="address of the local server (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=0, help="port of the local server (default: a free one)")
     parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in your data directory)")
     parser.add_argument("--no-browser", action="store_true", help="print the table's address instead of opening it")
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="seconds a computer player waits before acting in the browser (default 0.8)")
-    parser.add_argument("--deals", type=int, default=None, help="stop after this many deals (text mode)")
+    parser.add_argument("--deals", type=int, default=None, help="length of the series in deals (default: no limit)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the deals and players (text mode)")
 
 
@@ -44,7 +47,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.variant == "officers":
         return _run_officers(args)
+    ruleset = getattr(args, "ruleset", "isko2018") or "isko2018"
+    if ruleset.lower() not in PRESETS:
+        print(f"skat play: unknown rule set {ruleset!r}; choose one of: {', '.join(sorted(PRESETS))}", file=sys.stderr)
+        return 2
     if args.text:
+        if get_ruleset(ruleset).name != "isko2018":
+            print(f"skat play: the terminal table plays ISkO rules; play {ruleset!r} in the browser "
+                  f"(skat play --ruleset {ruleset}) or watch it with skat series --ruleset {ruleset}", file=sys.stderr)
+            return 2
         level = args.level or default_level()
         return play_text(sys.stdin, sys.stdout, level=level, deals=args.deals, seed=args.seed, name=args.name)
     return _run_browser(args)
@@ -96,7 +107,8 @@ def _run_browser(args: argparse.Namespace) -> int:
     manager.restore()
     level = args.level or default_level()
     table, seat = manager.create_table(name="", seats=["human", level, level], player_name=args.name or "",
-                                       claim=0)
+                                       claim=0, ruleset=getattr(args, "ruleset", "isko2018") or "isko2018",
+                                       deals=args.deals)
     try:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -539,7 +539,11 @@ function renderPanel() {
     panel.append(h("p", {}, t("discardPrompt", { n })), h("div", { cls: "actions" }, btn));
   } else if (v.phase === "declare" && myTurn) {
     panel.append(h("h3", {}, t("declarePrompt", { v: v.bid })), contractButtons(v, false));
-  } else if (v.phase === "finished") {
+  } else if (v.phase === "play" && v.side_actions.some((a) => a === "kontra" || a === "re")) {
+    panel.append(h("div", { cls: "actions calls" }, v.side_actions.filter((a) => a === "kontra" || a === "re").map((a) =>
+      h("button", { cls: "call", "data-action": a, title: t(a === "re" ? "reHint" : "kontraHint"), onclick: () => act(a), text: t(a) + "!" }))));
+  }
+  if (v.phase === "finished") {
     const ready = st.table.ready.includes(st.you.position);
     panel.append(h("div", { cls: "actions" },
       ready ? h("span", { cls: "muted" }, t("waitingOthers"))
@@ -617,6 +621,7 @@ function renderSide() {
   const side = $("#side-actions");
   side.innerHTML = "";
   if (v) for (const a of v.side_actions) {
+    if (a === "kontra" || a === "re") continue;  // said in the panel, where the eye is during the play
     side.append(h("button", { "data-action": a, onclick: () => confirmBox(t("confirmAction", { what: t(a) }), () => act(a)), text: t(a) }));
   }
   const log = $("#auction-log");
