@@ -119,14 +119,16 @@ async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng:
                 await ws.send(json.dumps({"type": "action", "action": action, "seq": m["seq"]}))
 
 
-async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int, pace: float = 0.0) -> dict:
+async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int, pace: float = 0.0,
+               ruleset: str = "isko2018") -> dict:
     rng = random.Random(seed)
     latencies: list[float] = []
     counts = {"actions": 0, "errors": 0, "deals": 0}
     seats = []
     async with httpx.AsyncClient(timeout=30) as http:
         for _ in range(tables):
-            t = (await http.post(f"{base}/api/tables", json={"seats": ["human"] * 3, "claim": 0})).json()
+            t = (await http.post(f"{base}/api/tables", json={"seats": ["human"] * 3, "claim": 0,
+                                                               "ruleset": ruleset})).json()
             seats.append((t["table_id"], t["token"]))
             for _ in range(2):
                 j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
@@ -139,14 +141,14 @@ async def load(base: str, ws_base: str, tables: int, seconds: float, seed: int, 
     return {"latencies": latencies, "elapsed": elapsed, **counts}
 
 
-async def server_cost(actions: int = 3000, seed: int = 1) -> float:
+async def server_cost(actions: int = 3000, seed: int = 1, ruleset: str = "isko2018") -> float:
     """Milliseconds per action of the server's own path (check, store, three encoded states), in process."""
     from skat.server.store import Store
     from skat.server.tables import Client, TableManager
 
     tmp = tempfile.mkdtemp(prefix="skat-cost-")
     manager = TableManager(Store(f"sqlite:///{os.path.join(tmp, 'cost.sqlite')}"), bot_processes=False)
-    table, _ = manager.create_table(seats=["human"] * 3)
+    table, _ = manager.create_table(seats=["human"] * 3, ruleset=ruleset)
     manager.join(table.id)
     manager.join(table.id)
     table.maybe_start()
@@ -183,6 +185,8 @@ def main() -> int:
     parser.add_argument("--pace", type=float, default=1.0,
                         help="mean seconds a seat waits before acting, like a computer player at a table "
                              "(uniform 0.5x to 1.5x); 0 drives every table as fast as the server answers")
+    parser.add_argument("--ruleset", default="isko2018",
+                        help="rule set of the tables (pub: Ramsch, Kontra/Re, Bock rounds through skat.Table)")
     args = parser.parse_args()
     runs = []
     anchors = []
@@ -194,7 +198,7 @@ def main() -> int:
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:
             anchors.append(asyncio.run(ping_anchor(base, ws_base)))
-            res = asyncio.run(load(base, ws_base, args.tables, args.seconds, args.seed + r, args.pace))
+            res = asyncio.run(load(base, ws_base, args.tables, args.seconds, args.seed + r, args.pace, args.ruleset))
         finally:
             proc.terminate()
             proc.wait(10)
@@ -205,10 +209,10 @@ def main() -> int:
         print(f"run {r + 1}: {args.tables} tables, {run['actions']} actions in {res['elapsed']:.1f} s, "
               f"{run['deals']} deals finished, p50 {run['p50']:.1f} ms, p99 {run['p99']:.1f} ms, "
               f"{run['rate']:.0f} actions/s, {run['errors']} errors; idle ping {anchors[-1]:.2f} ms", flush=True)
-    cost = statistics.median(asyncio.run(server_cost()) for _ in range(3))
+    cost = statistics.median(asyncio.run(server_cost(ruleset=args.ruleset)) for _ in range(3))
     med = sorted(runs, key=lambda x: x["p99"])[len(runs) // 2]
     anchor = statistics.median(anchors)
-    print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent tables, pace {args.pace} s per action:")
+    print(f"\nmedian of {len(runs)} runs at {args.tables} concurrent {args.ruleset} tables, pace {args.pace} s per action:")
     print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms (goal: p99 < 100 ms)")
     print(f"  throughput {med['rate']:.0f} actions/s")
     print(f"  the server's own path, in process without the network: {cost:.2f} ms per action "
