@@ -426,9 +426,10 @@ def plot_cumulative(summary: dict[str, Any], path: str | Path) -> Path:
     ax.axhline(0, color="grey", lw=0.8)
     d = summary["difference"]
     ax.set_title(f"{a} vs {b}: {d['mean']:+.1f} SF points/game "
-                 f"(95% CI {d['ci95'][0]:+.1f} .. {d['ci95'][1]:+.1f}), {summary['deals']} duplicate deals")
+                 f"(95% CI {d['ci95'][0]:+.1f} .. {d['ci95'][1]:+.1f}), {summary['deals']} duplicate deals",
+                 fontsize=10)
     ax.set_xlabel("deal")
-    ax.set_ylabel(f"cumulative difference ({a} - {b}), SF points per game")
+    ax.set_ylabel(f"cumulative difference ({a} - {b})\nSF points per game", fontsize=9)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     path = Path(path)

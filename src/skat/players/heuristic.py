@@ -20,7 +20,9 @@
 * **Unknown decisions** (house-rule actions this module does not know): a
   cautious default from the legal actions (pass, no, push), never an illegal one.
 
-Measured strength: see ``bench/players.py`` (heuristic vs random, duplicate arena).
+Measured strength (``bench/players.py``, duplicate arena, standard rules): against
+``random`` +260.7 Seeger-Fabian points per game, 95 % CI [+259.6, +261.8], over
+16,667 deals (100,002 games, no illegal action); about 0.04 ms per card.
 """
 
 from __future__ import annotations
