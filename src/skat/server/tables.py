@@ -136,7 +136,8 @@ class ServerTable:
 
     @property
     def ruleset(self) -> RuleSet:
-        return table_ruleset(self.settings)
+        """The table's rule set: its preset with its options (as the series plays it)."""
+        return self.series.table.ruleset
 
     def seat_of(self, position: int) -> int | None:
         """The game seat (0 forehand, 1 middlehand, 2 rearhand) of a table position in this deal."""
@@ -196,11 +197,12 @@ class ServerTable:
                 view = game.view(seat)
                 view_json = view.to_json()
                 hints["sorted"] = _sorted_cards(view)
-                if view.phase is Phase.BIDDING and view.to_move == seat:
-                    hints["bid_estimate"] = bid_estimate(view.hand)
-                values = contract_values(view)
-                if values:
-                    hints["contracts"] = values
+                if self.ruleset.variant == "standard":  # the estimates know the standard game values only
+                    if view.phase is Phase.BIDDING and view.to_move == seat:
+                        hints["bid_estimate"] = bid_estimate(view.hand)
+                    values = contract_values(view)
+                    if values:
+                        hints["contracts"] = values
             else:
                 view = game.view(0)
                 view_json = public_view(view.to_json())

@@ -520,9 +520,18 @@ function renderPanel() {
         v.legal_actions.includes("push") ? h("button", { "data-action": "push", onclick: () => act("push"), text: t("pushUnseen") }) : ""));
     }
   } else if (v.ruleset === "tournee" && ["skat", "declare"].includes(v.phase) && myTurn) {
-    panel.append(h("h3", {}, t(v.phase === "skat" ? "tourneeChoice" : "tourneeTurned", { v: v.bid })),
-      h("div", { cls: "actions tournee" }, v.legal_actions.map((a, i) => h("button", { cls: i === 0 ? "primary" : "",
-        "data-action": a, onclick: () => act(a), text: actionLabel(a) }))));
+    // the turn, Gucki, accept and reject as buttons; the many Solo/Grand/Null announcements in a list
+    const plain = v.legal_actions.filter((a) => !a.startsWith("declare ") || v.phase === "declare");
+    const solos = v.legal_actions.filter((a) => a.startsWith("declare ") && v.phase !== "declare");
+    const box = h("div", { cls: "actions tournee" }, plain.map((a, i) => h("button", { cls: i === 0 ? "primary" : "",
+      "data-action": a, onclick: () => act(a), text: v.phase === "declare" && a === "declare grand" ? t("tg_grand_tournee") : actionLabel(a) })));
+    if (solos.length) {
+      const sel = h("select", { id: "solo-games", "aria-label": t("soloGames") }, h("option", { value: "", text: t("soloGames") }),
+        solos.map((a) => h("option", { value: a, text: actionLabel(a) })));
+      sel.addEventListener("change", () => { if (sel.value) act(sel.value); });
+      box.append(sel);
+    }
+    panel.append(h("h3", {}, t(v.phase === "skat" ? "tourneeChoice" : "tourneeTurned", { v: v.bid })), box);
   } else if (v.phase === "skat" && myTurn) {
     if (S.panelMode === "hand") {
       panel.append(h("h3", {}, t("declareHandPrompt", { v: v.bid })), contractButtons(v, true),
@@ -715,7 +724,7 @@ function showResult() {
     const o = r.outcome;
     const tournee = v.ruleset === "tournee";
     parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) }))));
-    parts.push(h("p", { cls: "explain" }, tournee ? r.explanation : resultSentence(r)));
+    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : resultSentence(r)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
       r.kontra_level ? h("li", {}, t(r.kontra_level === 2 ? "kontraRe" : "kontraSaid")) : "",
@@ -738,7 +747,7 @@ function showResult() {
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
-    S.meta && S.meta.iss_records ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
+    S.meta && S.meta.iss_records && r.contract && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
