@@ -680,8 +680,10 @@ function confirmBox(text, yes) {
 
 // German verbs after "Du": the texts are written for a third person.
 function youForm(text) {
+  if (LANG === "en") return text.replace(/\bYou scores\b/, "You score");
   if (LANG !== "de") return text;
-  return text.replace(/^Du hat /, "Du hast ").replace(/^Du gewinnt /, "Du gewinnst ").replace(/^Du verliert /, "Du verlierst ");
+  return text.replace(/(^|[:!] )Du hat /, "$1Du hast ").replace(/(^|[:!] )Du gewinnt /, "$1Du gewinnst ")
+    .replace(/(^|[:!] )Du verliert/, "$1Du verlierst").replace(/(^|[:!] )Du schreibt/, "$1Du schreibst");
 }
 
 function resultSentence(r) {
@@ -734,7 +736,7 @@ function showResult() {
       o.overbid ? h("li", {}, t("overbid", { v: o.game_value, b: o.bid })) : "",
       h("li", {}, h("b", {}, t("scoreEntry", { s: o.score > 0 ? "+" + o.score : o.score }))));
     parts.push(facts);
-    if (!tournee) parts.push(h("p", { cls: "muted small engine" }, r.explanation));
+    if (!tournee && LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));  // the sentence above says it in the reader's language
   }
   const skat = h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" })));
   parts.push(skat);
@@ -776,7 +778,7 @@ function ramschResult(r) {
     R.pushes ? h("li", {}, t("pushesFact", { n: R.pushes })) : "",
     R.multiplier > 1 ? h("li", {}, t("multiplierFact", { m: R.multiplier })) : "");
   if (facts.children.length) parts.push(facts);
-  parts.push(h("p", { cls: "explain" }, R.explanation || r.explanation));
+  parts.push(h("p", { cls: "muted small engine" }, R.explanation || r.explanation));
   return parts;
 }
 
