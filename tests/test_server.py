@@ -64,6 +64,7 @@ def test_health_and_meta(client):
     meta = client.get("/api/meta").json()
     assert meta["protocol"] == 1 and "random" in meta["levels"] and "isko2018" in meta["rulesets"]
     assert {"pub", "pirate", "tournee", "old_pre1999"} <= set(meta["rulesets"])
+    assert "Ramsch" in meta["ruleset_descriptions"]["pub"]
 
 
 def test_create_list_and_join_a_table(client):

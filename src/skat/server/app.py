@@ -15,6 +15,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from skat.rulesets import get_ruleset
 from skat.server.bots import FALLBACKS, default_level
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
@@ -69,7 +70,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
-                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": _has_iss()}
+                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": _has_iss(),
+                "ruleset_descriptions": {name: get_ruleset(name).description for name in table_rulesets()}}
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:

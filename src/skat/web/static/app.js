@@ -78,6 +78,12 @@ async function showLobby() {
   try { S.meta = S.meta || await api("GET", "/api/meta"); } catch (e) { S.meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
   const rs = $("#f-ruleset");
   if (!rs.options.length) for (const r of S.meta.rulesets) rs.append(h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) }));
+  const about = () => {
+    $("#f-ruleset-about").textContent = (S.meta.ruleset_descriptions || {})[rs.value] || "";
+    $("#f-schieber-row").classList.toggle("hidden", rs.value !== "pub");  // the pub Ramsch may be played as Schieberamsch
+  };
+  rs.onchange = about;
+  about();
   $("#f-player").value = localStorage.getItem("skat.name") || "";
   renderSeatChoices();
   await refreshLobby();
@@ -136,6 +142,7 @@ $("#create-form").addEventListener("submit", async (ev) => {
   try {
     const res = await api("POST", "/api/tables", {
       name: $("#f-name").value, player_name: player, seats, ruleset: $("#f-ruleset").value, claim: 0,
+      options: $("#f-ruleset").value === "pub" && $("#f-schieber").checked ? { schieberamsch: true } : undefined,
     });
     localStorage.setItem(tokenKey(res.table_id), res.token);
     location.href = "/t/" + res.table_id;
