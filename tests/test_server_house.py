@@ -269,7 +269,7 @@ def test_four_player_pub_series_of_computer_players_the_dealer_sits_out(tmp_path
     for r in sheet["rows"]:
         assert r["scores"][r["dealer"]] == 0  # the dealer sits out: he never scores
     assert sheet["classic"] == [sum(r["scores"][p] for r in sheet["rows"]) for p in range(4)]
-    assert t.status == "between_deals" and t.series.next is None
+    assert t.status == "finished" and t.series.next is None  # the series of 12 deals is over
 
 
 def test_a_table_stored_without_its_series_seed_is_restored_from_its_stored_cards(tmp_path):

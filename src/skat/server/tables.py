@@ -153,7 +153,7 @@ class ServerTable:
         if self.game is None:
             return "starting"
         if self.game.is_over:
-            return "between_deals"
+            return "between_deals" if self.series.next is not None else "finished"
         return "playing"
 
     def public_info(self) -> dict[str, Any]:

@@ -561,8 +561,9 @@ function renderPanel() {
   }
   if (v.phase === "finished") {
     const ready = st.table.ready.includes(st.you.position);
+    const over = st.table.status === "finished";
     panel.append(h("div", { cls: "actions" },
-      ready ? h("span", { cls: "muted" }, t("waitingOthers"))
+      over ? h("span", { cls: "muted" }, t("seriesOver")) : ready ? h("span", { cls: "muted" }, t("waitingOthers"))
         : h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }),
       h("button", { onclick: showResult, text: t("result") })));
   }
@@ -754,7 +755,7 @@ function showResult() {
   }
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
-    st.you.role === "player" && !ready ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
+    st.you.role === "player" && !ready && st.table.status !== "finished" ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
     S.meta && S.meta.iss_records && r.contract && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),

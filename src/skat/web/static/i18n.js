@@ -73,7 +73,7 @@ const I18N = {
     reconnecting: "Connection lost — reconnecting…", error: "Error",
     game_diamonds: "Diamonds", game_hearts: "Hearts", game_spades: "Spades", game_clubs: "Clubs",
     game_grand: "Grand", game_null: "Null", hand: "Hand", ouvert: "Ouvert", announced_schneider: "Schneider announced",
-    announced_schwarz: "Schwarz announced", openHand: "open hand", trickWonBy: "{who} takes the trick", trickWonByYou: "You take the trick", saysNoGrandHand: "no Grand Hand", optSchieberamsch: "Schieberamsch when all pass", soloGames: "Solo, Grand Solo, Null… (hand games)", kontraHint: "Say Kontra: the score counts double", reHint: "Answer with Re: the score counts four times",
+    announced_schwarz: "Schwarz announced", openHand: "open hand", trickWonBy: "{who} takes the trick", trickWonByYou: "You take the trick", saysNoGrandHand: "no Grand Hand", seriesOver: "The series is over.", status_finished: "series over", optSchieberamsch: "Schieberamsch when all pass", soloGames: "Solo, Grand Solo, Null… (hand games)", kontraHint: "Say Kontra: the score counts double", reHint: "Answer with Re: the score counts four times",
     dealNo: "Deal {n}", result: "Result", downloadSheet: "Score sheet (JSON)", closeTable: "Close the table", closeConfirm: "Close this table for everybody? The records stay.", tableClosed: "This table was closed.", toLobby: "To the lobby", scoresClassic: "Classic", scoresSF: "Seeger-Fabian",
   },
   de: {
@@ -145,7 +145,7 @@ const I18N = {
     reconnecting: "Verbindung verloren — verbinde neu…", error: "Fehler",
     game_diamonds: "Karo", game_hearts: "Herz", game_spades: "Pik", game_clubs: "Kreuz",
     game_grand: "Grand", game_null: "Null", hand: "Hand", ouvert: "Ouvert", announced_schneider: "Schneider angesagt",
-    announced_schwarz: "Schwarz angesagt", openHand: "offen", trickWonBy: "{who} bekommt den Stich", trickWonByYou: "Du bekommst den Stich", saysNoGrandHand: "kein Grand Hand", optSchieberamsch: "Schieberamsch, wenn alle passen", soloGames: "Solo, Grand Solo, Null… (Handspiele)", kontraHint: "Kontra sagen: die Wertung zählt doppelt", reHint: "Mit Re antworten: die Wertung zählt vierfach",
+    announced_schwarz: "Schwarz angesagt", openHand: "offen", trickWonBy: "{who} bekommt den Stich", trickWonByYou: "Du bekommst den Stich", saysNoGrandHand: "kein Grand Hand", seriesOver: "Die Liste ist zu Ende.", status_finished: "Liste beendet", optSchieberamsch: "Schieberamsch, wenn alle passen", soloGames: "Solo, Grand Solo, Null… (Handspiele)", kontraHint: "Kontra sagen: die Wertung zählt doppelt", reHint: "Mit Re antworten: die Wertung zählt vierfach",
     dealNo: "Spiel {n}", result: "Ergebnis", downloadSheet: "Spielliste (JSON)", closeTable: "Tisch schließen", closeConfirm: "Diesen Tisch für alle schließen? Die Protokolle bleiben.", tableClosed: "Dieser Tisch wurde geschlossen.", toLobby: "Zur Übersicht", scoresClassic: "Klassisch", scoresSF: "Seeger-Fabian",
   },
   ru: {
