@@ -1,0 +1,421 @@
+// Officers' Skat (two players) against the computer. Talks to /api/officers/…; the server sends only
+// what this seat may see (view) and the legal action tokens (legal). Card faces come from cards.js.
+"use strict";
+
+const O_TEXT = {
+  en: {
+    home: "Skat", title: "Officers' Skat", newTable: "New table", language: "Language",
+    startTitle: "Play Officers' Skat against the computer", variant: "Variant", v_classic: "Classic",
+    v_passing: "With passing", v_harlequin: "Harlequin", v_half_open: "Half-open Harlequin", v_admiral: "Admiral's Skat",
+    optKontra: "Kontra and Re", optNull: "Null may be chosen", optRamsch: "Ramsch may be chosen",
+    seed: "Deal number (optional)", start: "Start", computer: "Computer", you: "You", thinking: "thinking…",
+    nextGame: "Next game", showTable: "Show the table", forehand: "forehand", dealer: "dealer",
+    chooser: "chooses the game", declarer: "declarer",
+    a_pass: "Pass", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Hold", a_pickup: "Pick up the skat",
+    g_diamonds: "Diamonds", g_hearts: "Hearts", g_spades: "Spades", g_clubs: "Clubs", g_grand: "Grand", g_null: "Null",
+    g_ramsch: "Ramsch", w_hand: "hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Bid {v}",
+    p_choose: "Choose the game (trumps)", p_choose_pass: "Choose the game, or pass the choice to the dealer",
+    p_kontra: "The computer chose {g}. Say Kontra (doubles the score) or pass",
+    p_re: "The computer said Kontra. Answer Re (doubles again) or pass",
+    p_bidding: "Auction: bid, or pass", p_hold: "The computer bid {v}: hold or pass",
+    p_skat: "You won the auction at {v}: pick up the skat or declare a hand game",
+    p_discard: "Choose two cards of your hand to put away ({n}/2)", p_discardBtn: "Put these two away",
+    p_declare: "Announce your game", p_play: "Your turn: play a card", p_follow: "Your turn: follow suit if you can",
+    p_wait: "The computer is to move", game: "Game: {g}", kontraSaid: "Kontra", reSaid: "Re",
+    points: "Card points: you {a}, computer {b} · tricks {c}:{d}", lastTrick: "Last trick", trick: "Trick",
+    auction: "Auction: {a}", bidNow: "Bid: {v}", won: "You won", lost: "You lost", draw: "Nobody wins",
+    passedIn: "Passed in", score: "Score", cardPoints: "Card points", tricks: "Tricks", skat: "Skat",
+    explanation: "How it was scored", theirHand: "The computer's hand", handCount: "{n} cards in the hand",
+    moreBids: "higher bids…", errorPrefix: "Not possible:",
+  },
+  de: {
+    home: "Skat", title: "Offiziersskat", newTable: "Neuer Tisch", language: "Sprache",
+    startTitle: "Offiziersskat gegen den Computer", variant: "Variante", v_classic: "Klassisch",
+    v_passing: "Mit Schieben", v_harlequin: "Harlekin", v_half_open: "Halboffener Harlekin", v_admiral: "Admiralsskat",
+    optKontra: "Kontra und Re", optNull: "Null erlaubt", optRamsch: "Ramsch erlaubt",
+    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", you: "Du", thinking: "überlegt…",
+    nextGame: "Nächstes Spiel", showTable: "Tisch zeigen", forehand: "Vorhand", dealer: "Geber",
+    chooser: "bestimmt das Spiel", declarer: "Alleinspieler",
+    a_pass: "Passe", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Ja (halten)", a_pickup: "Skat aufnehmen",
+    g_diamonds: "Karo", g_hearts: "Herz", g_spades: "Pik", g_clubs: "Kreuz", g_grand: "Grand", g_null: "Null",
+    g_ramsch: "Ramsch", w_hand: "Hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Reize {v}",
+    p_choose: "Bestimme das Spiel (Trumpf)", p_choose_pass: "Bestimme das Spiel oder schiebe die Wahl zum Geber",
+    p_kontra: "Der Computer spielt {g}. Kontra (doppelt) oder passe",
+    p_re: "Der Computer sagt Kontra. Re (nochmals doppelt) oder passe",
+    p_bidding: "Reizen: biete oder passe", p_hold: "Der Computer bietet {v}: halten oder passen",
+    p_skat: "Du hast bei {v} das Spiel: Skat aufnehmen oder Handspiel ansagen",
+    p_discard: "Wähle zwei Karten zum Drücken ({n}/2)", p_discardBtn: "Diese zwei drücken",
+    p_declare: "Sage dein Spiel an", p_play: "Du bist dran: spiel eine Karte", p_follow: "Du bist dran: bedienen, wenn du kannst",
+    p_wait: "Der Computer ist dran", game: "Spiel: {g}", kontraSaid: "Kontra", reSaid: "Re",
+    points: "Augen: du {a}, Computer {b} · Stiche {c}:{d}", lastTrick: "Letzter Stich", trick: "Stich",
+    auction: "Reizen: {a}", bidNow: "Gereizt: {v}", won: "Gewonnen", lost: "Verloren", draw: "Keiner gewinnt",
+    passedIn: "Eingepasst", score: "Punkte", cardPoints: "Augen", tricks: "Stiche", skat: "Skat",
+    explanation: "Abrechnung", theirHand: "Hand des Computers", handCount: "{n} Karten auf der Hand",
+    moreBids: "höher…", errorPrefix: "Nicht möglich:",
+  },
+};
+
+let LANG = localStorage.getItem("skat.lang") || (navigator.language || "en").slice(0, 2);
+if (!O_TEXT[LANG]) LANG = "en";
+
+function T(key, params) {
+  let s = O_TEXT[LANG][key] || O_TEXT.en[key] || key;
+  for (const [k, v] of Object.entries(params || {})) s = s.replace(`{${k}}`, v);
+  return s;
+}
+
+const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false };
+const $ = (id) => document.getElementById(id);
+
+function applyTexts() {
+  document.documentElement.lang = LANG;
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.dataset.t); });
+  $("o-lang").value = LANG;
+  document.title = T("title");
+}
+
+function showError(msg) {
+  const b = $("o-banner");
+  b.textContent = `${T("errorPrefix")} ${msg}`;
+  b.classList.remove("hidden");
+  clearTimeout(showError.timer);
+  showError.timer = setTimeout(() => b.classList.add("hidden"), 5000);
+}
+
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (O.token) headers["X-Seat-Token"] = O.token;
+  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// ---------------------------------------------------------------- labels
+function gameName(g) { return g ? T("g_" + g) : ""; }
+
+function contractName(c) {
+  if (!c) return "";
+  let s = gameName(c.game);
+  for (const w of ["hand", "schneider", "schwarz"]) if (c[w]) s += " " + T("w_" + w);
+  return s;
+}
+
+function actionLabel(token) {
+  if (/^\d+$/.test(token)) return T("bid", { v: token });
+  const words = token.split(" ");
+  if (words[0] === "declare") {
+    return [gameName(words[1]), ...words.slice(2).map((w) => T("w_" + w))].join(" ");
+  }
+  return T("a_" + token);
+}
+
+// ---------------------------------------------------------------- drawing
+function cardNode(name, opts) {
+  opts = opts || {};
+  if (name === null) return cardBack(opts.cls);
+  const legal = O.state && O.state.legal;
+  const phase = O.state && O.state.view.phase;
+  const clickable = opts.mine && legal && ((phase === "play" && legal.includes(name)) ||
+    (phase === "discard" && opts.inHand));
+  const el = cardEl(name, { button: clickable, cls: opts.cls });
+  if (clickable) {
+    el.classList.add("playable");
+    if (O.selected.includes(name)) el.classList.add("selected");
+    el.addEventListener("click", () => cardClicked(name));
+  }
+  return el;
+}
+
+// A pile lists its cards from the top down; the top card lies over the covered one.
+function drawPiles(box, piles, mine) {
+  box.innerHTML = "";
+  piles.forEach((pile) => {
+    const p = document.createElement("div");
+    p.className = "o-pile" + (pile.length === 0 ? " empty" : "");
+    const order = [...pile].reverse(); // bottom first, so the top card is drawn last (in front)
+    order.forEach((name, i) => {
+      const isTop = i === order.length - 1;
+      const el = cardNode(name, { mine: mine && isTop, cls: isTop ? "o-top" : "o-under" });
+      p.appendChild(el);
+    });
+    box.appendChild(p);
+  });
+}
+
+function drawHand(box, cards, count, mine) {
+  box.innerHTML = "";
+  if (cards) cards.forEach((c) => box.appendChild(cardNode(c, { mine, inHand: true })));
+  else for (let i = 0; i < count; i++) box.appendChild(cardBack());
+  box.classList.toggle("hidden", box.children.length === 0);
+}
+
+function drawTrick(v) {
+  const box = $("o-trick");
+  box.innerHTML = "";
+  const cur = document.createElement("div");
+  cur.className = "o-trick-now";
+  cur.innerHTML = `<div class="o-cap">${T("trick")}</div>`;
+  const row = document.createElement("div");
+  row.className = "o-trick-cards";
+  v.trick.forEach(([seat, c]) => {
+    const el = cardEl(c, { cls: seat === v.seat ? "o-by-me" : "o-by-opp" });
+    row.appendChild(el);
+  });
+  cur.appendChild(row);
+  box.appendChild(cur);
+  if (v.tricks.length) {
+    const [leader, cards, winner] = v.tricks[v.tricks.length - 1];
+    const last = document.createElement("div");
+    last.className = "o-trick-last";
+    last.innerHTML = `<div class="o-cap">${T("lastTrick")} → ${winner === v.seat ? T("you") : T("computer")}</div>`;
+    const r = document.createElement("div");
+    r.className = "o-trick-cards";
+    cards.forEach((c, i) => {
+      const seat = (leader + i) % 2;
+      r.appendChild(cardEl(c, { cls: "small " + (seat === v.seat ? "o-by-me" : "o-by-opp") }));
+    });
+    last.appendChild(r);
+    box.appendChild(last);
+  }
+}
+
+function role(v, seat) {
+  const parts = [seat === 0 ? T("forehand") : T("dealer")];
+  if (v.chooser === seat) parts.push(v.variant === "admiral" ? T("declarer") : T("chooser"));
+  return "(" + parts.join(", ") + ")";
+}
+
+function button(label, onClick, cls) {
+  const b = document.createElement("button");
+  b.textContent = label;
+  if (cls) b.className = cls;
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+function drawPanel(v, legal) {
+  const panel = $("o-panel");
+  panel.innerHTML = "";
+  const yours = v.to_move === v.seat && legal.length > 0;
+  const p = document.createElement("p");
+  p.id = "o-prompt";
+  panel.appendChild(p);
+  if (v.phase === "finished") { p.textContent = ""; panel.appendChild(button(T("nextGame"), nextGame, "primary")); return; }
+  if (!yours) { p.textContent = T("p_wait"); return; }
+  const acts = document.createElement("div");
+  acts.className = "actions";
+  panel.appendChild(acts);
+  const add = (token) => {
+    const b = button(actionLabel(token), () => send(token));
+    b.dataset.action = token;
+    acts.appendChild(b);
+  };
+  switch (v.phase) {
+    case "choose": p.textContent = legal.includes("pass") ? T("p_choose_pass") : T("p_choose"); legal.forEach(add); break;
+    case "kontra": p.textContent = T("p_kontra", { g: contractName(v.contract) || gameName(v.game) }); legal.forEach(add); break;
+    case "re": p.textContent = T("p_re"); legal.forEach(add); break;
+    case "bidding": {
+      if (legal.includes("hold")) { p.textContent = T("p_hold", { v: v.bid }); legal.forEach(add); break; }
+      p.textContent = T("p_bidding");
+      const bids = legal.filter((t) => /^\d+$/.test(t));
+      (O.showAllBids ? bids : bids.slice(0, 6)).forEach(add);
+      if (!O.showAllBids && bids.length > 6) acts.appendChild(button(T("moreBids"), () => { O.showAllBids = true; render(); }));
+      add("pass");
+      break;
+    }
+    case "skat": p.textContent = T("p_skat", { v: v.bid }); legal.forEach(add); break;
+    case "declare": p.textContent = T("p_declare"); legal.forEach(add); break;
+    case "discard": {
+      p.textContent = T("p_discard", { n: O.selected.length });
+      const b = button(T("p_discardBtn"), () => {
+        const tok = discardToken(legal);
+        if (tok) send(tok);
+      }, "primary");
+      b.dataset.action = "discard";
+      b.disabled = !discardToken(legal);
+      acts.appendChild(b);
+      break;
+    }
+    case "play": p.textContent = v.trick.length ? T("p_follow") : T("p_play"); break;
+    default: legal.forEach(add);
+  }
+}
+
+function discardToken(legal) {
+  if (O.selected.length !== 2) return null;
+  const want = [...O.selected].sort().join(" ");
+  return legal.find((t) => t.startsWith("discard ") && t.slice(8).split(" ").sort().join(" ") === want) || null;
+}
+
+function drawResult(v) {
+  const box = $("o-result");
+  const r = v.result;
+  if (!r || O.resultClosed) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const me = v.seat, him = 1 - v.seat;
+  const title = $("o-result-title");
+  let key = "draw";
+  if (r.kind === "passed_in") key = "passedIn";
+  else if (r.scores[me] > r.scores[him]) key = "won";
+  else if (r.scores[me] < r.scores[him]) key = "lost";
+  else if (r.outcome && r.outcome.winner !== null && r.outcome.winner !== undefined) key = r.outcome.winner === me ? "won" : "lost";
+  title.textContent = T(key) + (r.game ? ` — ${contractName(r.contract) || gameName(r.game)}` : "");
+  title.className = key === "won" ? "won" : key === "lost" ? "lost" : "";
+  $("o-result-explain").textContent = r.explanation;
+  $("o-result-table").innerHTML =
+    `<tr><th></th><th class="num">${T("you")}</th><th class="num">${T("computer")}</th></tr>` +
+    `<tr><td>${T("score")}</td><td class="num">${r.scores[me]}</td><td class="num">${r.scores[him]}</td></tr>` +
+    `<tr><td>${T("cardPoints")}</td><td class="num">${r.points[me]}</td><td class="num">${r.points[him]}</td></tr>` +
+    `<tr><td>${T("tricks")}</td><td class="num">${r.tricks[me]}</td><td class="num">${r.tricks[him]}</td></tr>`;
+  const cards = $("o-result-cards");
+  cards.innerHTML = "";
+  if (r.skat && r.skat.length) {
+    const row = document.createElement("div");
+    row.className = "cardrow";
+    row.innerHTML = `<span>${T("skat")}:</span>`;
+    r.skat.forEach((c) => row.appendChild(cardEl(c, { cls: "small" })));
+    cards.appendChild(row);
+  }
+}
+
+function render() {
+  const st = O.state;
+  if (!st) return;
+  const v = st.view, legal = st.legal;
+  $("o-start").classList.add("hidden");
+  $("o-board").classList.remove("hidden");
+  $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}`;
+  $("o-opp-role").textContent = role(v, 1 - v.seat);
+  $("o-my-role").textContent = role(v, v.seat);
+  $("o-opp").classList.toggle("to-move", v.to_move === 1 - v.seat);
+  $("o-me").classList.toggle("to-move", v.to_move === v.seat);
+  drawPiles($("o-opp-piles"), v.opponent_piles, false);
+  drawPiles($("o-my-piles"), v.own_piles, true);
+  drawHand($("o-opp-hand"), v.opponent_hand, v.opponent_hand ? 0 : v.opponent_hand_size, false);
+  drawHand($("o-my-hand"), v.hand, 0, true);
+  drawTrick(v);
+  const info = [];
+  if (v.game) {
+    let g = T("game", { g: contractName(v.contract) || gameName(v.game) });
+    if (v.kontra_level >= 1) g += " · " + T("kontraSaid");
+    if (v.kontra_level >= 2) g += " · " + T("reSaid");
+    info.push(g);
+  }
+  if (v.variant === "admiral" && v.bid) info.push(T("bidNow", { v: v.bid }));
+  $("o-info").textContent = info.join(" · ");
+  $("o-score").textContent = ["choose", "bidding"].includes(v.phase) ? "" : T("points", {
+    a: v.trick_points[v.seat], b: v.trick_points[1 - v.seat], c: v.tricks_won[v.seat], d: v.tricks_won[1 - v.seat] });
+  drawPanel(v, legal);
+  drawResult(v);
+}
+
+// ---------------------------------------------------------------- actions
+function cardClicked(name) {
+  const v = O.state.view;
+  if (v.phase === "discard") {
+    const i = O.selected.indexOf(name);
+    if (i >= 0) O.selected.splice(i, 1);
+    else if (O.selected.length < 2) O.selected.push(name);
+    render();
+    return;
+  }
+  send(name);
+}
+
+function setState(st) {
+  const newGame = !O.state || O.state.game_no !== st.game_no;
+  if (newGame) O.resultClosed = false;
+  O.state = st;
+  O.selected = [];
+  O.showAllBids = false;
+  render();
+}
+
+async function send(token) {
+  if (O.busy) return;
+  O.busy = true;
+  $("o-opp-turn").classList.remove("hidden");
+  try {
+    setState(await api("POST", `/api/officers/tables/${O.table}/actions`, { action: token, seq: O.state.seq }));
+  } catch (e) {
+    showError(e.message);
+    if (e.status === 409) await refresh();
+  } finally {
+    O.busy = false;
+    $("o-opp-turn").classList.add("hidden");
+  }
+}
+
+async function refresh() {
+  try { setState(await api("GET", `/api/officers/tables/${O.table}`)); } catch (e) { showError(e.message); }
+}
+
+async function nextGame() {
+  try { setState(await api("POST", `/api/officers/tables/${O.table}/next`)); } catch (e) { showError(e.message); }
+}
+
+async function startTable(ev) {
+  if (ev) ev.preventDefault();
+  const variant = $("o-variant").value;
+  const options = {};
+  if (!$("o-kontra").checked) options.kontra = false;
+  if (variant !== "admiral") {
+    if ($("o-null").checked) options.allow_null = true;
+    if ($("o-ramsch").checked) options.allow_ramsch = true;
+  }
+  const body = { variant, options };
+  const seed = $("o-seed").value;
+  if (seed !== "") body.seed = Number(seed);
+  try {
+    O.token = null;
+    const st = await api("POST", "/api/officers/tables", body);
+    O.table = st.table;
+    O.token = st.token;
+    sessionStorage.setItem("officers.table", JSON.stringify({ table: O.table, token: O.token }));
+    O.state = null;
+    setState(st);
+  } catch (e) { showError(e.message); }
+}
+
+function showStart() {
+  O.state = null;
+  $("o-board").classList.add("hidden");
+  $("o-result").classList.add("hidden");
+  $("o-start").classList.remove("hidden");
+}
+
+function syncForm() {
+  const admiral = $("o-variant").value === "admiral";
+  document.querySelectorAll(".not-admiral").forEach((el) => el.classList.toggle("hidden", admiral));
+}
+
+document.addEventListener("DOMContentLoaded", async () => {
+  applyTexts();
+  syncForm();
+  $("o-variant").addEventListener("change", syncForm);
+  $("o-form").addEventListener("submit", startTable);
+  $("o-new").addEventListener("click", showStart);
+  $("o-next").addEventListener("click", nextGame);
+  $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
+  $("o-lang").addEventListener("change", () => {
+    LANG = $("o-lang").value;
+    localStorage.setItem("skat.lang", LANG);
+    applyTexts();
+    render();
+  });
+  const params = new URLSearchParams(location.search);
+  if (params.get("variant")) $("o-variant").value = params.get("variant");
+  syncForm();
+  const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
+  if (saved) {
+    O.table = saved.table;
+    O.token = saved.token;
+    try { setState(await api("GET", `/api/officers/tables/${O.table}`)); return; } catch (e) { sessionStorage.removeItem("officers.table"); O.token = null; }
+  }
+  if (params.get("start")) startTable();
+});
