@@ -136,7 +136,9 @@ function drawPiles(box, piles, mine) {
   box.innerHTML = "";
   piles.forEach((pile) => {
     const p = document.createElement("div");
-    p.className = "o-pile" + (pile.length === 0 ? " empty" : "");
+    // A covered card that faces this seat (Harlequin) peeks out further, so its suit shows too.
+    const peek = pile.length > 1 && pile[1] !== null;
+    p.className = "o-pile" + (pile.length === 0 ? " empty" : "") + (peek ? " o-peek" : "");
     const order = [...pile].reverse(); // bottom first, so the top card is drawn last (in front)
     order.forEach((name, i) => {
       const isTop = i === order.length - 1;
@@ -163,8 +165,13 @@ function drawTrick(v) {
   const row = document.createElement("div");
   row.className = "o-trick-cards";
   v.trick.forEach(([seat, c]) => {
-    const el = cardEl(c, { cls: seat === v.seat ? "o-by-me" : "o-by-opp" });
-    row.appendChild(el);
+    const fig = document.createElement("figure");
+    fig.className = seat === v.seat ? "o-by-me" : "o-by-opp";
+    fig.appendChild(cardEl(c));
+    const cap = document.createElement("figcaption");
+    cap.textContent = seat === v.seat ? T("you") : T("computer");
+    fig.appendChild(cap);
+    row.appendChild(fig);
   });
   cur.appendChild(row);
   box.appendChild(cur);
