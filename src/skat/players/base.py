@@ -21,6 +21,11 @@ class Player(Protocol):
     def choose(self, view: SeatView) -> Action: ...
 
 
+# A player may also define ``side_action(view) -> Action | None``: it is asked during the
+# first trick whether to say Kontra or Re (house rules), which are side actions said out of
+# turn and never among ``view.legal_actions``. The arena and the web table both ask it.
+
+
 class RandomPlayer:
     """A uniformly random legal action: a baseline and a test tool."""
 

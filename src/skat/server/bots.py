@@ -168,6 +168,18 @@ class BotSeat:
             self._fallback(f"chose the illegal action {action!r}")
         return legal[0]
 
+    def call(self, view: SeatView) -> Action | None:
+        """Kontra or Re, when the player has an opinion (its optional ``side_action``); never raises."""
+        decide = getattr(self.player, "side_action", None)
+        if decide is None or not any(str(a) in ("kontra", "re") for a in view.side_actions):
+            return None
+        try:
+            action = decide(view)
+        except Exception:  # a failing call is simply not made
+            log.exception("computer player %r failed deciding Kontra/Re", self.name)
+            return None
+        return action if action in view.side_actions else None
+
     async def think(self, loop: Any, threads: Executor | None, view: SeatView,
                     processes: ProcessPoolExecutor | None = None) -> Action:
         """Choose off the event loop: search players in ``processes``, the others in ``threads``."""

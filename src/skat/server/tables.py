@@ -437,6 +437,17 @@ class ServerTable:
             view = game.view(seat)
             bot = self.seats[position].bot_seat
             assert bot is not None
+            if game.phase is Phase.PLAY:
+                call = await loop.run_in_executor(self.manager.executor, bot.call, view)
+                if call is not None:
+                    async with self.lock:
+                        if self.game is game and self.deal_no == deal_no and len(game.history) == history_len:
+                            try:
+                                self._apply(seat, call)
+                            except IllegalActionError:
+                                log.exception("computer player's call %s refused at table %s", call, self.id)
+                    await self.after_change_no_bots()
+                    continue
             try:
                 action = await bot.think(loop, self.manager.executor, view, self.manager.processes)
             except Exception:
