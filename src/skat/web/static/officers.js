@@ -175,6 +175,16 @@ function drawTrick(v) {
   });
   cur.appendChild(row);
   box.appendChild(cur);
+  if (v.skat_size && ["bidding", "skat"].includes(v.phase)) { // Admiral's: the skat lies face down
+    const sk = document.createElement("div");
+    sk.className = "o-skat";
+    sk.innerHTML = `<div class="o-cap">${T("skat")}</div>`;
+    const r = document.createElement("div");
+    r.className = "o-trick-cards";
+    for (let i = 0; i < v.skat_size; i++) r.appendChild(cardBack("small"));
+    sk.appendChild(r);
+    box.appendChild(sk);
+  }
   if (v.tricks.length) {
     const [leader, cards, winner] = v.tricks[v.tricks.length - 1];
     const last = document.createElement("div");
@@ -218,7 +228,7 @@ function drawPanel(v, legal) {
   acts.className = "actions";
   panel.appendChild(acts);
   const add = (token) => {
-    const b = button(actionLabel(token), () => send(token));
+    const b = button(actionLabel(token), () => send(token), token === "pickup" ? "primary" : "");
     b.dataset.action = token;
     acts.appendChild(b);
   };
