@@ -20,7 +20,7 @@ from skat.officers import OfficersGame
 from skat.officers.game import DOWN, OUT, OWN, UP
 from skat.officers.options import VARIANTS
 from skat.server import officers as officers_server
-from skat.server.officers import PAGE, TABLES, router
+from skat.server.officers import PAGE, TABLES, create_officers_app, page_url, router
 from test_server_support import ROOT, chromium_launch_kwargs, free_port
 
 SHOTS = ROOT / "test-output" / "screenshots"
@@ -190,6 +190,15 @@ def test_page_is_served(client):
     assert r.status_code == 200 and "/static/officers.js" in r.text
     for name in ("officers.js", "officers.css", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
+
+
+def test_stand_alone_app_and_start_address():
+    with TestClient(create_officers_app()) as c:
+        assert c.get("/api/health").json() == {"status": "ok"}
+        assert c.get("/officers").status_code == 200
+        assert c.get("/static/officers.css").status_code == 200
+    assert page_url("http://127.0.0.1:8000/", "admiral", 4) == \
+        "http://127.0.0.1:8000/officers?variant=admiral&start=1&seed=4"
 
 
 # ------------------------------------------------------------------ browser

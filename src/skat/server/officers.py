@@ -26,16 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Header, HTTPException
+from fastapi import APIRouter, FastAPI, Header, HTTPException
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.officers import OfficersBot, OfficersGame, Phase, parse_officers_action
 from skat.officers.options import VARIANTS
 
-__all__ = ["router", "OfficersTable", "TABLES", "MAX_TABLES", "PAGE"]
+__all__ = ["router", "OfficersTable", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app", "page_url"]
 
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "officers.html"
 MAX_TABLES = 500
@@ -191,3 +192,24 @@ async def next_game(table_id: str, x_seat_token: str | None = Header(default=Non
         table.seq += 1
         await run_in_threadpool(table.bot_moves)
         return table.state()
+
+
+def create_officers_app() -> FastAPI:
+    """A stand-alone app for ``skat play --variant officers``: this router, ``/api/health`` and ``/static``."""
+    app = FastAPI(title="Officers' Skat")
+    app.include_router(router)
+
+    @app.get("/api/health", include_in_schema=False)
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    app.mount("/static", StaticFiles(directory=PAGE.parent), name="static")
+    return app
+
+
+def page_url(base: str, variant: str = "classic", seed: int | None = None) -> str:
+    """The address that opens the page and starts a table at once (``base`` like ``http://127.0.0.1:8000``)."""
+    from urllib.parse import urlencode
+
+    query = {"variant": variant, "start": "1"} | ({} if seed is None else {"seed": str(seed)})
+    return f"{base.rstrip('/')}/officers?{urlencode(query)}"

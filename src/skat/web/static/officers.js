@@ -427,6 +427,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   });
   const params = new URLSearchParams(location.search);
   if (params.get("variant")) $("o-variant").value = params.get("variant");
+  if (params.get("seed")) $("o-seed").value = params.get("seed");
   syncForm();
   const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
   if (saved) {
