@@ -262,3 +262,15 @@ def test_browser_plays_tricks_against_the_bot(server):
         browser.close()
     assert not errors, errors
     assert officers_server.TABLES
+
+
+def test_the_club_server_serves_officers_skat_and_links_it_from_the_lobby(tmp_path):
+    from fastapi.testclient import TestClient
+
+    from skat.server import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'skat.sqlite'}")) as client:
+        assert client.get("/officers").status_code == 200
+        assert 'href="/officers"' in client.get("/").text
+        made = client.post("/api/officers/tables", json={"variant": "admiral", "seed": 5})
+        assert made.status_code == 200 and made.json()["variant"] == "admiral"

@@ -4,7 +4,6 @@ table), or with --text in the terminal. --variant officers plays Officers' Skat 
 from __future__ import annotations
 
 import argparse
-import importlib
 import socket
 import sys
 import threading
@@ -26,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--text", action="store_true", help="play in the terminal instead of the browser")
     parser.add_argument("--variant", default="standard", choices=["standard", "officers"],
                         help="standard Skat (default) or Officers' Skat for two players")
+    parser.add_argument("--officers-variant", default="classic",
+                        choices=["classic", "passing", "harlequin", "half_open", "admiral"],
+                        help="with --variant officers: which Officers' Skat (default classic)")
     parser.add_argument("--level", default=None,
                         help="computer players' level: strong (default when available), heuristic or random")
     parser.add_argument("--name", default="", help="your name at the table")
@@ -63,26 +65,45 @@ def run(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- officers
 def _run_officers(args: argparse.Namespace) -> int:
+    """Officers' Skat for two against the computer: a page in the browser, or the terminal."""
+    if args.text:
+        from skat.officers.text import play_text as play_officers_text
+
+        play_officers_text(variant=args.officers_variant, seed=args.seed, input=sys.stdin, output=sys.stdout,
+                           games=args.deals or 1000)
+        return 0
+    return _run_officers_browser(args)
+
+
+def _run_officers_browser(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from skat.server.officers import create_officers_app, page_url
+
     try:
-        officers = importlib.import_module("skat.officers")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("skat.officers",):
-            raise
-        print("skat play: Officers' Skat is not part of this installation yet (module skat.officers is missing)",
-              file=sys.stderr)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"skat play: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 2
-    if not args.text:
-        print("skat play: Officers' Skat is played in the terminal for now: skat play --text --variant officers",
-              file=sys.stderr)
-        return 2
-    play = getattr(officers, "play_text", None)
-    if play is None:
-        try:
-            play = importlib.import_module("skat.officers.text").play_text
-        except (ModuleNotFoundError, AttributeError):
-            print("skat play: this version of skat.officers has no play_text() for the terminal", file=sys.stderr)
-            return 2
-    play(seed=args.seed, input=sys.stdin, output=sys.stdout, games=args.deals or 1000)
+    url = page_url(f"http://{args.host}:{sock.getsockname()[1]}", args.officers_variant, args.seed)
+    server = uvicorn.Server(uvicorn.Config(create_officers_app(), log_level="warning"))
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            time.sleep(0.05)
+        if server.should_exit:
+            return
+        print(f"Your table: {url}   Stop with Ctrl+C.", flush=True)
+        if not args.no_browser:
+            try:
+                webbrowser.open(url)
+            except Exception:  # no browser here: the address is printed above
+                pass
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run(sockets=[sock])
     return 0
 
 

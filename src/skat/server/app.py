@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from skat.rulesets import get_ruleset
 from skat.server.bots import FALLBACKS, default_level
+from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
 
@@ -172,6 +173,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
+    app.include_router(officers_router)  # Officers' Skat for two at /officers
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 
