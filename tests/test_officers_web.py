@@ -116,6 +116,10 @@ def test_full_game_against_the_bot_every_variant(client, variant):
     nxt = r.json()
     assert nxt["game_no"] == 2 and nxt["seat"] == 0 and nxt["view"]["phase"] != "finished"
     check_no_leak(nxt, tid)
+    # the series' score sheet keeps each player's score whatever seat he had
+    person, computer = result["scores"][1], result["scores"][0]
+    assert st["sheet"] == {"games": [[person, computer]], "you": person, "computer": computer}
+    assert nxt["sheet"] == st["sheet"]
 
 
 def test_errors_are_clear_and_change_nothing(client):

@@ -60,13 +60,21 @@ class OfficersTable:
     game_no: int = 1
     seq: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sheet: list[tuple[int, int]] = field(default_factory=list)
+    """The series' score sheet: (person, computer) for every finished game, whatever seats they had."""
 
     def state(self) -> dict[str, Any]:
-        """What the person's seat may know now."""
-        view = self.game.view(self.person)
+        """What the person's seat may know now, and the series' score sheet."""
+        game = self.game
+        if game.result is not None and len(self.sheet) < self.game_no:
+            scores = game.result.scores
+            self.sheet.append((scores[self.person], scores[1 - self.person]))
+        view = game.view(self.person)
         return {
             "table": self.table_id, "seat": self.person, "seq": self.seq, "game_no": self.game_no,
             "variant": self.variant, "view": view.to_json(), "legal": [str(a) for a in view.legal_actions],
+            "sheet": {"games": [list(row) for row in self.sheet],
+                      "you": sum(row[0] for row in self.sheet), "computer": sum(row[1] for row in self.sheet)},
         }
 
     def bot_moves(self) -> None:

@@ -8,7 +8,7 @@ const O_TEXT = {
     startTitle: "Play Officers' Skat against the computer", variant: "Variant", v_classic: "Classic",
     v_passing: "With passing", v_harlequin: "Harlequin", v_half_open: "Half-open Harlequin", v_admiral: "Admiral's Skat",
     optKontra: "Kontra and Re", optNull: "Null may be chosen", optRamsch: "Ramsch may be chosen",
-    seed: "Deal number (optional)", start: "Start", computer: "Computer", you: "You", thinking: "thinking…",
+    seed: "Deal number (optional)", start: "Start", computer: "Computer", you: "You", series: "Series total", thinking: "thinking…",
     nextGame: "Next game", showTable: "Show the table", forehand: "forehand", dealer: "dealer",
     chooser: "chooses the game", declarer: "declarer",
     a_pass: "Pass", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Hold", a_pickup: "Pick up the skat",
@@ -33,7 +33,7 @@ const O_TEXT = {
     startTitle: "Offiziersskat gegen den Computer", variant: "Variante", v_classic: "Klassisch",
     v_passing: "Mit Schieben", v_harlequin: "Harlekin", v_half_open: "Halboffener Harlekin", v_admiral: "Admiralsskat",
     optKontra: "Kontra und Re", optNull: "Null erlaubt", optRamsch: "Ramsch erlaubt",
-    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", you: "Du", thinking: "überlegt…",
+    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", you: "Du", series: "Gesamtstand", thinking: "überlegt…",
     nextGame: "Nächstes Spiel", showTable: "Tisch zeigen", forehand: "Vorhand", dealer: "Geber",
     chooser: "bestimmt das Spiel", declarer: "Alleinspieler",
     a_pass: "Passe", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Ja (halten)", a_pickup: "Skat aufnehmen",
@@ -288,7 +288,8 @@ function drawResult(v) {
     `<tr><th></th><th class="num">${T("you")}</th><th class="num">${T("computer")}</th></tr>` +
     `<tr><td>${T("score")}</td><td class="num">${r.scores[me]}</td><td class="num">${r.scores[him]}</td></tr>` +
     `<tr><td>${T("cardPoints")}</td><td class="num">${r.points[me]}</td><td class="num">${r.points[him]}</td></tr>` +
-    `<tr><td>${T("tricks")}</td><td class="num">${r.tricks[me]}</td><td class="num">${r.tricks[him]}</td></tr>`;
+    `<tr><td>${T("tricks")}</td><td class="num">${r.tricks[me]}</td><td class="num">${r.tricks[him]}</td></tr>` +
+    (O.state.sheet ? `<tr><th>${T("series")}</th><th class="num">${O.state.sheet.you}</th><th class="num">${O.state.sheet.computer}</th></tr>` : "");
   const cards = $("o-result-cards");
   cards.innerHTML = "";
   if (r.skat && r.skat.length) {
@@ -306,7 +307,8 @@ function render() {
   const v = st.view, legal = st.legal;
   $("o-start").classList.add("hidden");
   $("o-board").classList.remove("hidden");
-  $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}`;
+  $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}` +
+    (st.sheet && st.sheet.games.length ? ` · ${T("you")} ${st.sheet.you} : ${st.sheet.computer} ${T("computer")}` : "");
   $("o-opp-role").textContent = role(v, 1 - v.seat);
   $("o-my-role").textContent = role(v, v.seat);
   $("o-opp").classList.toggle("to-move", v.to_move === 1 - v.seat);
