@@ -65,7 +65,7 @@ def check_no_leak(state: dict, table_id: str) -> set[str]:
     hidden = hidden_cards(game, seat)
     leaked = shown & hidden
     assert not leaked, f"seat {seat} was sent cards it may not see: {sorted(leaked)} (phase {game.phase})"
-    assert set(state) == {"table", "seat", "seq", "game_no", "variant", "view", "legal", "token"} - (
+    assert set(state) == {"table", "seat", "seq", "game_no", "variant", "view", "legal", "sheet", "token"} - (
         set() if "token" in state else {"token"})
     return hidden
 
