@@ -76,26 +76,41 @@ def _run_officers(args: argparse.Namespace) -> int:
 
 
 def _run_officers_browser(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from skat.server.officers import create_officers_app, page_url
 
+    sock = _listen(args)
+    if sock is None:
+        return 2
+    url = page_url(f"http://{args.host}:{sock.getsockname()[1]}", args.officers_variant, args.seed)
+    return _serve(create_officers_app(), sock, args, [f"Your table: {url}   Stop with Ctrl+C."], url)
+
+
+def _listen(args: argparse.Namespace) -> socket.socket | None:
+    """A socket bound to --host/--port (a free port by default), or None after a message."""
     try:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
     except OSError as exc:
         print(f"skat play: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return 2
-    url = page_url(f"http://{args.host}:{sock.getsockname()[1]}", args.officers_variant, args.seed)
-    server = uvicorn.Server(uvicorn.Config(create_officers_app(), log_level="warning"))
+        return None
+    return sock
+
+
+def _serve(app: object, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
+           **config: object) -> int:
+    """Run ``app`` on ``sock``; once it is up, print ``lines`` and open ``url`` in the browser if there is one."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", **config))
 
     def announce() -> None:
         while not server.started and not server.should_exit:
             time.sleep(0.05)
         if server.should_exit:
             return
-        print(f"Your table: {url}   Stop with Ctrl+C.", flush=True)
+        for line in lines:
+            print(line, flush=True)
         if not args.no_browser:
             try:
                 webbrowser.open(url)
@@ -109,8 +124,6 @@ def _run_officers_browser(args: argparse.Namespace) -> int:
 
 # --------------------------------------------------------------------- browser
 def _run_browser(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from skat.server import create_app
     from skat.server.store import Store, default_db_url
     from skat.server.tables import TableManager
@@ -130,35 +143,14 @@ def _run_browser(args: argparse.Namespace) -> int:
     table, seat = manager.create_table(name="", seats=["human", level, level], player_name=args.name or "",
                                        claim=0, ruleset=getattr(args, "ruleset", "isko2018") or "isko2018",
                                        deals=args.deals)
-    try:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"skat play: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+    sock = _listen(args)
+    if sock is None:
         return 2
     port = sock.getsockname()[1]
     url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
-    app = create_app(db, manager=manager)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024, ws_per_message_deflate=False)
-    server = uvicorn.Server(config)
-
-    def announce() -> None:
-        while not server.started and not server.should_exit:
-            time.sleep(0.05)
-        if server.should_exit:
-            return
-        print(f"Your table: {url}", flush=True)
-        print(f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C.", flush=True)
-        if not args.no_browser:
-            try:
-                webbrowser.open(url)
-            except Exception:  # no browser here: the address is printed above
-                pass
-
-    threading.Thread(target=announce, daemon=True).start()
-    server.run(sockets=[sock])
-    return 0
+    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
+    return _serve(create_app(db, manager=manager), sock, args, lines, url,
+                  ws_max_size=64 * 1024, ws_per_message_deflate=False)
 
 
 # --------------------------------------------------------------------- text
