@@ -175,9 +175,12 @@ class SeatView:
     hand_sizes: tuple[int, int, int]
     result: GameResult | None
     ruleset: str
+    kontra_level: int = 0
+    """0, 1 after Kontra, 2 after Re (public: they are said aloud)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "kontra_level": self.kontra_level,
             "seat": self.seat,
             "phase": self.phase.value,
             "to_move": self.to_move,
@@ -941,6 +944,7 @@ class Game:
             hand_sizes=(self._hands[0].bit_count(), self._hands[1].bit_count(), self._hands[2].bit_count()),
             result=self.result,
             ruleset=self.ruleset.name,
+            kontra_level=self.kontra_level,
         )
 
     def _view_skat(self, seat: int, is_declarer: bool) -> CardSet | None:

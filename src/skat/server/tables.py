@@ -207,8 +207,6 @@ class ServerTable:
                 view = game.view(0)
                 view_json = public_view(view.to_json())
                 hints["sorted"] = _sorted_cards(view, own=False)
-            # said aloud at the table, so every seat and spectator knows it (the view does not carry it)
-            view_json["kontra_level"] = int(getattr(game, "kontra_level", 0) or 0)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
