@@ -48,7 +48,7 @@ from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType
 from skat.rules.value import Outcome, best_hand_matadors, evaluate, matador_count, max_multiplier
 from skat.rulesets import ISKO, RuleSet
 
-__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "SEAT_NAMES"]
+__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "SEAT_NAMES"]
 
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 
@@ -70,6 +70,15 @@ _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
+
+def check_discard(hand: int, discard: int) -> None:
+    """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
+    if discard.bit_count() != 2:
+        raise IllegalActionError(f"discard exactly two cards, not {discard.bit_count()}")
+    if discard & ~hand:
+        missing = CardSet.from_mask(discard & ~hand)
+        raise IllegalActionError(f"cannot discard {missing}: not in the declarer's hand (only cards in the hand may go)")
+
 
 # Deal order: packets of 3 to each seat, 2 to the skat (3), 4 each, 3 each.
 _DEAL_TO = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3) + (0,) * 4 + (1,) * 4 + (2,) * 4 + (0,) * 3 + (1,) * 3 + (2,) * 3
@@ -606,11 +615,7 @@ class Game:
             if not isinstance(action, Discard):
                 raise WrongPhaseError(f"the declarer must discard two cards now, not {action}")
             mask = action.cards.mask
-            if mask.bit_count() != 2:
-                raise IllegalActionError(f"discard exactly two cards, not {mask.bit_count()}")
-            if mask & ~self._hands[seat]:
-                missing = CardSet.from_mask(mask & ~self._hands[seat])
-                raise IllegalActionError(f"cannot discard {missing}: not in the declarer's hand")
+            check_discard(self._hands[seat], mask)
             self._hands[seat] &= ~mask
             self.discard = mask
             self.phase = _DECLARE_PHASE

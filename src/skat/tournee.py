@@ -52,7 +52,7 @@ from skat.actions import (
 )
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.game import GameResult, Phase, SeatView, deal
+from skat.game import GameResult, Phase, SeatView, check_discard, deal
 from skat.rules.bidding import Auction, AuctionError
 from skat.rules.contract import Contract
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
@@ -363,8 +363,7 @@ class TourneeGame:
             if not isinstance(action, Discard):
                 raise WrongPhaseError(f"the declarer must discard two cards now, not {action}")
             mask = action.cards.mask
-            if mask.bit_count() != 2 or mask & ~self._hands[seat]:
-                raise IllegalActionError(f"discard two cards of the declarer's hand, not {action.cards}")
+            check_discard(self._hands[seat], mask)
             self._hands[seat] &= ~mask
             self.discard = mask
             self._start_play()

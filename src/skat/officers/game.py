@@ -17,6 +17,7 @@ from typing import Any
 from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import Card, CardSet, deal_deck, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.game import check_discard
 from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
 from skat.officers.options import OfficersOptions, normalize_variant
 from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
@@ -483,11 +484,7 @@ class OfficersGame:
             if not isinstance(action, Discard):
                 raise WrongPhaseError(f"the declarer must put two cards from his hand away now, not {action}")
             mask = action.cards.mask
-            if mask.bit_count() != 2:
-                raise IllegalActionError(f"discard exactly two cards, not {mask.bit_count()}")
-            if mask & ~self.hands[seat]:
-                raise IllegalActionError(
-                    f"cannot discard {CardSet.from_mask(mask & ~self.hands[seat])}: only cards in the hand may go")
+            check_discard(self.hands[seat], mask)
             self.hands[seat] &= ~mask
             self.discard = mask
             self.phase = Phase.DECLARE
