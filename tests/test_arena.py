@@ -105,3 +105,58 @@ def test_arena_on_a_real_local_ray_instance() -> None:
     assert out["execution"] == "ray:local"
     assert out["per_deal_difference"] == local["per_deal_difference"]
     assert not ray.is_initialized()
+
+
+def test_a_checkpointed_match_resumes_to_the_same_result(tmp_path) -> None:
+    config = ArenaConfig(("heuristic", "random"), deals=6, seed=11)
+    whole = run_match(config, workers=1, progress=False)
+    path = tmp_path / "match.jsonl"
+    first = run_match(ArenaConfig(("heuristic", "random"), deals=4, seed=11), workers=1, progress=False,
+                      checkpoint=path)
+    assert first["resumed_deals"] == 0 and first["deals"] == 4
+    with path.open("a") as f:  # a crash in the middle of writing a deal
+        f.write('{"deal": 4, "seed": 1, "ga')
+    played: list[int] = []
+    rest = run_match(config, workers=2, progress=False, checkpoint=path, on_deal=played.append)
+    assert rest["resumed_deals"] == 4 and sum(played) == 2
+    assert rest["per_deal_difference"] == whole["per_deal_difference"]
+    assert rest["difference"] == whole["difference"]
+    assert len(path.read_text().splitlines()) == 1 + 6  # header and six whole deals
+    again = run_match(config, workers=1, progress=False, checkpoint=path)
+    assert again["resumed_deals"] == 6 and again["difference"] == whole["difference"]
+
+
+def test_a_checkpoint_of_another_match_is_refused(tmp_path) -> None:
+    path = tmp_path / "match.jsonl"
+    run_match(ArenaConfig(("heuristic", "random"), deals=1, seed=1), workers=1, progress=False, checkpoint=path)
+    before = path.read_text()
+    with pytest.raises(ValueError, match="seed is 1 there, 2 now"):
+        run_match(ArenaConfig(("heuristic", "random"), deals=2, seed=2), workers=1, progress=False,
+                  checkpoint=path)
+    lines = before.splitlines()
+    header = json.loads(lines[0])
+    header["players_code"] = "0" * 16
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with pytest.raises(ValueError, match="players' code has changed"):
+        run_match(ArenaConfig(("heuristic", "random"), deals=2, seed=1), workers=1, progress=False,
+                  checkpoint=path)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    with pytest.raises(ValueError, match="not an arena checkpoint"):
+        run_match(ArenaConfig(("heuristic", "random"), deals=1, seed=1), workers=1, progress=False,
+                  checkpoint=bad)
+
+
+def test_arena_command_resumes_from_a_checkpoint(tmp_path, capsys) -> None:
+    path = tmp_path / "match.jsonl"
+    args = ["arena", "--players", "heuristic,random", "--deals", "3", "--seed", "4", "--workers", "1",
+            "--checkpoint", str(path), "--quiet"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    assert main(args) == 0
+    second = capsys.readouterr().out
+    line = next(x for x in first.splitlines() if x.startswith("difference"))
+    assert line in second
+    assert main(["arena", "--players", "random,heuristic", "--deals", "3", "--seed", "4", "--workers", "1",
+                 "--checkpoint", str(path), "--quiet"]) == 2
+    assert "another match" in capsys.readouterr().err

@@ -20,6 +20,12 @@ actions over every seat a player occupies.  An illegal action (or an exception
 in ``choose``) is counted and replaced by the first legal action, so a match
 always finishes.  Players with a ``side_action(view)`` method are offered
 Kontra and Re during the first trick when the rule set allows them.
+
+Long matches can keep a checkpoint (:class:`Checkpoint`, ``skat arena
+--checkpoint FILE``): every finished deal is appended to a JSON-lines file, and
+a later run with the same match resumes where the file ends.  Deals are
+numbered and seeded from the match seed, so a resumed match plays exactly the
+deals a single run would have played.
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ __all__ = [
     "summarize",
     "run_match",
     "plot_cumulative",
+    "Checkpoint",
+    "players_fingerprint",
 ]
 
 SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
@@ -290,10 +298,81 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
     }
 
 
+# ------------------------------------------------------------------ checkpoint
+def players_fingerprint() -> str:
+    """A short hash of the computer players' source code (``skat/players/*.py``).
+
+    A checkpoint remembers it, so results of a player whose code has changed since
+    are never mixed into one match.
+    """
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted((Path(__file__).parent / "players").glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+class Checkpoint:
+    """A JSON-lines file of finished deals that lets a long match stop and resume.
+
+    The first line describes the match (players, seed, rule set and the players'
+    code fingerprint); each further line is one deal as :func:`play_deal` returns
+    it.  Opening a file written for another match raises :class:`ValueError`; a
+    last line cut short by a crash is dropped.
+    """
+
+    def __init__(self, path: str | Path, config: ArenaConfig) -> None:
+        self.path = Path(path)
+        self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
+                       "ruleset": config.ruleset, "players_code": players_fingerprint()}
+        self.deals: dict[int, dict[str, Any]] = {}
+        if self.path.exists() and self.path.stat().st_size:
+            self._load(config)
+        else:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.header) + "\n")
+
+    def _load(self, config: ArenaConfig) -> None:
+        text = self.path.read_text()
+        lines = text.split("\n")
+        complete, cut = lines[:-1], lines[-1]
+        if cut:  # the process died in the middle of a line: keep only whole deals
+            self.path.write_text("".join(line + "\n" for line in complete))
+        if not complete:
+            raise ValueError(f"checkpoint {self.path}: no header line; delete the file to start afresh")
+        try:
+            header = json.loads(complete[0])
+        except json.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("skat_arena_checkpoint") != 1:
+            raise ValueError(f"checkpoint {self.path} is not an arena checkpoint (bad first line)")
+        for key in ("players", "seed", "ruleset", "players_code"):
+            if header.get(key) != self.header[key]:
+                what = "the players' code has changed since" if key == "players_code" else "another match"
+                raise ValueError(
+                    f"checkpoint {self.path} belongs to {what}: {key} is {header.get(key)!r} there, "
+                    f"{self.header[key]!r} now; use another file or delete it to start afresh")
+        for number, line in enumerate(complete[1:], start=2):
+            try:
+                deal = json.loads(line)
+                index = int(deal["deal"])
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                raise ValueError(f"checkpoint {self.path}, line {number}: not a deal record") from None
+            if index < config.deals:
+                self.deals[index] = deal
+
+    def add(self, results: list[dict[str, Any]]) -> None:
+        """Append finished deals (flushed at once, so a crash loses at most the deals in flight)."""
+        with self.path.open("a") as f:
+            for deal in results:
+                self.deals[deal["deal"]] = deal
+                f.write(json.dumps(deal, separators=(",", ":")) + "\n")
+
+
 # --------------------------------------------------------------------- running
-def _chunks(n: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, n, size):
-        yield list(range(start, min(n, start + size)))
+def _chunks(deals: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(deals), size):
+        yield deals[start:start + size]
 
 
 def run_match(
@@ -303,63 +382,70 @@ def run_match(
     ray_address: str | None = None,
     progress: bool = True,
     on_deal: Callable[[int], None] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> dict[str, Any]:
     """Play a duplicate match and return :func:`summarize`'s statistics plus the wall time.
 
     Local processes by default (``workers`` defaults to all cores; 1 plays in this
     process), or Ray tasks on the cluster at ``ray_address`` (``local`` starts a
-    local Ray instance).
+    local Ray instance).  With ``checkpoint`` (a file path) finished deals are
+    saved as they come and the deals already in the file are not played again.
     """
     for name in config.players:  # fail fast on a bad name, before any process starts
         make_player(name, 0)
     get_ruleset(config.ruleset)
+    saved = Checkpoint(checkpoint, config) if checkpoint is not None else None
+    results: list[dict[str, Any]] = list(saved.deals.values()) if saved else []
+    todo = [d for d in range(config.deals) if not saved or d not in saved.deals]
     started = time.perf_counter()
-    bar = _progress_bar(config.deals, progress)
+    bar = _progress_bar(config.deals, progress, initial=config.deals - len(todo))
 
-    def advance(k: int) -> None:
-        bar.update(k)
+    def finished(chunk: list[dict[str, Any]]) -> None:
+        results.extend(chunk)
+        if saved is not None:
+            saved.add(chunk)
+        bar.update(len(chunk))
         if on_deal is not None:
-            on_deal(k)
+            on_deal(len(chunk))
 
     if ray_address is not None:
-        results = _run_ray(config, ray_address, advance)
+        _run_ray(config, todo, ray_address, finished)
         mode = f"ray:{ray_address}"
     else:
         workers = workers or os.cpu_count() or 1
-        results = _run_local(config, workers, advance)
+        _run_local(config, todo, workers, finished)
         mode = f"processes:{workers}"
     bar.close()
     summary = summarize(config, results)
     summary["wall_s"] = time.perf_counter() - started
     summary["execution"] = mode
+    summary["resumed_deals"] = config.deals - len(todo)
     return summary
 
 
-def _chunk_size(config: ArenaConfig, workers: int) -> int:
+def _chunk_size(deals: int, workers: int) -> int:
     """Deals per task: small enough for a live progress bar and an even load, at least one."""
-    return max(1, min(4, config.deals // (workers * 8)))
+    return max(1, min(4, deals // (workers * 8)))
 
 
-def _run_local(config: ArenaConfig, workers: int, advance: Callable[[int], None]) -> list[dict[str, Any]]:
-    results: list[dict[str, Any]] = []
+Finished = Callable[[list[dict[str, Any]]], None]
+
+
+def _run_local(config: ArenaConfig, todo: list[int], workers: int, finished: Finished) -> None:
     if workers <= 1:
-        for d in range(config.deals):
-            results.append(play_deal(config, d))
-            advance(1)
-        return results
-    size = _chunk_size(config, workers)
+        for d in todo:
+            finished([play_deal(config, d)])
+        return
+    size = _chunk_size(len(todo), workers)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(config.deals, size)}
+        pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(todo, size)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
-                chunk_results = fut.result()
-                results.extend(chunk_results)
-                advance(len(chunk_results))
-    return results
+                finished(fut.result())
 
 
-def _run_ray(config: ArenaConfig, address: str, advance: Callable[[int], None]) -> list[dict[str, Any]]:
+def _run_ray(config: ArenaConfig, todo: list[int], address: str, finished: Finished) -> None:
     try:
         import ray
     except ImportError:
@@ -375,16 +461,12 @@ def _run_ray(config: ArenaConfig, address: str, advance: Callable[[int], None]) 
     try:
         remote = ray.remote(_play_deals)
         cpus = int(ray.cluster_resources().get("CPU", 1))
-        size = _chunk_size(config, cpus)
-        pending = [remote.remote(config, chunk) for chunk in _chunks(config.deals, size)]
-        results: list[dict[str, Any]] = []
+        size = _chunk_size(len(todo), cpus)
+        pending = [remote.remote(config, chunk) for chunk in _chunks(todo, size)]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                chunk_results = ray.get(ref)
-                results.extend(chunk_results)
-                advance(len(chunk_results))
-        return results
+                finished(ray.get(ref))
     finally:
         if started_here:
             ray.shutdown()
@@ -398,12 +480,12 @@ class _NoBar:
         pass
 
 
-def _progress_bar(total: int, enabled: bool):
+def _progress_bar(total: int, enabled: bool, initial: int = 0):
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="deal", desc="arena", smoothing=0.05)
+    return tqdm(total=total, initial=initial, unit="deal", desc="arena", smoothing=0.05)
 
 
 # ----------------------------------------------------------------------- output
@@ -443,6 +525,8 @@ def format_summary(summary: dict[str, Any]) -> str:
     d = summary["difference"]
     lines = [f"{summary['deals']} duplicate deals ({summary['games']} games), ruleset {summary['ruleset']}, "
              f"seed {summary['seed']}, {summary.get('wall_s', 0):.1f} s"]
+    if summary.get("resumed_deals"):
+        lines[0] += f" ({summary['resumed_deals']} deals taken from the checkpoint)"
     header = f"{'player':<14}{'SF/game':>9}{'declares':>10}{'decl. won':>11}{'ms/decision':>13}{'illegal':>9}"
     lines.append(header)
     for name, p in summary["per_player"].items():

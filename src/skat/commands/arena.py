@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", default=None, help="write the statistics as JSON")
     parser.add_argument("--plot", metavar="FILE", default=None,
                         help="plot of the cumulative difference (.png or .svg; default: next to --json)")
+    parser.add_argument("--checkpoint", metavar="FILE", default=None,
+                        help="save each finished deal to FILE (JSON lines) and resume from it: a long match "
+                             "can be stopped and continued later")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
@@ -34,7 +37,8 @@ def run(args: argparse.Namespace) -> int:
         config = ArenaConfig(players=tuple(names), deals=args.deals, seed=args.seed, ruleset=args.ruleset)
         if args.workers is not None and args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
-        summary = run_match(config, workers=args.workers, ray_address=args.ray, progress=not args.quiet)
+        summary = run_match(config, workers=args.workers, ray_address=args.ray, progress=not args.quiet,
+                            checkpoint=args.checkpoint)
     except (ValueError, RuntimeError) as exc:
         print(f"skat arena: {exc}", file=sys.stderr)
         return 2

@@ -17,7 +17,8 @@ holds up to the highest value whose expected score is positive.  After the
 pickup the discard is searched over the best pairs of the two most promising
 game types (and Null), each solved over fresh worlds, and the declaration
 follows the best of them.  The candidate list is pruned with the heuristic's
-hand strength so that a decision stays within its time budget.
+hand strength so that a decision stays within its time budget (CPU seconds of
+this process, as in :mod:`skat.players.pimc`).
 """
 
 from __future__ import annotations
@@ -153,7 +154,7 @@ class SimulationBidder:
     def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
         from skat.solver import declarer_reaches, null_declarer_wins
 
-        deadline = time.perf_counter() + self.time_budget
+        deadline = time.process_time() + self.time_budget
         hand = view.hand.mask
         seat = view.seat
         # candidate game types by the heuristic's strength with a skat to come
@@ -184,7 +185,7 @@ class SimulationBidder:
             if with_null:
                 jobs += [(_NULL, False), (_NULL, True)]
             for gt, hand_game in jobs:
-                if time.perf_counter() > deadline:
+                if time.process_time() > deadline:
                     break
                 hands = list(world.hands)
                 if hand_game:
@@ -199,7 +200,7 @@ class SimulationBidder:
                     ok = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=points)
                     values.setdefault((gt, hand_game), []).append(
                         game_value(Contract(GameType(gt), hand=hand_game), twelve))
-                    if ok and hand_game and time.perf_counter() < deadline:
+                    if ok and hand_game and time.process_time() < deadline:
                         made = declarer_reaches(gt, hands, [], 0, seat, 90, declarer_points=points)
                         schneider.setdefault(gt, []).append(made)
                 tally[(gt, hand_game)][0] += ok
@@ -233,7 +234,7 @@ class SimulationBidder:
     def discard(self, view: SeatView) -> Action:
         from skat.solver import declarer_reaches, null_declarer_wins
 
-        deadline = time.perf_counter() + self.time_budget
+        deadline = time.process_time() + self.time_budget
         twelve = view.hand.mask
         seat = view.seat
         bid = view.bid
@@ -247,7 +248,7 @@ class SimulationBidder:
                  for gt, d in options}
         for world in worlds:
             for gt, d in options:
-                if time.perf_counter() > deadline:
+                if time.process_time() > deadline:
                     break
                 hands = list(world.hands)
                 hands[seat] = twelve & ~d

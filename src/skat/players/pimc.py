@@ -13,7 +13,9 @@ total over the worlds.  What a world is worth depends on the contract:
 
 The defenders minimise what the declarer maximises.  A budget bounds the work:
 at most ``worlds`` worlds and ``time_budget`` seconds per card (at least
-``min_worlds``).  Ties between cards go to the card the heuristic player would
+``min_worlds``).  Budgets are in CPU seconds of this process
+(:func:`time.process_time`), so a busy machine or a crowded arena does not make
+the player weaker, only slower.  Ties between cards go to the card the heuristic player would
 choose.  Bidding, the skat decision, the discard and the declaration are made by
 simulation (:mod:`skat.players.bidding`); decisions this player does not know
 (house-rule actions) go to the heuristic player.
@@ -72,7 +74,7 @@ def card_values(
     exact = tricks_left <= points_from_tricks_left
     solved = 0
     for world in worlds:
-        if deadline is not None and solved >= min_worlds and time.perf_counter() > deadline:
+        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
             break
         base_points = view.trick_points[declarer] + mask_points(world.skat)
         for c in legal:
@@ -182,7 +184,7 @@ class PIMCPlayer:
         return None
 
     def play(self, view: SeatView) -> Action:
-        started = time.perf_counter()
+        started = time.process_time()
         know = Knowledge.from_view(view)
         worlds = sample_worlds(know, self.worlds, self.rng)
         totals, _solved = card_values(view, worlds, know, deadline=started + self.time_budget,
