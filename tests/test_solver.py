@@ -193,3 +193,82 @@ def test_search_bounds_hold_for_any_window() -> None:
             r = K.search(*hands, pos.leader, len(pos.trick), trick[0], trick[1], alpha, beta, *ctx)
             assert (r <= alpha and true <= r) or (r >= beta and true >= r) or (alpha < r < beta and r == true), (
                 pos.to_json(), alpha, beta, r, true)
+
+
+# --------------------------------------------------------------------------- work limits
+def _hard_full_deal() -> Position:
+    """A full grand deal whose exact card points take the solver hundreds of thousands of nodes."""
+    hands, skat = deal(11)
+    return Position(4, 0, (hands[0], hands[1], hands[2]), (), 0, mask_points(skat), 0, 0, 0)
+
+
+def test_node_limit_stops_a_hard_search_and_no_limit_keeps_the_answer() -> None:
+    from skat.solver import SearchLimitExceeded, last_node_count
+
+    pos = _hard_full_deal()
+    exact = solve_points(*_args(pos), pos.declarer_points)
+    needed = last_node_count()
+    assert needed > 5000
+    calls = [
+        lambda **kw: solve_points(*_args(pos), pos.declarer_points, **kw),
+        lambda **kw: move_values(*_args(pos), declarer_points=pos.declarer_points, **kw),
+        lambda **kw: declarer_reaches(*_args(pos), exact + 1, pos.declarer_points, **kw),
+        lambda **kw: solve(pos, **kw),
+    ]
+    for call in calls:
+        with pytest.raises(SearchLimitExceeded) as info:
+            call(node_limit=20)
+        assert 20 < info.value.nodes <= 20 + 1000 and info.value.node_limit == 20  # looked at on trick starts
+        assert "node_limit=20" in str(info.value)
+    # a limit the search stays under changes nothing, and the next call without a limit works as before
+    assert solve_points(*_args(pos), pos.declarer_points, node_limit=needed) == exact
+    assert last_node_count() == needed
+    assert solve_points(*_args(pos), pos.declarer_points) == exact
+    assert move_values(*_args(pos), declarer_points=pos.declarer_points, node_limit=10 * needed + 10**6) == \
+        move_values(*_args(pos), declarer_points=pos.declarer_points)
+
+
+def test_all_tricks_search_stops_at_the_node_limit() -> None:
+    from skat.solver import SearchLimitExceeded, last_node_count
+
+    hands, _ = deal(224)  # a grand for forehand whose all-tricks question takes a few thousand nodes
+    args = (4, (hands[0], hands[1], hands[2]), (), 0, 0)
+    expected = declarer_takes_all(*args)
+    assert last_node_count() > 2000
+    with pytest.raises(SearchLimitExceeded):
+        declarer_takes_all(*args, node_limit=20)
+    assert declarer_takes_all(*args, node_limit=10**6) == expected
+
+
+def test_null_search_stops_at_the_node_limit() -> None:
+    from skat.solver import SearchLimitExceeded
+
+    hands, _ = deal(3)
+    pos = Position("null", 1, (hands[0], hands[1], hands[2]), (), 0, 0, 0, 0, 0)
+    expected = null_declarer_wins(pos.hands, (), 0, 1)
+    with pytest.raises(SearchLimitExceeded):
+        null_declarer_wins(pos.hands, (), 0, 1, node_limit=3)
+    assert null_declarer_wins(pos.hands, (), 0, 1, node_limit=10**9) == expected
+
+
+def test_time_limit_stops_a_hard_search() -> None:
+    import time
+
+    from skat.solver import SearchLimitExceeded
+
+    pos = _hard_full_deal()
+    t = time.monotonic()
+    with pytest.raises(SearchLimitExceeded) as info:
+        move_values(*_args(pos), declarer_points=pos.declarer_points, time_limit=0.002)
+    assert time.monotonic() - t < 0.5
+    assert info.value.time_limit == 0.002 and info.value.seconds >= 0.002
+    assert solve_points(*_args(pos), pos.declarer_points, time_limit=60.0) == \
+        solve_points(*_args(pos), pos.declarer_points)
+
+
+@pytest.mark.parametrize("limits", [{"node_limit": 0}, {"node_limit": 2.5}, {"node_limit": True},
+                                    {"time_limit": 0}, {"time_limit": -1.0}, {"time_limit": "1"}])
+def test_bad_limits_get_a_clear_error(limits: dict) -> None:
+    pos = SUIT_AND_GRAND[0]
+    with pytest.raises(ValueError, match="must be a positive"):
+        solve_points(*_args(pos), pos.declarer_points, **limits)

@@ -120,3 +120,19 @@ def test_position_from_a_game_in_play() -> None:
     assert pos.to_move == game.to_move and len(pos.trick) == 1
     assert Position.from_json(pos.to_json()) == pos
     assert solve(pos).declarer_points == ref.reference_points(pos)
+
+
+def test_node_limit_gives_up_with_exit_code_3(capsys, monkeypatch) -> None:
+    from skat.cards import Card, iter_mask, mask_points
+    from skat.game import deal
+
+    hands, skat = deal(11)
+    full = {"game": "grand", "declarer": 0, "hands": [[Card(c).name for c in iter_mask(h)] for h in hands],
+            "trick": [], "leader": 0, "declarer_points": mask_points(skat), "defender_points": 0, "declarer_tricks": 0,
+            "defender_tricks": 0}
+    code, out, err = run_solve(capsys, monkeypatch, full, "--node-limit", "20")
+    assert code == 3 and out == "" and "node_limit=20" in err
+    code, out, err = run_solve(capsys, monkeypatch, full, "--node-limit", "0")
+    assert code == 2 and "node_limit must be a positive" in err
+    code, out, _ = run_solve(capsys, monkeypatch, ENDGAME, "--node-limit", "100000", "--time-limit", "30")
+    assert code == 0 and json.loads(out) == solve(Position.from_json(ENDGAME)).to_json()

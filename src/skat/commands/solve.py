@@ -9,7 +9,8 @@ the skat or discard counted for the declarer), declarer_tricks and defender_tric
 Output: to_move, declarer_points (the declarer's final card points under optimal play; for null,
 declarer_wins instead) and moves: one object per legal card with its declarer_points (or
 declarer_wins).  With --target N only whether the declarer reaches N card points (declarer_wins),
-with --all-tricks whether he takes every trick.  Exit code 2 for a bad position.
+with --all-tricks whether he takes every trick.  Exit code 2 for a bad position; exit code 3 when
+--node-limit or --time-limit stopped the search before it had an answer.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import argparse
 import json
 import sys
 
-from skat.solver import Position, PositionError, solve
+from skat.solver import Position, PositionError, SearchLimitExceeded, solve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,6 +27,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="only answer whether the declarer reaches N card points (61 wins, 90 Schneider)")
     parser.add_argument("--all-tricks", action="store_true",
                         help="only answer whether the declarer takes every trick (Schwarz, ouvert)")
+    parser.add_argument("--node-limit", type=int, default=None, metavar="N",
+                        help="give up (exit code 3) after about N search nodes (some 10 million a second)")
+    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                        help="give up (exit code 3) after about this many seconds of search")
     parser.add_argument("--indent", type=int, default=None, help="indent the JSON output")
 
 
@@ -38,9 +43,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         position = Position.from_json(data)
-        result = solve(position, target=args.target, all_tricks=args.all_tricks)
-    except PositionError as exc:
+        result = solve(position, target=args.target, all_tricks=args.all_tricks, node_limit=args.node_limit,
+                       time_limit=args.time_limit)
+    except (PositionError, ValueError) as exc:
         print(f"skat solve: {exc}", file=sys.stderr)
         return 2
+    except SearchLimitExceeded as exc:
+        print(f"skat solve: {exc}", file=sys.stderr)
+        return 3
     print(json.dumps(result.to_json(), indent=args.indent))
     return 0

@@ -22,6 +22,9 @@ Fast paths for players that solve many sampled worlds (Card numbers, hand masks 
 * ``random_playouts(game_type, hands, trick, leader, declarer, count, seed)`` -> arrays of the
   declarer's points and tricks from the current trick on.
 
+Every search function takes ``node_limit`` and ``time_limit`` keywords (default ``None``: no
+limit); a search that passes one raises :class:`SearchLimitExceeded` instead of answering.
+
 The kernels are compiled by numba on first use and cached on disk (``__pycache__`` next to
 ``kernels.py``, or the directory in ``NUMBA_CACHE_DIR``), so only the first process after an
 install pays for the compilation.  Not thread-safe across threads sharing a context: every
@@ -31,6 +34,7 @@ thread gets its own transposition table.
 from skat.solver.position import Position, PositionError
 from skat.solver.search import (
     MoveValue,
+    SearchLimitExceeded,
     SolveResult,
     declarer_reaches,
     declarer_takes_all,
@@ -46,6 +50,7 @@ from skat.solver.search import (
 __all__ = [
     "Position",
     "PositionError",
+    "SearchLimitExceeded",
     "SolveResult",
     "MoveValue",
     "solve",

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK
@@ -69,7 +70,16 @@ P_MODE = 2
 P_GEN = 3
 P_NODES = 4
 P_TTMASK = 5
-P_SIZE = 8
+P_LIMIT = 6
+"""Search nodes a call may visit in all (:data:`NO_LIMIT` for no limit)."""
+P_ABORT = 7
+"""Set to 1 by :func:`search` when the node or time limit stopped it; every caller then unwinds."""
+P_DEADLINE = 8
+"""CLOCK_MONOTONIC nanoseconds after which the search stops (0: no time limit)."""
+P_SIZE = 16
+
+NO_LIMIT = 1 << 62
+_CLOCK_EVERY = 4096  # nodes between two looks at the clock when a time limit is set
 
 _N_GAMES = 7  # DIAMONDS..CLUBS, GRAND, NULL, RAMSCH (ramsch uses grand's tricks)
 
@@ -93,6 +103,25 @@ def lowest_bit(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@intrinsic
+def monotonic_ns(typingctx):
+    """CLOCK_MONOTONIC in nanoseconds (libc ``clock_gettime``, resolved by name so the cache stays valid)."""
+    sig = types.int64()
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        i32 = ir.IntType(32)
+        ts = cgutils.alloca_once(builder, ir.ArrayType(i64, 2))
+        fnty = ir.FunctionType(i32, [i32, ts.type])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
+        builder.call(fn, [ir.Constant(i32, 1), ts])  # 1 = CLOCK_MONOTONIC on Linux
+        sec = builder.load(builder.gep(ts, [ir.Constant(i32, 0), ir.Constant(i32, 0)]))
+        nsec = builder.load(builder.gep(ts, [ir.Constant(i32, 0), ir.Constant(i32, 1)]))
+        return builder.add(builder.mul(sec, ir.Constant(i64, 1_000_000_000)), nsec)
 
     return sig, codegen
 
@@ -177,6 +206,7 @@ def new_context(tt_bits: int = TT_BITS):
     P = np.zeros(P_SIZE, np.int64)
     size = 1 << tt_bits
     P[P_TTMASK] = size - 1
+    P[P_LIMIT] = NO_LIMIT
     TK = np.full(size, -1, np.int64)
     TD = np.zeros(size, np.int64)
     MB = np.zeros((34, 12), np.int64)
@@ -476,6 +506,13 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
     state = _ENTER
     rv = 0
     nodes = 0
+    if P[P_ABORT]:
+        return 0
+    budget = P[P_LIMIT] - P[P_NODES]  # nodes this call may still visit
+    deadline = P[P_DEADLINE]
+    check_at = budget + 1
+    if deadline and _CLOCK_EVERY < check_at:
+        check_at = _CLOCK_EVERY
     while True:
         if state == _ENTER:
             nodes += 1
@@ -491,6 +528,14 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
             rem = h0 | h1 | h2
             ttmove = -1
             if n == 0:
+                if nodes >= check_at:  # the node or time limit, looked at on trick starts only
+                    if nodes > budget or (deadline and monotonic_ns() >= deadline):
+                        P[P_NODES] += nodes
+                        P[P_ABORT] = 1
+                        return 0
+                    check_at = budget + 1
+                    if deadline and nodes + _CLOCK_EVERY < check_at:
+                        check_at = nodes + _CLOCK_EVERY
                 if rem == 0:
                     rv = 0
                     state = _RETURN
@@ -749,6 +794,8 @@ def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS
         if beta > hi:
             beta = hi
         r = _child(h0, h1, h2, leader, n, c0, c1, m, beta - 1, beta, P, TK, TD, MB, MK, FS)
+        if P[P_ABORT]:
+            return lo
         if r < beta:
             hi = r
         else:
@@ -759,6 +806,7 @@ def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS
 
 @njit(cache=True)
 def _setup(gt, decl, mode, P):
+    P[P_ABORT] = 0
     P[P_GT] = gt
     P[P_DECL] = decl
     P[P_MODE] = mode
@@ -855,6 +903,8 @@ def move_values(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, out, P, T
         else:
             g = _child(l0, l1, l2, leader, n, t0, t1, c, target - 1, target, P, TK, TD, MB, MK, FS)
             v = 1 if g >= target else 0
+        if P[P_ABORT]:
+            return k
         out[L2C[gt, c]] = v
         prev_val = v
     return k

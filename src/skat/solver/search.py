@@ -4,11 +4,19 @@ The fast paths take plain integers (Card numbers, 32-bit hand masks by seat) and
 called many times, e.g. once per sampled world by a Monte Carlo player.  Each call solves one
 deal with a fresh transposition-table generation; the table and the move buffers are allocated
 once per thread.
+
+**Work limit.**  Every public search function takes ``node_limit`` (search nodes, all null-window
+tests of the call together) and ``time_limit`` (wall-clock seconds, CLOCK_MONOTONIC), both
+``None`` by default (no limit).  A search that passes a limit stops soon after (the limits are
+looked at on trick starts: at most about a thousand nodes, well under a millisecond, late) and raises
+:class:`SearchLimitExceeded`; it never returns a partial or guessed answer.  The solver visits
+roughly 10 million nodes per second on one core, so ``node_limit=1_000_000`` is about 0.1 s.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +29,7 @@ from skat.solver import kernels as K
 from skat.solver.position import Position, PositionError
 
 __all__ = [
+    "SearchLimitExceeded",
     "SolveResult",
     "MoveValue",
     "solve",
@@ -37,14 +46,48 @@ __all__ = [
 _GEN_LIMIT = 1 << 28
 
 
+class SearchLimitExceeded(RuntimeError):
+    """A search passed its ``node_limit`` or ``time_limit`` and stopped without an answer.
+
+    ``nodes`` is the number of search nodes visited, ``seconds`` the wall-clock time spent, and
+    ``node_limit`` / ``time_limit`` the limits the call was given.
+    """
+
+    def __init__(self, nodes: int, seconds: float, node_limit: int | None, time_limit: float | None) -> None:
+        limits = []
+        if node_limit is not None:
+            limits.append(f"node_limit={node_limit}")
+        if time_limit is not None:
+            limits.append(f"time_limit={time_limit}s")
+        super().__init__(f"search stopped after {nodes} nodes and {seconds:.3f} s ({', '.join(limits)}); "
+                         "raise the limit or ask an easier question (a target instead of exact points)")
+        self.nodes = nodes
+        self.seconds = seconds
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+
+
+def _check_limits(node_limit: int | None, time_limit: float | None) -> None:
+    if node_limit is not None and (not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 1):
+        raise ValueError(f"node_limit must be a positive whole number of search nodes or None, got {node_limit!r}")
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+                                   or not time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
+
+
 class _Context(threading.local):
-    """Per-thread search state: parameters, transposition table, move buffers."""
+    """Per-thread search state: parameters, transposition table, move buffers, the current limits."""
 
     def __init__(self) -> None:
         self.arrays: tuple[np.ndarray, ...] | None = None
-        self.nodes = 0
+        self.node_limit: int | None = None
+        self.time_limit: float | None = None
+        self.started = 0
 
-    def next(self) -> tuple[np.ndarray, ...]:
+    def next(self, node_limit: int | None = None, time_limit: float | None = None) -> tuple[np.ndarray, ...]:
+        """The arrays for one solver call: a new table generation, counters reset, limits set."""
+        if node_limit is not None or time_limit is not None:
+            _check_limits(node_limit, time_limit)
         if self.arrays is None:
             self.arrays = K.new_context()
         P, TK = self.arrays[0], self.arrays[1]
@@ -53,7 +96,20 @@ class _Context(threading.local):
             TK.fill(-1)
             P[K.P_GEN] = 1
         P[K.P_NODES] = 0
+        P[K.P_ABORT] = 0
+        self.node_limit = node_limit
+        self.time_limit = time_limit
+        P[K.P_LIMIT] = K.NO_LIMIT if node_limit is None else node_limit
+        self.started = time.monotonic_ns()
+        P[K.P_DEADLINE] = 0 if time_limit is None else self.started + max(1, int(time_limit * 1e9))
         return self.arrays
+
+    def done(self) -> None:
+        """Raise :class:`SearchLimitExceeded` if the last kernel call stopped at a limit."""
+        P = self.arrays[0]
+        if P[K.P_ABORT]:
+            seconds = (time.monotonic_ns() - self.started) / 1e9
+            raise SearchLimitExceeded(int(P[K.P_NODES]), seconds, self.node_limit, self.time_limit)
 
 
 _ctx = _Context()
@@ -88,18 +144,23 @@ def solve_points(
     declarer: int = 0,
     declarer_points: int = 0,
     guess: int = -1,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> int:
     """The declarer's final card points under optimal play by both sides (suit and grand games).
 
     ``hands`` are three card masks by seat, ``trick`` the Card numbers on the table in order,
     ``leader`` the seat that led it (or leads next).  ``guess`` is an optional estimate of the
-    final points that can save a few null-window searches.
+    final points that can save a few null-window searches.  ``node_limit`` / ``time_limit``: see
+    the module docstring (:class:`SearchLimitExceeded`).
     """
     gt = _gt(game_type)
     n, c0, c1 = _trick_args(trick)
     g = guess - declarer_points if guess >= 0 else -1
     rest = K.solve_rest(gt, declarer, K.MODE_POINTS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n, c0, c1,
-                        g, *_ctx.next())
+                        g, *_ctx.next(node_limit, time_limit))
+    _ctx.done()
     return declarer_points + int(rest)
 
 
@@ -111,12 +172,20 @@ def declarer_reaches(
     declarer: int,
     target: int,
     declarer_points: int = 0,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> bool:
-    """Whether the declarer ends with at least ``target`` card points (61 wins, 90 Schneider)."""
+    """Whether the declarer ends with at least ``target`` card points (61 wins, 90 Schneider).
+
+    ``node_limit`` / ``time_limit``: see the module docstring (:class:`SearchLimitExceeded`).
+    """
     gt = _gt(game_type)
     n, c0, c1 = _trick_args(trick)
-    return bool(K.rest_test(gt, declarer, K.MODE_POINTS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
-                            c0, c1, target - declarer_points, *_ctx.next()))
+    ok = K.rest_test(gt, declarer, K.MODE_POINTS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
+                     c0, c1, target - declarer_points, *_ctx.next(node_limit, time_limit))
+    _ctx.done()
+    return bool(ok)
 
 
 def _tricks_left(hands: Sequence[int], trick: Sequence[int]) -> int:
@@ -130,14 +199,22 @@ def declarer_takes_all(
     leader: int,
     declarer: int,
     defender_tricks: int = 0,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> bool:
-    """Whether the declarer takes every trick (Schwarz; what a suit or grand ouvert needs)."""
+    """Whether the declarer takes every trick (Schwarz; what a suit or grand ouvert needs).
+
+    ``node_limit`` / ``time_limit``: see the module docstring (:class:`SearchLimitExceeded`).
+    """
     if defender_tricks:
         return False
     gt = _gt(game_type)
     n, c0, c1 = _trick_args(trick)
-    return bool(K.rest_test(gt, declarer, K.MODE_TRICKS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
-                            c0, c1, _tricks_left(hands, trick), *_ctx.next()))
+    ok = K.rest_test(gt, declarer, K.MODE_TRICKS, int(hands[0]), int(hands[1]), int(hands[2]), leader, n,
+                     c0, c1, _tricks_left(hands, trick), *_ctx.next(node_limit, time_limit))
+    _ctx.done()
+    return bool(ok)
 
 
 def null_declarer_wins(
@@ -146,13 +223,21 @@ def null_declarer_wins(
     leader: int,
     declarer: int,
     declarer_tricks: int = 0,
+    *,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> bool:
-    """Whether a null declarer can avoid taking any trick."""
+    """Whether a null declarer can avoid taking any trick.
+
+    ``node_limit`` / ``time_limit``: see the module docstring (:class:`SearchLimitExceeded`).
+    """
     if declarer_tricks:
         return False
     n, c0, c1 = _trick_args(trick)
-    return bool(K.rest_test(int(GameType.NULL), declarer, K.MODE_NULL, int(hands[0]), int(hands[1]), int(hands[2]),
-                            leader, n, c0, c1, _tricks_left(hands, trick), *_ctx.next()))
+    ok = K.rest_test(int(GameType.NULL), declarer, K.MODE_NULL, int(hands[0]), int(hands[1]), int(hands[2]),
+                     leader, n, c0, c1, _tricks_left(hands, trick), *_ctx.next(node_limit, time_limit))
+    _ctx.done()
+    return bool(ok)
 
 
 def move_values_array(
@@ -166,12 +251,16 @@ def move_values_array(
     target: int | None = None,
     declarer_points: int = 0,
     out: np.ndarray | None = None,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> np.ndarray:
     """Values of every legal card of the player to move, as an int64 array indexed by Card (-1: not legal).
 
     ``question`` is ``"points"`` (the default: final declarer card points after that card, or with
     ``target`` 1/0 for reaching ``target`` card points), ``"all_tricks"`` (1 if the declarer still
     takes every trick) or ``"null"`` (1 if the null declarer still takes no trick).
+    ``node_limit`` / ``time_limit`` bound the whole call (all cards together); see the module
+    docstring (:class:`SearchLimitExceeded`).
     """
     gt = _gt(game_type)
     n, c0, c1 = _trick_args(trick)
@@ -180,7 +269,9 @@ def move_values_array(
     h0, h1, h2 = int(hands[0]), int(hands[1]), int(hands[2])
     if question == "points":
         t = -1 if target is None else max(target - declarer_points, 0)
-        K.move_values(gt, declarer, K.MODE_POINTS, h0, h1, h2, leader, n, c0, c1, t, out, *_ctx.next())
+        K.move_values(gt, declarer, K.MODE_POINTS, h0, h1, h2, leader, n, c0, c1, t, out,
+                      *_ctx.next(node_limit, time_limit))
+        _ctx.done()
         if target is None:
             out[out >= 0] += declarer_points
     elif question in ("all_tricks", "null"):
@@ -188,7 +279,8 @@ def move_values_array(
         if question == "null":
             gt = int(GameType.NULL)
         K.move_values(gt, declarer, mode, h0, h1, h2, leader, n, c0, c1, _tricks_left(hands, trick), out,
-                      *_ctx.next())
+                      *_ctx.next(node_limit, time_limit))
+        _ctx.done()
     else:
         raise ValueError(f"unknown question {question!r}: use 'points', 'all_tricks' or 'null'")
     return out
@@ -204,10 +296,12 @@ def move_values(
     question: str = "points",
     target: int | None = None,
     declarer_points: int = 0,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> dict[Card, int]:
     """Like :func:`move_values_array`, as a dict from each legal card to its value."""
     arr = move_values_array(game_type, hands, trick, leader, declarer, question=question, target=target,
-                            declarer_points=declarer_points)
+                            declarer_points=declarer_points, node_limit=node_limit, time_limit=time_limit)
     return {Card(c): int(arr[c]) for c in range(32) if arr[c] >= 0}
 
 
@@ -282,23 +376,32 @@ class SolveResult:
         return out
 
 
-def solve(position: Position, target: int | None = None, *, all_tricks: bool = False) -> SolveResult:
+def solve(
+    position: Position,
+    target: int | None = None,
+    *,
+    all_tricks: bool = False,
+    node_limit: int | None = None,
+    time_limit: float | None = None,
+) -> SolveResult:
     """Solve a position double dummy.
 
     Suit and grand: the declarer's final card points and those after each legal card; with
     ``target`` only whether he reaches ``target`` card points (61 wins, 90 Schneider, 120 all
     points); with ``all_tricks`` whether he takes every trick.  Null: whether the declarer takes
-    no trick.
+    no trick.  ``node_limit`` / ``time_limit`` bound the whole call and make it raise
+    :class:`SearchLimitExceeded` when passed (see the module docstring).
     """
     if not isinstance(position, Position):
         raise TypeError("solve() takes a skat.solver.Position; build one with Position(...) or Position.from_json()")
     pos = position
     gt = int(pos.game_type)
     args = (gt, pos.hands, pos.trick, pos.leader, pos.declarer)
+    lim = {"node_limit": node_limit, "time_limit": time_limit}
     if pos.game_type == GameType.NULL:
         if target is not None or all_tricks:
             raise PositionError("a null declarer wins by taking no trick: target and all_tricks are for suit and grand")
-        arr = move_values_array(*args, question="null")
+        arr = move_values_array(*args, question="null", **lim)
         moves = _moves(arr, wins=True)
         return SolveResult(pos.to_move, None, any(m.declarer_wins for m in moves) if pos.to_move == pos.declarer
                            else all(m.declarer_wins for m in moves), moves, None, "null")
@@ -306,19 +409,20 @@ def solve(position: Position, target: int | None = None, *, all_tricks: bool = F
         if target is not None:
             raise PositionError("ask either for a target or for all tricks, not both")
         if pos.defender_tricks:
-            arr = move_values_array(*args, question="points")
+            arr = move_values_array(*args, question="points", **lim)
             moves = [MoveValue(Card(c), declarer_wins=False) for c in range(32) if arr[c] >= 0]
             return SolveResult(pos.to_move, None, False, moves, None, "all_tricks")
-        arr = move_values_array(*args, question="all_tricks")
+        arr = move_values_array(*args, question="all_tricks", **lim)
         moves = _moves(arr, wins=True)
         return SolveResult(pos.to_move, None, _combine(pos, moves), moves, None, "all_tricks")
     if target is not None:
         if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= 120:
             raise PositionError(f"target must be a number of card points from 0 to 120, got {target!r}")
-        arr = move_values_array(*args, question="points", target=target, declarer_points=pos.declarer_points)
+        arr = move_values_array(*args, question="points", target=target, declarer_points=pos.declarer_points,
+                                **lim)
         moves = _moves(arr, wins=True)
         return SolveResult(pos.to_move, None, _combine(pos, moves), moves, target, "points")
-    arr = move_values_array(*args, question="points", declarer_points=pos.declarer_points)
+    arr = move_values_array(*args, question="points", declarer_points=pos.declarer_points, **lim)
     moves = _moves(arr, wins=False)
     vals = [m.declarer_points for m in moves]
     best = max(vals) if pos.to_move == pos.declarer else min(vals)
