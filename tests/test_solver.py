@@ -272,3 +272,28 @@ def test_bad_limits_get_a_clear_error(limits: dict) -> None:
     pos = SUIT_AND_GRAND[0]
     with pytest.raises(ValueError, match="must be a positive"):
         solve_points(*_args(pos), pos.declarer_points, **limits)
+
+
+def test_top_trump_bounds_hold_at_trick_starts() -> None:
+    """The cheap bounds of a trick start (top trumps of a side) enclose the exact value, points and tricks."""
+    from skat.solver import kernels as K
+
+    rng = random.Random(31)
+    checked = tight = 0
+    while checked < 150:
+        pos = random_endgame(rng, rng.randrange(5))
+        if pos.trick:
+            continue
+        gt = int(pos.game_type)
+        hands = [int(K.to_layout(gt, h)) for h in pos.hands]
+        rem = hands[0] | hands[1] | hands[2]
+        points = ref.brute_force_points(pos) - pos.declarer_points
+        lo, hi = K._rest_bounds(gt, K.MODE_POINTS, pos.declarer, *hands, rem)
+        assert lo <= points <= hi, (pos.to_json(), lo, hi, points)
+        tight += lo > 0 or hi < mask_points(sum(pos.hands))
+        tricks = ref._minimax(gt, pos.declarer, ref.DECLARER_TRICKS, pos.hands, (), pos.leader)
+        lo, hi = K._rest_bounds(gt, K.MODE_TRICKS, pos.declarer, *hands, rem)
+        assert lo <= tricks <= hi, (pos.to_json(), lo, hi, tricks)
+        checked += 1
+    assert tight > 30  # the bounds say something in many positions
+

@@ -23,6 +23,8 @@ makes old entries invalid without clearing the table.  Trick starts that bounds 
 settle are answered in the parent's frame without a frame of their own.  Moves are ordered by
 the table's best lead, then by a one-trick look-ahead (who takes the trick if every later seat of
 the other side beats the winning card when it can), and equivalent cards are searched once.
+A trick start that the table does not settle is first tried against cheap bounds from the top
+trumps (:func:`_rest_bounds`).
 :func:`solve_rest` finds exact values with null-window tests (MTD(f) bounds plus bisection).
 
 The search keeps its own stack (``FS``) instead of recursing: numba's on-disk cache cannot hold
@@ -297,6 +299,42 @@ def _trick_value(gt, mode, decl, winner, pts):
     if mode == 1:
         return 1 if winner == decl else 0
     return 1 if winner != decl else 0
+
+
+@njit(cache=True)
+def _rest_bounds(gt, mode, decl, h0, h1, h2, rem):
+    """Lower and upper bound of the rest value at a trick start from the top trumps.
+
+    Every trick holding one of the trumps that are higher than all trumps of the other side goes
+    to the side holding them (the trick's highest trump is one of them).  So in ``MODE_POINTS``
+    the declarer gets at least the card points of his top run of trumps, and at most all points
+    less those of the defenders' top run; in ``MODE_TRICKS`` each of the declarer's top trumps
+    is a trick of its own, and the defenders take at least half as many tricks as top trumps
+    they hold (two of them may fall in one trick).
+    """
+    if mode == 0:
+        hi = layout_points(gt, rem)
+    else:
+        hi = popcount(rem) // 3
+    tg = TRUMP_GROUP[gt]
+    if mode == 2 or tg < 0:
+        return 0, hi
+    trumps = rem & GMASK[gt, tg]
+    if trumps == 0:
+        return 0, hi
+    dh = h0 if decl == 0 else (h1 if decl == 1 else h2)
+    mine = trumps & dh
+    theirs = trumps ^ mine
+    top = highest_bit(trumps)
+    if (mine >> top) & 1:
+        run = mine if theirs == 0 else mine & ~((2 << highest_bit(theirs)) - 1)
+        if mode == 0:
+            return layout_points(gt, run), hi
+        return popcount(run), hi
+    run = theirs if mine == 0 else theirs & ~((2 << highest_bit(mine)) - 1)
+    if mode == 0:
+        return 0, hi - layout_points(gt, run)
+    return 0, hi - (popcount(run) + 1) // 2
 
 
 @njit(cache=True)
@@ -598,6 +636,18 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                         alpha = old_lo
                     if old_hi < beta:
                         beta = old_hi
+                else:
+                    minv, maxv2 = _rest_bounds(gt, mode, decl, h0, h1, h2, rem)
+                    if alpha >= maxv2:
+                        rv = maxv2
+                        state = _RETURN
+                        continue
+                    if beta <= minv:
+                        rv = minv
+                        state = _RETURN
+                        continue
+                    old_lo = minv
+                    old_hi = maxv2
                 FS[d, F_KEY] = key
                 FS[d, F_IDX] = idx
                 FS[d, F_FOUND] = found
