@@ -11,7 +11,6 @@ from fastapi.testclient import TestClient
 
 from skat.game import Game
 from skat.server import create_app
-from skat.server.series import Series
 
 CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
 
@@ -310,22 +309,6 @@ def test_a_failing_computer_player_is_replaced(client, caplog):
     assert final["view"]["phase"] == "finished"
     assert all("out of cheese" in seat.bot_seat.failures[0] for seat in table.seats[1:])
     assert "replaced" in caplog.text
-
-
-def test_seeger_fabian_sheet():
-    """RULES.md 5.2: +50/-50 for the declarer, 40 to each other player at a 3-table when he loses."""
-    s = Series(n_players=3, first_dealer=2)
-    assert s.seats_for_deal() == (0, 1, 2)
-    s.record_deal(0, "grand", True, 48)
-    s.record_deal(1, "clubs", False, -48)
-    s.record_deal(None, "passed in", None, 0)
-    assert s.classic_totals == (48, -48, 0)
-    assert s.seeger_totals == (48 + 50 + 40, -48 - 50, 40)
-    assert s.won_games == [1, 0, 0] and s.lost_games == [0, 1, 0]
-    four = Series(n_players=4, first_dealer=3)
-    assert four.seats_for_deal(1) == (0, 1, 2) and four.seats_for_deal(2) == (1, 2, 3)
-    four.record_deal(2, "hearts", False, -60)
-    assert four.seeger_totals == (30, 30, -110, 30)
 
 
 def test_search_players_think_in_worker_processes(client):

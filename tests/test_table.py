@@ -159,3 +159,45 @@ def test_bad_tables_are_refused():
         Table(3, games=0)
     with pytest.raises(TableError, match="give 3 players"):
         Table(3, games=1).play([RandomPlayer(0)])
+
+
+def test_close_game_writes_the_sheet_before_the_next_deal():
+    table = Table(3, ruleset=ISKO.replace(all_pass="redeal"), seed=2, games=2)
+    with pytest.raises(TableError, match="no game to close"):
+        table.close_game()
+    game = table.next_game()
+    for _ in range(3):
+        game.apply("pass")
+    assert table.close_game() is None  # all passed: the same deal number is dealt again
+    assert table.sheet.entries == [] and not table.is_over
+    with pytest.raises(TableError, match="no game to close"):
+        table.close_game()
+    again = table.next_game()
+    assert again is not game and table.number == 1
+    rng = RandomPlayer(3)
+    while not again.is_over:
+        again.apply(rng.choose(again.view(again.to_move)), again.to_move)
+    entry = table.close_game()
+    assert entry is table.sheet.entries[-1] and entry.number == 1 and entry.details["redeals"] == 1
+    game = table.next_game()  # the sheet already has game 1: it is not written twice
+    assert table.number == 2 and len(table.sheet.entries) == 1
+    while not game.is_over:
+        game.apply(rng.choose(game.view(game.to_move)), game.to_move)
+    table.close_game()
+    assert table.is_over and table.next_game() is None and len(table.sheet.entries) == 2
+
+
+def test_a_stored_deal_is_dealt_when_it_differs_from_the_shuffle():
+    kept = Table(3, seed=5, games=1).next_game().to_record()
+    table = Table(3, seed=6, games=2)
+    game = table.next_game(stored=kept)  # kept under another seed: its cards are dealt
+    assert game.to_record()["hands"] == kept["hands"] and game.to_record()["skat"] == kept["skat"]
+    for _ in range(3):
+        game.apply("pass")
+    own = Table(3, seed=6, games=2)
+    first = own.next_game()
+    for _ in range(3):
+        first.apply("pass")
+    expected = own.next_game().to_record()
+    same = table.next_game(stored=expected)  # the shuffle equals the stored deal: nothing changes
+    assert same.to_record() == expected

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -437,7 +438,11 @@ def _run_local(config: ArenaConfig, todo: list[int], workers: int, finished: Fin
             finished([play_deal(config, d)])
         return
     size = _chunk_size(len(todo), workers)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # forkserver, not fork: the caller may run threads (a server, a test runner), and a forked
+    # child can inherit one of their locks held and hang
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["skat.arena"])
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(todo, size)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)

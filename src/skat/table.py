@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,6 +173,7 @@ class Table:
         self._number = 0
         self._attempt = 0
         self._deal: _Deal | None = None
+        self._redeal = False
         self._queue: deque[str] = deque()
         self._round: str = "normal"
         self._round_left = 0
@@ -223,7 +224,7 @@ class Table:
 
     @property
     def is_over(self) -> bool:
-        return self._number >= self.games and self._deal is None
+        return self._number >= self.games and self._deal is None and not self._redeal
 
     def seat_of(self, player: int | str) -> int | None:
         """The seat (0-2) of a player in the current game, or None when he sits out."""
@@ -235,23 +236,43 @@ class Table:
         while (game := self.next_game()) is not None:
             yield game
 
-    def next_game(self) -> Game | None:
-        """Write the finished game on the sheet and deal the next one (None when the series is over)."""
+    def next_game(self, stored: Mapping[str, Any] | None = None) -> Game | None:
+        """Write the finished game on the sheet and deal the next one (None when the series is over).
+
+        ``stored`` rebuilds a series that was kept (a server restart): the stored start of
+        this deal (a game record, its actions and result ignored).  Deals are shuffled from
+        ``(seed, number, attempt)``, so the shuffle normally equals it; when it does not (a
+        record kept under another seed) the stored cards are dealt instead, so that no table
+        is lost.  The round (Bock, Ramsch, Schieber) still comes from the table's own rules.
+        """
         if self._deal is not None:
-            if not self._deal.game.is_over:
-                raise TableError(f"game {self._deal.number} is not finished yet: play it to the end first")
-            redeal = self._close(self._deal)
-            self._deal = None
-            if redeal:
-                self._attempt += 1
-                self._deal = self._start(self._number + 1, self._attempt, self._deal_round_kind_again)
-                return self._deal.game
+            self.close_game()
+        if self._redeal:
+            self._redeal = False
+            self._attempt += 1
+            self._deal = self._start(self._number + 1, self._attempt, self._round, stored)
+            return self._deal.game
         if self._number >= self.games:
             return None
         self._attempt = 0
         kind = self._next_round_kind()
-        self._deal = self._start(self._number + 1, 0, kind)
+        self._deal = self._start(self._number + 1, 0, kind, stored)
         return self._deal.game
+
+    def close_game(self) -> SheetEntry | None:
+        """Write the finished current game on the sheet now, without dealing the next one.
+
+        :meth:`next_game` does this by itself; call it to show the sheet between games.
+        Returns the new entry, or None when the same deal number is dealt again (all
+        passed under ``all_pass="redeal"``).
+        """
+        if self._deal is None:
+            raise TableError("there is no game to close: deal one with next_game()")
+        if not self._deal.game.is_over:
+            raise TableError(f"game {self._deal.number} is not finished yet: play it to the end first")
+        deal, self._deal = self._deal, None
+        self._redeal = self._close(deal)
+        return None if self._redeal else self.sheet.entries[-1]
 
     def play(self, players: Sequence[Any]) -> ScoreSheet:
         """Play the rest of the series with one player object per table player (``choose(view)``).
@@ -283,11 +304,7 @@ class Table:
             self._round_left -= 1
         return self._round
 
-    @property
-    def _deal_round_kind_again(self) -> str:
-        return self._round
-
-    def _start(self, number: int, attempt: int, kind: str) -> _Deal:
+    def _start(self, number: int, attempt: int, kind: str, stored: Mapping[str, Any] | None = None) -> _Deal:
         seed = deal_seed(self.seed, number, attempt)
         rules = self.ruleset
         if kind in ("ramsch", "schieber"):
@@ -300,6 +317,8 @@ class Table:
             game = TourneeGame(seed, ruleset=rules)
         else:
             game = Game(seed, ruleset=rules)
+        if stored is not None and _start_of(game.to_record()) != _start_of(stored):
+            game = Game.from_record(dict(_start_of(stored), actions=[], result=None))
         return _Deal(game, number, self.dealer, seats_for(self.dealer, self.size), kind, attempt)
 
     def _close(self, deal: _Deal) -> bool:
@@ -348,6 +367,11 @@ class Table:
         if not same_dealer:
             self.dealer = (self.dealer + 1) % n  # after a Grand Hand instead of Ramsch the same dealer deals again
         return False
+
+
+def _start_of(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A game record before its first action: rule set, seed, hands and skat."""
+    return {k: v for k, v in record.items() if k not in ("actions", "result")}
 
 
 def _game_name(result: Any) -> str:

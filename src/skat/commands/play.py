@@ -18,7 +18,8 @@ from skat.game import SEAT_NAMES, Game, Phase
 from skat.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
-from skat.server.series import Series
+from skat.server.series import UNLIMITED_GAMES
+from skat.table import Table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -182,7 +183,8 @@ def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: in
     me_name = name or "You"
     names = [me_name, f"Anna ({level})", f"Bernd ({level})"]
     bots = {1: BotSeat(level, rng.randrange(2**31)), 2: BotSeat(level, rng.randrange(2**31))}
-    series = Series(n_players=3, first_dealer=2)
+    # the third player deals first, so that you sit in forehand of the first deal
+    table = Table(names, seed=rng.randrange(2**48), games=deals or UNLIMITED_GAMES, first_dealer=2)
 
     def out(text: str = "") -> None:
         stdout.write(text + "\n")
@@ -201,13 +203,11 @@ def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: in
 
     out(f"Skat: {me_name} against {names[1]} and {names[2]}. Type 'help' for the commands, 'quit' to stop.")
     try:
-        while deals is None or series.deal_no <= deals:
-            positions = series.seats_for_deal()
-            dealer = series.dealer_for(series.deal_no)
-            game = Game(seed=rng.randrange(2**48))
+        for game in table:
+            positions = table.seats
             my_seat = positions.index(0)
             out()
-            out(f"=== Deal {series.deal_no}: {names[dealer]} deals; you are {SEAT_NAMES[my_seat]} ===")
+            out(f"=== Deal {table.number}: {names[table.dealer]} deals; you are {SEAT_NAMES[my_seat]} ===")
             last_auction = 0
             last_tricks = 0
             while not game.is_over:
@@ -239,13 +239,10 @@ def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: in
             out(f"Result: {result.explanation}")
             if result.declarer is not None:
                 out(f"  declarer: {names[positions[result.declarer]]}; skat was {_cards(result.skat)}")
-            declarer_pos = None if result.declarer is None else positions[result.declarer]
-            series.record_deal(declarer_pos, "passed in" if result.contract is None else str(result.contract),
-                               result.won, result.score)
-            totals = ", ".join(f"{names[p]} {series.classic_totals[p]} (SF {series.seeger_totals[p]})"
-                               for p in range(3))
-            out(f"Score sheet: {totals}")
-            if deals is None or series.deal_no <= deals:
+            table.close_game()
+            classic, seeger = table.sheet.totals, table.sheet.seeger_fabian
+            out("Score sheet: " + ", ".join(f"{names[p]} {classic[p]} (SF {seeger[p]})" for p in range(3)))
+            if not table.is_over:
                 ask("Press Enter for the next deal (or 'quit'): ")
     except _Quit:
         out("")
