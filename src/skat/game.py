@@ -7,7 +7,9 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+import os
 from bisect import bisect_right
 from dataclasses import dataclass
 from enum import StrEnum
@@ -16,11 +18,9 @@ from typing import Any
 from skat.actions import (
     CLAIM,
     CONCEDE,
-    HOLD,
     KONTRA,
     PASS,
     PICKUP,
-    PLAY,
     PUSH,
     RE,
     RESIGN,
@@ -40,13 +40,41 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import ALL_CARDS, CARD_POINTS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
+from skat.cards import ALL_CARDS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.rules.bidding import Auction
 from skat.rules.contract import Contract, null_value
-from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType
-from skat.rules.value import Outcome, best_hand_matadors, evaluate, matador_count, max_multiplier
+from skat.rules.ranking import FOLLOW_MASK, GameType
+from skat.rules.value import (
+    Outcome,
+    best_hand_matadors,
+    best_hand_matadors_all,
+    evaluate,
+    matador_count,
+    matador_counts,
+    max_multiplier,
+)
 from skat.rulesets import ISKO, RuleSet
+
+
+def _pure_python_core():  # type: ignore[no-untyped-def]
+    """``skat/_core.py`` run as plain Python, even where its compiled build is installed."""
+    path = os.path.join(os.path.dirname(__file__), "_core.py")
+    spec = importlib.util.spec_from_file_location("skat._core_py", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+if os.environ.get("SKAT_PURE_PYTHON"):
+    _core = _pure_python_core()  # the engine without its compiled core (for comparing the two)
+else:
+    from skat import _core
+
+GameCore = _core.GameCore
+COMPILED: bool = _core.COMPILED
+"""Whether the engine's core (:mod:`skat._core`) runs compiled by Cython."""
 
 __all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "SEAT_NAMES"]
 
@@ -70,6 +98,7 @@ _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
+_core.bind_phases(_BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH)
 
 def check_discard(hand: int, discard: int) -> None:
     """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
@@ -86,6 +115,9 @@ _DEAL_TO = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3) + (0,) * 4 + (1,) * 4 + (2,) * 4 + 
 
 def deal(seed: int | None) -> tuple[list[int], int]:
     """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3: three hand masks and the skat mask."""
+    if seed is not None:
+        forehand, middlehand, rearhand, skat = _core.deal_masks(seed)
+        return [forehand, middlehand, rearhand], skat
     masks = [0, 0, 0, 0]
     for seat, card in zip(_DEAL_TO, deck_order(deal_number(seed))):
         masks[seat] |= 1 << card
@@ -235,14 +267,14 @@ def _contract_info(c: Contract) -> tuple[GameType, int, int, int]:
 
 _HAND_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _HAND_CONTRACTS)
 _SKAT_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _SKAT_CONTRACTS)
-_BYTE_PLAYS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
-)
-"""The play actions of one suit's byte of a card mask, prebuilt for every byte value."""
-_NULL = int(GameType.NULL)
+_HAND_ROWS = tuple((gt.base_value, _HAND_CONTRACTS[4 * i:4 * i + 4], tuple(_DECLARE[c] for c in _HAND_CONTRACTS[4 * i:4 * i + 4]))
+                   for i, gt in enumerate(_SUIT_AND_GRAND))
+"""Per suit and grand: base value, then the hand contracts and their actions by rising levels (hand,
+Schneider, Schwarz, ouvert: 4 to 7 levels beyond the matadors)."""
+_NULL_HAND, _NULL_HAND_OUVERT = _HAND_CONTRACTS[-2:]
+_SKAT_ALL = (list(_SKAT_CONTRACTS), [_DECLARE[c] for c in _SKAT_CONTRACTS])
 _BIDS: dict[int, Bid] = {}
-_AUCTION_ACTION_TYPES = frozenset((Bid, Hold, Pass))
-_LADDER_ACTIONS: dict[tuple[int, ...], tuple[Bid, ...]] = {}
+_LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]] = {}
 _DISCARDS: dict[int, Discard] = {}
 
 
@@ -279,11 +311,14 @@ def _bid_action(value: int) -> Bid:
     return action
 
 
-def _ladder_actions(ladder: tuple[int, ...]) -> tuple[Bid, ...]:
-    bids = _LADDER_ACTIONS.get(ladder)
-    if bids is None:
-        bids = _LADDER_ACTIONS[ladder] = tuple(_bid_action(v) for v in ladder)
-    return bids
+def _ladder(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]:
+    """A bid ladder, its bid actions, and for 0 and each value the index of the next higher bid."""
+    entry = _LADDERS.get(values)
+    if entry is None:
+        ladder = tuple(values)
+        entry = _LADDERS[values] = (ladder, tuple(_bid_action(v) for v in ladder),
+                                    {v: bisect_right(ladder, v) for v in (0, *ladder)})
+    return entry
 
 
 def _discard_action(mask: int) -> Discard:
@@ -293,7 +328,12 @@ def _discard_action(mask: int) -> Discard:
     return action
 
 
-class Game:
+_PAIR_DISCARDS: tuple[Discard | None, ...] = tuple(
+    _discard_action(1 << a | 1 << b) if a < b else None for a in range(32) for b in range(32))
+"""The discard of cards a < b at index 32 * a + b."""
+
+
+class Game(GameCore):
     """One deal of standard Skat.
 
     Build it from a seed (``Game(seed=7)``) or from explicit cards
@@ -314,7 +354,6 @@ class Game:
     ) -> None:
         if start not in ("auction", "ramsch"):
             raise ValueError(f"a deal starts with the 'auction' or as 'ramsch', not {start!r}")
-        self.ruleset = ruleset
         self.seed = seed
         if hands is None:
             if skat is not None:
@@ -333,32 +372,18 @@ class Game:
                 raise ValueError("the hands and the skat must hold each of the 32 cards exactly once")
         self.initial_hands: tuple[int, int, int] = (dealt[0], dealt[1], dealt[2])
         self.initial_skat: int = skat_mask
-        self._hands: list[int] = list(dealt)
         self._skat: int = skat_mask
-        self._auction = Auction(ladder=ruleset.bid_values)
-        self._bid_actions = _ladder_actions(ruleset.bid_values)
-        self.phase: Phase = _BIDDING
-        self.is_over = False
-        """True once the deal has ended."""
-        self.declarer: int | None = None
-        self.bid: int = 0
-        self.contract: Contract | None = None
+        # The state every action touches lives in the core (skat._core.GameCore): phase, is_over
+        # (True once the deal has ended), declarer, bid, contract, ruleset, trick, trick_leader,
+        # tricks, trick_points, tricks_won, history, the hands and the auction.
+        self._init_core([dealt[0], dealt[1], dealt[2]], ruleset, *_ladder(ruleset.bid_values))
         self.skat_taken = False
         self.discard: int | None = None
-        self._game_type: int = -1
-        self.trick: list[int] = []
-        self.trick_leader: int = 0
-        self.tricks: list[tuple[int, tuple[int, int, int], int]] = []
-        self.trick_points: list[int] = [0, 0, 0]
-        self.tricks_won: list[int] = [0, 0, 0]
         self.claimed = False
         self.conceded: list[bool] = [False, False, False]
-        self.history: list[tuple[int, Action]] = []
         self.result: GameResult | None = None
         self._declarable_cache: tuple[tuple[bool, int | None], Any] | None = None
-        # The house rules' state lives in one object, made only when needed: more instance
-        # attributes would cost every attribute access of the hot paths (CPython shares an
-        # instance dict's keys only up to 30 attributes).
+        # The house rules' state lives in one object, made only when needed.
         self._house: _HouseState | None = None
         if start == "ramsch":
             self._house_state().start = "ramsch"
@@ -396,19 +421,26 @@ class Game:
         return None if self._house is None else self._house.revoke_by
 
     # ------------------------------------------------------------------ state
+    # to_move, legal_actions and apply: see skat._core.GameCore, which calls back
+    # _legal_other and _apply_other for the phases and actions it does not handle itself.
+
     @property
-    def to_move(self) -> int | None:
-        """The seat whose turn it is, or None when the game is over."""
-        phase = self.phase
-        if phase is _PLAY:
-            return (self.trick_leader + len(self.trick)) % 3
-        if phase is _BIDDING:
-            return self._auction.to_move
-        if phase is _FINISHED:
-            return None
-        if phase is _GRAND_HAND or phase is _PUSH:
-            return self._house.ramsch_seat  # type: ignore[union-attr]
-        return self.declarer
+    def _auction(self) -> Auction:
+        """The auction's state as a :class:`~skat.rules.bidding.Auction` (a copy; see :meth:`_set_auction`)."""
+        return Auction(
+            ladder=self._ladder, value=self._auction_value, bidder=self._bidder, listener=self._listener,
+            stage=self._stage, passed=[bool(self._passed >> s & 1) for s in range(3)],
+            waiting_for_answer=self._waiting, highest_bidder=self._highest_bidder,
+        )
+
+    def _set_auction(self, auction: Auction) -> None:
+        self._auction_value = auction.value
+        self._bidder = auction.bidder
+        self._listener = auction.listener
+        self._stage = auction.stage
+        self._passed = sum(1 << s for s in range(3) if auction.passed[s])
+        self._waiting = auction.waiting_for_answer
+        self._highest_bidder = auction.highest_bidder
 
     @property
     def is_ramsch(self) -> bool:
@@ -425,30 +457,18 @@ class Game:
 
 
     # -------------------------------------------------------------- legality
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions the seat to move may take (empty for any other seat)."""
-        if self.phase is _PLAY:
-            trick = self.trick
-            mover = (self.trick_leader + len(trick)) % 3
-            if seat is not None and seat != mover:
-                return []
-            hand = self._hands[mover]
-            legal = hand & FOLLOW_MASK[self._game_type][trick[0]] or hand if trick else hand
-            return [
-                *_BYTE_PLAYS[0][legal & 255], *_BYTE_PLAYS[1][legal >> 8 & 255],
-                *_BYTE_PLAYS[2][legal >> 16 & 255], *_BYTE_PLAYS[3][legal >> 24],
-            ]
+    def _legal_other(self, seat: int | None) -> list[Action]:
+        """legal_actions outside the auction and the play (those are answered by the core)."""
         mover = self.to_move
         if mover is None or (seat is not None and seat != mover):
             return []
         phase = self.phase
-        if phase is _BIDDING:
-            return self._auction_actions()
         if phase is _SKAT:
             return [PICKUP, *self._declaration_options(True)[1]]
         if phase is _DISCARD:
-            cards = [1 << c for c in range(32) if self._hands[mover] >> c & 1]
-            return [_discard_action(a | b) for a, b in itertools.combinations(cards, 2)]
+            hand = self._hands[mover]
+            cards = [c for c in range(32) if hand >> c & 1]
+            return [_PAIR_DISCARDS[a << 5 | b] for a, b in itertools.combinations(cards, 2)]
         if phase is _DECLARE_PHASE:
             return list(self._declaration_options(False)[1])
         if phase is _GRAND_HAND:
@@ -460,18 +480,6 @@ class Game:
                 return [_discard_action(m) for m in push_discards(self._hands[mover], self.ruleset)]
             return [PICKUP, PUSH] if self.ruleset.schieberamsch_unseen_push else [PICKUP]
         return []
-
-    def _auction_actions(self) -> list[Action]:
-        auction = self._auction
-        if auction.waiting_for_answer:
-            return [HOLD, PASS]
-        ladder = auction.ladder
-        bids = self._bid_actions
-        if auction.stage == 3:
-            return [bids[0], PASS]
-        out: list[Action] = list(bids[bisect_right(ladder, auction.value):])
-        out.append(PASS)
-        return out
 
     def side_actions(self, seat: int) -> list[Action]:
         """Actions a seat may take at any moment of the play, in turn or not: claim, concede,
@@ -506,11 +514,62 @@ class Game:
         """Contracts the declarer may announce now: they must be able to reach the bid (RULES.md 3)."""
         return self._declaration_options(hand_game)[0]
 
-    def _declaration_options(self, hand_game: bool) -> tuple[list[Contract], list[Action], set[int]]:
+    def _declaration_options(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
+        """The contracts the declarer may announce now and their actions, in the order of
+        _HAND_CONTRACTS or _SKAT_CONTRACTS (cached until the discard changes)."""
         key = (hand_game, self.discard)
         cache = self._declarable_cache
         if cache is not None and cache[0] == key:
             return cache[1]
+        if self.ruleset.grand_ouvert_base36:
+            result = self._declaration_options_by_contract(hand_game)
+        else:
+            result = self._declaration_options_by_levels(hand_game)
+        self._declarable_cache = (key, result)
+        return result
+
+    def _declaration_options_by_levels(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
+        """The declarable contracts when each level counts the base value (RULES.md 3): a game type's
+        hand contracts from the one whose levels can reach the bid upwards."""
+        bid = self.bid
+        own = self._hands[self.declarer]  # type: ignore[index]
+        contracts: list[Contract] = []
+        actions: list[Action] = []
+        if hand_game:
+            best = best_hand_matadors_all(own)
+            for gt in range(5):
+                base, row, row_actions = _HAND_ROWS[gt]
+                first = -(-bid // base) - best[gt] - 4  # the first of the rising 4, 5, 6, 7 levels that reaches
+                if first <= 0:
+                    contracts += row
+                    actions += row_actions
+                elif first < 4:
+                    contracts += row[first:]
+                    actions += row_actions[first:]
+            if bid <= 35:
+                contracts.append(_NULL_HAND)
+                actions.append(_DECLARE[_NULL_HAND])
+            if bid <= 59:
+                contracts.append(_NULL_HAND_OUVERT)
+                actions.append(_DECLARE[_NULL_HAND_OUVERT])
+            return contracts, actions
+        counts = matador_counts(own | (self.discard or 0))
+        for gt in range(5):
+            if (counts[gt] + 3) * _HAND_ROWS[gt][0] >= bid:
+                contract = _SKAT_CONTRACTS[gt]
+                contracts.append(contract)
+                actions.append(_DECLARE[contract])
+        for contract in _SKAT_CONTRACTS[5:]:
+            if null_value(False, contract.ouvert) >= bid:
+                contracts.append(contract)
+                actions.append(_DECLARE[contract])
+        if not contracts:
+            # nothing can reach the bid any more: any game may be declared, and is lost overbid
+            return list(_SKAT_ALL[0]), list(_SKAT_ALL[1])
+        return contracts, actions
+
+    def _declaration_options_by_contract(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
+        """The declarable contracts, contract by contract (for the old Grand ouvert of base value 36)."""
         options = _HAND_OPTIONS if hand_game else _SKAT_OPTIONS
         bid = self.bid
         old_ouvert = self.ruleset.grand_ouvert_base36
@@ -535,9 +594,7 @@ class Game:
             # nothing can reach the bid any more: any game may be declared, and is lost overbid
             contracts = [o[0] for o in options]
             actions = [o[1] for o in options]
-        result = (contracts, actions, {id(c) for c in contracts})
-        self._declarable_cache = (key, result)
-        return result
+        return contracts, actions
 
     def _best_matadors(self, gt: int, hand_game: bool) -> int:
         """Matadors the declarer knows, or for a hand game the most any unseen skat could give."""
@@ -547,36 +604,8 @@ class Game:
         return matador_count(gt, own | (self.discard or 0))[1]
 
     # ----------------------------------------------------------------- apply
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply an action of ``seat`` (default: the seat to move).
-
-        An illegal action raises an :class:`~skat.errors.IllegalActionError` that says
-        why, and leaves the game unchanged.
-        """
-        if type(action) is Play and self.phase is _PLAY:
-            trick = self.trick
-            mover = (self.trick_leader + len(trick)) % 3
-            if seat is None or seat == mover:
-                card = action.index
-                hand = self._hands[mover]
-                if hand >> card & 1 and (
-                    not trick or (hand & (follow := FOLLOW_MASK[self._game_type][trick[0]])) == 0 or follow >> card & 1
-                ):
-                    self._hands[mover] = hand ^ (1 << card)
-                    trick.append(card)
-                    self.history.append((mover, action))
-                    if len(trick) == 3:
-                        self._close_trick()
-                    return
-                self._play(mover, card)  # raises the specific error, or records a real-table revoke
-                self.history.append((mover, action))
-                return
-        if self.phase is _BIDDING and type(action) in _AUCTION_ACTION_TYPES:
-            if seat is None:
-                seat = self._auction.to_move
-            self._bid(seat, action)
-            self.history.append((seat, action))
-            return
+    def _apply_other(self, action: Action | str, seat: int | None) -> None:
+        """apply for everything but a play or an auction action in its phase (the core's fast paths)."""
         if isinstance(action, str):
             action = parse_action(action)
         if self.phase is _FINISHED:
@@ -712,7 +741,8 @@ class Game:
         else:
             house.ramsch_seat = seat + 1
 
-    def _bid(self, seat: int, action: Action) -> None:
+    def _bid_slow(self, seat: int, action: Action) -> None:
+        """An auction action that the core does not take as plainly legal: the auction rules say why not."""
         kind = type(action)
         if kind is Bid:
             move: str | int = action.value  # type: ignore[attr-defined]
@@ -723,24 +753,18 @@ class Game:
         else:
             raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
         auction = self._auction
-        auction.apply(seat, move)
+        auction.apply(seat, move)  # raises, leaving the game unchanged
+        self._set_auction(auction)
         if auction.stage == 0:
-            self.declarer = auction.declarer
-            self.bid = auction.value
-            if self.declarer is not None:
-                self.phase = _SKAT
-            elif self.ruleset.all_pass == "ramsch":
-                self._start_ramsch()
-            else:
-                self._finish_passed_in()
+            self._auction_over()
 
     def _declare(self, contract: Contract, hand_game: bool) -> None:
         if contract.hand != hand_game:
             if hand_game:
                 raise IllegalActionError(f"{contract} is not a hand game: pick up the skat first, or declare it hand")
             raise IllegalActionError("a hand game cannot be declared after picking up the skat")
-        contracts, _, ids = self._declaration_options(hand_game)
-        if id(contract) not in ids and contract not in contracts:
+        contracts = self._declaration_options(hand_game)[0]
+        if not any(c is contract for c in contracts) and contract not in contracts:
             raise IllegalActionError(
                 f"{contract} cannot reach the bid of {self.bid}: choose a game whose value can reach it"
             )
@@ -766,34 +790,6 @@ class Game:
         self.trick.append(card)
         if len(self.trick) == 3:
             self._close_trick()
-
-    def _close_trick(self) -> None:
-        a, b, c = self.trick
-        gt = self._game_type
-        power = POWER[gt]
-        # the highest trump wins, else the highest card of the led suit (RULES.md 1)
-        follow = FOLLOW_MASK[gt][a] | TRUMP_MASK[gt]
-        best, best_power = 0, power[a]
-        if follow >> b & 1 and power[b] > best_power:
-            best, best_power = 1, power[b]
-        if follow >> c & 1 and power[c] > best_power:
-            best = 2
-        leader = self.trick_leader
-        w = (leader + best) % 3
-        self.tricks.append((leader, (a, b, c), w))
-        self.trick_points[w] += CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
-        self.tricks_won[w] += 1
-        self.trick = []
-        self.trick_leader = w
-        if w == self.declarer:
-            if gt == _NULL:
-                self._finish("played")
-                return
-        elif gt < _NULL and self.contract.schwarz:  # type: ignore[union-attr]  (suit and grand; not Ramsch)
-            self._finish("played")  # announced Schwarz can no longer be made; every level is fixed
-            return
-        if len(self.tricks) == 10:
-            self._finish("played")
 
     def _apply_early_end(self, action: Action, seat: int) -> None:
         if self.phase is not _PLAY:
@@ -869,6 +865,7 @@ class Game:
             self._finish_ramsch()
             return
         assert contract is not None
+        is_null = contract.is_null
         skat_mask = self.discard if self.skat_taken else self.initial_skat
         decl_points = self.trick_points[declarer] + mask_points(skat_mask or 0)
         decl_tricks = self.tricks_won[declarer]
@@ -881,17 +878,17 @@ class Game:
             rest_tricks = 10 - len(self.tricks)
             if rest_to_declarer:
                 decl_points += mask_points(rest)
-                if not contract.is_null:
+                if not is_null:
                     decl_tricks += rest_tricks
-            elif contract.is_null:
+            elif is_null:
                 decl_tricks = max(decl_tricks, 1)  # a null declarer who gives up takes a trick
         twelve = self.initial_hands[declarer] | self.initial_skat
         kontra = self.kontra_level
         outcome = evaluate(
-            contract, twelve, None if contract.is_null else decl_points, decl_tricks, self.bid, self.ruleset,
+            contract, twelve, None if is_null else decl_points, decl_tricks, self.bid, self.ruleset,
             kontra_level=kontra,
         )
-        if contract.is_null and kind == "conceded":
+        if is_null and kind == "conceded":
             outcome = evaluate(contract, twelve, None, 0, self.bid, self.ruleset, kontra_level=kontra)
         scores = [0, 0, 0]
         scores[declarer] = outcome.score
@@ -906,15 +903,17 @@ class Game:
                             f"{Card(self.trick[0]).name})")
         self.phase = _FINISHED
         self.is_over = True
-        self.result = GameResult(
+        # GameResult(...) filled in one step instead of the frozen dataclass's object.__setattr__ per field
+        result = self.result = object.__new__(GameResult)
+        result.__dict__.update(
             kind="claimed" if kind == "conceded" and self.claimed else kind,
             declarer=declarer, contract=contract, bid=self.bid, won=outcome.won,
-            declarer_points=None if contract.is_null else decl_points,
-            defender_points=None if contract.is_null else 120 - decl_points,
+            declarer_points=None if is_null else decl_points,
+            defender_points=None if is_null else 120 - decl_points,
             declarer_tricks=decl_tricks, skat=CardSet.from_mask(self.initial_skat),
             discard=None if self.discard is None else CardSet.from_mask(self.discard),
             outcome=outcome, scores=(scores[0], scores[1], scores[2]), explanation=explanation,
-            kontra_level=kontra, revoke_by=self.revoke_by,
+            kontra_level=kontra, ramsch=None, revoke_by=self.revoke_by,
         )
 
     # ----------------------------------------------------------------- views
@@ -937,7 +936,7 @@ class Game:
             legal_actions=self.legal_actions(seat),
             side_actions=self.side_actions(seat),
             auction=[(s, str(a)) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))],
-            bid=self._auction.value,
+            bid=self._auction_value,
             declarer=self.declarer,
             contract=self.contract,
             skat=self._view_skat(seat, is_declarer),
@@ -1031,22 +1030,10 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (for search and simulation)."""
-        g = object.__new__(Game)
+        g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
-        g._hands = list(self._hands)
-        g._bid_actions = self._bid_actions
-        g._auction = Auction(
-            ladder=self._auction.ladder, value=self._auction.value, bidder=self._auction.bidder,
-            listener=self._auction.listener, stage=self._auction.stage, passed=list(self._auction.passed),
-            waiting_for_answer=self._auction.waiting_for_answer, highest_bidder=self._auction.highest_bidder,
-            history=list(self._auction.history),
-        )
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.trick_points = list(self.trick_points)
-        g.tricks_won = list(self.tricks_won)
+        self._copy_core(g)
         g.conceded = list(self.conceded)
-        g.history = list(self.history)
         if self._house is not None:
             g._house = self._house.copy()
         return g

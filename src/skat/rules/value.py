@@ -93,6 +93,32 @@ def best_hand_matadors(gt: int, hand_mask: int) -> int:
     return _BEST_HAND[length][pattern]
 
 
+def _jack_pattern(mask: int) -> int:
+    return (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
+
+
+_RUN11, _RUN4 = _RUN_COUNT[11], _RUN_COUNT[4]
+_BEST11, _BEST4 = _BEST_HAND[11], _BEST_HAND[4]
+
+
+def matador_counts(mask: int) -> tuple[int, int, int, int, int]:
+    """:func:`matador_count` of the twelve cards ``mask`` for diamonds, hearts, spades, clubs and grand."""
+    jacks = _jack_pattern(mask)
+    return (_RUN11[jacks | _SUIT_PATTERN[mask & 255] << 4], _RUN11[jacks | _SUIT_PATTERN[mask >> 8 & 255] << 4],
+            _RUN11[jacks | _SUIT_PATTERN[mask >> 16 & 255] << 4], _RUN11[jacks | _SUIT_PATTERN[mask >> 24 & 255] << 4],
+            _RUN4[jacks])
+
+
+def best_hand_matadors_all(hand_mask: int) -> tuple[int, int, int, int, int]:
+    """:func:`best_hand_matadors` of ten cards for diamonds, hearts, spades, clubs and grand."""
+    jacks = _jack_pattern(hand_mask)
+    return (_BEST11[jacks | _SUIT_PATTERN[hand_mask & 255] << 4],
+            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 8 & 255] << 4],
+            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 16 & 255] << 4],
+            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 24 & 255] << 4],
+            _BEST4[jacks])
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The value and result of a declared game, as it goes on the score sheet."""
@@ -119,6 +145,27 @@ class Outcome:
         return d
 
 
+def _outcome(contract: Contract, bid: int, won: bool, overbid: bool, matadors_with: bool | None,
+             matadors: int | None, multiplier: int | None, base_value: int | None, game_value: int, score: int,
+             declarer_points: int | None, declarer_tricks: int, schneider: bool, schwarz: bool,
+             explanation: str) -> Outcome:
+    """``Outcome(...)``, filled in one step instead of the frozen dataclass's ``object.__setattr__``
+    per field (every deal ends with one)."""
+    outcome = object.__new__(Outcome)
+    outcome.__dict__.update(
+        contract=contract, bid=bid, won=won, overbid=overbid, matadors_with=matadors_with, matadors=matadors,
+        multiplier=multiplier, base_value=base_value, game_value=game_value, score=score,
+        declarer_points=declarer_points, declarer_tricks=declarer_tricks, schneider=schneider, schwarz=schwarz,
+        explanation=explanation,
+    )
+    return outcome
+
+
+_NULL = GameType.NULL
+_GRAND = GameType.GRAND
+_BASE_VALUES = (9, 10, 11, 12, 24)
+
+
 def _with_text(w: bool, n: int) -> str:
     return f"{'with' if w else 'without'} {n}"
 
@@ -140,13 +187,14 @@ def evaluate(
     skat or discard), ``declarer_points`` his card points including the skat.
     ``kontra_level`` (1 Kontra, 2 Re) and ``bock`` double the score, not the value.
     """
-    from skat.rulesets import ISKO
+    if rules is None:
+        from skat.rulesets import ISKO
 
-    rules = rules or ISKO
+        rules = ISKO
     gt = contract.game_type
     lost_factor = rules.lost_hand_game_factor if contract.hand else rules.lost_game_factor
     doubling = 2 ** (kontra_level + bock)
-    if gt == GameType.NULL:
+    if gt == _NULL:
         value = null_value(contract.hand, contract.ouvert)
         overbid = value < bid
         won = declarer_tricks == 0 and not overbid
@@ -157,23 +205,26 @@ def evaluate(
             why = f"won: {contract} for {value}, the declarer took no trick"
         else:
             why = f"lost: {contract} for {value}, the declarer took a trick; lost games count {lost_factor}x"
-        return Outcome(contract, bid, won, overbid, None, None, None, None, value, score * doubling,
-                       None, declarer_tricks, False, False, _with_doubling(why, kontra_level, bock))
+        return _outcome(contract, bid, won, overbid, None, None, None, None, value, score * doubling,
+                        None, declarer_tricks, False, False, _with_doubling(why, kontra_level, bock))
 
     if declarer_points is None:
         raise ValueError("a suit or grand game needs the declarer's card points")
-    cards_mask = mask_of(declarer_cards)
+    if type(declarer_cards) is int and 0 <= declarer_cards <= 0xFFFFFFFF:
+        cards_mask = declarer_cards
+    else:
+        cards_mask = mask_of(declarer_cards)
     if cards_mask.bit_count() != 12:
         raise ValueError(
             f"matadors are counted over 12 cards (hand plus skat), got {cards_mask.bit_count()}"
         )
-    with_, count = matadors(gt, cards_mask)
+    with_, count = matador_count(gt, cards_mask)
     # the defenders are schneider when the declarer reaches schneider_points (ISkO 90, historical 91);
     # the declarer himself is schneider with 30 or fewer under both rules (RULES.md 4.3, 10.3)
     schneider = declarer_points >= rules.schneider_points or declarer_points <= 30
     schwarz = declarer_tricks in (0, 10)
-    base = gt.base_value
-    old_ouvert = rules.grand_ouvert_base36 and gt == GameType.GRAND and contract.ouvert
+    base = _BASE_VALUES[gt]
+    old_ouvert = rules.grand_ouvert_base36 and gt == _GRAND and contract.ouvert
     if old_ouvert:
         base = 36
     levels = count + 1
@@ -211,9 +262,8 @@ def evaluate(
         else:
             reason = f"only {declarer_points} card points"
         why = f"lost: {desc} is worth {value} ({levels} x {base}), {reason}; loses {lost_factor} x {value}"
-    return Outcome(contract, bid, won, overbid, with_, count, levels, base, value, score * doubling,
-                   declarer_points, declarer_tricks, schneider, schwarz,
-                   _with_doubling(why, kontra_level, bock))
+    return _outcome(contract, bid, won, overbid, with_, count, levels, base, value, score * doubling,
+                    declarer_points, declarer_tricks, schneider, schwarz, _with_doubling(why, kontra_level, bock))
 
 
 def _with_doubling(why: str, kontra_level: int, bock: int) -> str:

@@ -1,0 +1,430 @@
+"""The hot paths of :class:`skat.game.Game`: the deal, the auction, the legal actions and the play.
+
+This is plain Python that Cython compiles (pure-Python mode) when the package is installed, see
+``setup.py``. The ``cython.*`` declarations type the attributes and locals of the compiled module
+and mean nothing when the module runs as Python (``SKAT_PURE_PYTHON=1``, or an install without a
+C compiler); both behave alike, which ``tests/test_engine_speed_equivalence.py`` checks over
+thousands of random games.
+
+:class:`GameCore` holds the state that every action touches (hands, trick, auction, history) and
+answers :meth:`~GameCore.legal_actions` and :meth:`~GameCore.apply` for the auction and the play.
+Everything else, the declaration, the house rules, the result, views and records, lives in its
+subclass :class:`skat.game.Game`, which it calls back for any action it does not handle here
+(``_legal_other``, ``_apply_other``, ``_bid_slow``, ``_play``, ``_finish``, ...). Illegal actions
+always take those slow paths, so the errors come from one place.
+"""
+
+from __future__ import annotations
+
+try:
+    import cython
+except ImportError:  # running uncompiled without Cython installed
+    from skat import _cython_shim as cython
+
+from skat.actions import HOLD, PASS, PLAY, Bid, Hold, Pass, Play
+from skat.cards import CARD_POINTS
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK
+
+__all__ = ["GameCore", "deal_masks", "bind_phases", "COMPILED"]
+
+COMPILED: bool = cython.compiled
+"""Whether this module runs compiled by Cython."""
+
+_MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
+_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
+_FACT32 = 263130836933693530167218012160000000  # 32!
+_LOW_DIGITS = 32 * 31 * 30 * 29 * 28 * 27 * 26 * 25 * 24 * 23 * 22 * 21 * 20  # 32! / 19! < 2**63
+
+_BYTE_PLAYS = cython.declare(tuple, tuple(
+    tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
+))
+"""The play actions of one suit's byte of a card mask, prebuilt for every byte value."""
+_FOLLOW = cython.declare(tuple, tuple(m for row in FOLLOW_MASK for m in row))
+"""FOLLOW_MASK flattened: ``_FOLLOW[32 * game_type + led card]``."""
+_POWER = cython.declare(tuple, tuple(p for row in POWER for p in row))
+_TRUMPS = cython.declare(tuple, tuple(TRUMP_MASK))
+_POINTS = cython.declare(tuple, tuple(CARD_POINTS))
+_NULL = cython.declare(cython.int, 5)
+
+# The phases are skat.game.Phase members; skat.game hands them over at import (bind_phases).
+_BIDDING: object = None
+_SKAT: object = None
+_PLAY: object = None
+_FINISHED: object = None
+_GRAND_HAND: object = None
+_PUSH: object = None
+
+
+def bind_phases(bidding: object, skat: object, play: object, finished: object, grand_hand: object,
+                push: object) -> None:
+    """Tell the core which :class:`skat.game.Phase` members stand for the phases it handles."""
+    global _BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH
+    _BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH = bidding, skat, play, finished, grand_hand, push
+
+
+@cython.cfunc
+@cython.inline
+def _splitmix64(state: cython.ulonglong) -> cython.ulonglong:
+    """The output of SplitMix64 for a state already advanced by the golden gamma."""
+    z: cython.ulonglong = state
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
+
+
+def deal_masks(seed: int) -> tuple:
+    """The deal of an integer seed as ``(forehand, middlehand, rearhand, skat)`` masks.
+
+    The same deal as :func:`skat.cards.deck_order` of :func:`skat.cards.deal_number` dealt in
+    packets of 3, skat 2, 4 and 3: SplitMix64 draws a number below 32! (rejection sampling), whose
+    digits in the factorial number system pick the cards one by one.
+    """
+    state: cython.ulonglong = seed & 0xFFFFFFFFFFFFFFFF
+    high_bits: object
+    b: cython.ulonglong
+    while True:
+        state = (state + _GAMMA) & _MASK64
+        high_bits = _splitmix64(state)  # a Python int: the number has 118 bits
+        state = (state + _GAMMA) & _MASK64
+        b = _splitmix64(state)
+        number = (high_bits << 54) | (b >> 10)
+        if number < _FACT32:
+            break
+    high_digits, low_digits = divmod(number, _LOW_DIGITS)
+    low: cython.ulonglong = low_digits
+    high: cython.ulonglong = high_digits
+    deck: list = list(range(32))
+    hands: cython.ulonglong[4] = [0, 0, 0, 0]
+    one: cython.ulonglong = 1
+    card: cython.int
+    r: cython.int
+    i: cython.int
+    k: cython.int
+    seat: cython.int
+    for i in range(32, 0, -1):
+        if i > 19:
+            r = low % i
+            low = low // i
+        else:
+            r = high % i
+            high = high // i
+        card = deck.pop(r)
+        k = 32 - i  # the k-th card dealt goes: 3 to each seat, 2 to the skat, 4 to each seat, 3 to each
+        seat = k // 3 if k < 9 else 3 if k < 11 else (k - 11) // 4 if k < 23 else (k - 23) // 3
+        hands[seat] |= one << card
+    return hands[0], hands[1], hands[2], hands[3]
+
+
+@cython.cclass
+class GameCore:
+    """The state of a deal that every action touches, and the fast paths of the auction and the play."""
+
+    phase = cython.declare(object, visibility="public")
+    is_over = cython.declare(cython.bint, visibility="public")
+    declarer = cython.declare(object, visibility="public")
+    bid = cython.declare(object, visibility="public")
+    contract = cython.declare(object, visibility="public")
+    ruleset = cython.declare(object, visibility="public")
+    trick = cython.declare(list, visibility="public")
+    trick_leader = cython.declare(cython.int, visibility="public")
+    tricks = cython.declare(list, visibility="public")
+    trick_points = cython.declare(list, visibility="public")
+    tricks_won = cython.declare(list, visibility="public")
+    history = cython.declare(list, visibility="public")
+    _hands = cython.declare(list, visibility="public")
+    _game_type = cython.declare(cython.int, visibility="public")
+    # the auction (RULES.md 2), as in skat.rules.bidding.Auction
+    _ladder = cython.declare(tuple, visibility="public")
+    _bid_actions = cython.declare(tuple, visibility="public")
+    _ladder_next = cython.declare(dict, visibility="public")
+    _auction_value = cython.declare(cython.int, visibility="public")
+    _bidder = cython.declare(cython.int, visibility="public")
+    _listener = cython.declare(cython.int, visibility="public")
+    _stage = cython.declare(cython.int, visibility="public")
+    _passed = cython.declare(cython.int, visibility="public")
+    """Bit s set: seat s has passed."""
+    _waiting = cython.declare(cython.bint, visibility="public")
+    _highest_bidder = cython.declare(object, visibility="public")
+
+    def _init_core(self, hands: list, ruleset: object, ladder: tuple, bid_actions: tuple, ladder_next: dict) -> None:
+        """Start a deal: the three hands (masks) and the auction, middlehand bidding to forehand."""
+        self.phase = _BIDDING
+        self.is_over = False
+        self.declarer = None
+        self.bid = 0
+        self.contract = None
+        self.ruleset = ruleset
+        self.trick = []
+        self.trick_leader = 0
+        self.tricks = []
+        self.trick_points = [0, 0, 0]
+        self.tricks_won = [0, 0, 0]
+        self.history = []
+        self._hands = hands
+        self._game_type = -1
+        self._ladder = ladder
+        self._bid_actions = bid_actions
+        self._ladder_next = ladder_next
+        self._auction_value = 0
+        self._bidder = 1
+        self._listener = 0
+        self._stage = 1
+        self._passed = 0
+        self._waiting = False
+        self._highest_bidder = None
+
+    def _copy_core(self, other: GameCore) -> None:
+        """Copy this state into ``other`` (lists copied, so that the two games are independent)."""
+        other.phase = self.phase
+        other.is_over = self.is_over
+        other.declarer = self.declarer
+        other.bid = self.bid
+        other.contract = self.contract
+        other.ruleset = self.ruleset
+        other.trick = list(self.trick)
+        other.trick_leader = self.trick_leader
+        other.tricks = list(self.tricks)
+        other.trick_points = list(self.trick_points)
+        other.tricks_won = list(self.tricks_won)
+        other.history = list(self.history)
+        other._hands = list(self._hands)
+        other._game_type = self._game_type
+        other._ladder = self._ladder
+        other._bid_actions = self._bid_actions
+        other._ladder_next = self._ladder_next
+        other._auction_value = self._auction_value
+        other._bidder = self._bidder
+        other._listener = self._listener
+        other._stage = self._stage
+        other._passed = self._passed
+        other._waiting = self._waiting
+        other._highest_bidder = self._highest_bidder
+
+    # ------------------------------------------------------------------ state
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or None when the game is over."""
+        phase = self.phase
+        if phase is _PLAY:
+            return (self.trick_leader + len(self.trick)) % 3
+        if phase is _BIDDING:
+            return self._auction_to_move()
+        if phase is _FINISHED:
+            return None
+        if phase is _GRAND_HAND or phase is _PUSH:
+            return self._house.ramsch_seat
+        return self.declarer
+
+    @cython.cfunc
+    def _auction_to_move(self) -> cython.int:
+        if self._stage == 0:
+            from skat.rules.bidding import AuctionError
+
+            raise AuctionError("the auction is over")
+        if self._stage == 3:
+            return 0
+        return self._listener if self._waiting else self._bidder
+
+    # -------------------------------------------------------------- legality
+    def legal_actions(self, seat: object = None) -> list:
+        """The actions the seat to move may take (empty for any other seat)."""
+        trick: list
+        hand: cython.ulonglong
+        legal: cython.ulonglong
+        mover: cython.int
+        lead: cython.int
+        if self.phase is _PLAY:
+            trick = self.trick
+            mover = (self.trick_leader + len(trick)) % 3
+            if seat is not None and seat != mover:
+                return []
+            hand = self._hands[mover]
+            legal = hand
+            if trick:
+                lead = trick[0]
+                legal = hand & _FOLLOW[32 * self._game_type + lead]
+                if not legal:
+                    legal = hand
+            return [
+                *_BYTE_PLAYS[0][legal & 255], *_BYTE_PLAYS[1][(legal >> 8) & 255],
+                *_BYTE_PLAYS[2][(legal >> 16) & 255], *_BYTE_PLAYS[3][(legal >> 24) & 255],
+            ]
+        if self.phase is _BIDDING:
+            mover = self._auction_to_move()
+            if seat is not None and seat != mover:
+                return []
+            return self._auction_actions()
+        return self._legal_other(seat)
+
+    @cython.cfunc
+    def _auction_actions(self) -> list:
+        if self._waiting:
+            return [HOLD, PASS]
+        bids: tuple = self._bid_actions
+        if self._stage == 3:
+            return [bids[0], PASS]
+        out: list = list(bids[self._ladder_next[self._auction_value]:])
+        out.append(PASS)
+        return out
+
+    # ----------------------------------------------------------------- apply
+    def apply(self, action: object, seat: object = None) -> None:
+        """Apply an action of ``seat`` (default: the seat to move).
+
+        An illegal action raises an :class:`~skat.errors.IllegalActionError` that says
+        why, and leaves the game unchanged.
+        """
+        kind = type(action)
+        trick: list
+        mover: cython.int
+        card: cython.int
+        lead: cython.int
+        hand: cython.ulonglong
+        follow: cython.ulonglong
+        if kind is Play and self.phase is _PLAY:
+            trick = self.trick
+            mover = (self.trick_leader + len(trick)) % 3
+            if seat is None or seat == mover:
+                card = action.index
+                hand = self._hands[mover]
+                if (hand >> card) & 1:
+                    if trick:
+                        lead = trick[0]
+                        follow = _FOLLOW[32 * self._game_type + lead]
+                        if (hand & follow) and not ((follow >> card) & 1):
+                            self._play(mover, card)  # raises, or records a real-table revoke
+                            self.history.append((mover, action))
+                            return
+                    self._hands[mover] = hand ^ (cython.cast(cython.ulonglong, 1) << card)
+                    trick.append(card)
+                    self.history.append((mover, action))
+                    if len(trick) == 3:
+                        self._end_trick()
+                    return
+                self._play(mover, card)  # raises the specific error
+                self.history.append((mover, action))
+                return
+        if self.phase is _BIDDING and (kind is Bid or kind is Hold or kind is Pass):
+            if seat is None:
+                seat = self._auction_to_move()
+            self._bid(seat, action)
+            self.history.append((seat, action))
+            return
+        self._apply_other(action, seat)
+
+    def _bid(self, seat: object, action: object) -> None:
+        """A bid, hold or pass of ``seat``; anything not plainly legal goes the slow way, which says why."""
+        kind = type(action)
+        value: cython.int
+        if self._stage == 0 or type(seat) is not int or seat != self._auction_to_move():
+            self._bid_slow(seat, action)
+            return
+        if self._waiting:
+            if kind is Hold:
+                self._highest_bidder = self._listener
+                self._waiting = False
+            elif kind is Pass:
+                self._pass(self._listener)
+            else:
+                self._bid_slow(seat, action)
+                return
+        elif kind is Pass:
+            self._pass(seat)
+        elif (kind is Bid and type(action.value) is int and action.value in self._ladder_next
+              and (action.value != 0 or 0 in self._ladder)):
+            value = action.value
+            if self._stage == 3:
+                if value != self._ladder[0]:
+                    self._bid_slow(seat, action)
+                    return
+                self._auction_value = value
+                self._highest_bidder = 0
+                self._stage = 0
+            elif value > self._auction_value:
+                self._auction_value = value
+                self._highest_bidder = seat
+                self._waiting = True
+            else:
+                self._bid_slow(seat, action)
+                return
+        else:
+            self._bid_slow(seat, action)
+            return
+        if self._stage == 0:
+            self._auction_over()
+
+    @cython.cfunc
+    def _pass(self, seat: cython.int) -> cython.void:
+        survivor: cython.int
+        self._passed |= 1 << seat
+        self._waiting = False
+        if self._stage == 1:
+            survivor = self._listener if seat == self._bidder else self._bidder
+            self._stage = 2
+            self._bidder = 2
+            self._listener = survivor
+        elif self._stage == 2:
+            survivor = self._listener if seat == self._bidder else self._bidder
+            if self._auction_value == 0:
+                if survivor == 0 and not (self._passed & 1):
+                    self._stage = 3
+                    return
+                self._stage = 0
+                self._highest_bidder = None
+                return
+            self._highest_bidder = survivor
+            self._stage = 0
+        elif self._stage == 3:
+            self._stage = 0
+            self._highest_bidder = None
+
+    def _auction_over(self) -> None:
+        """The auction has ended: the declarer takes over, or all passed (Ramsch or passed in)."""
+        self.declarer = self._highest_bidder
+        self.bid = self._auction_value
+        if self.declarer is not None:
+            self.phase = _SKAT
+        elif self.ruleset.all_pass == "ramsch":
+            self._start_ramsch()
+        else:
+            self._finish_passed_in()
+
+    def _close_trick(self) -> None:
+        """Settle the full trick (for the slow paths of :class:`skat.game.Game`)."""
+        self._end_trick()
+
+    @cython.cfunc
+    def _end_trick(self) -> cython.void:
+        trick: list = self.trick
+        a: cython.int = trick[0]
+        b: cython.int = trick[1]
+        c: cython.int = trick[2]
+        gt: cython.int = self._game_type
+        row: cython.int = 32 * gt
+        # the highest trump wins, else the highest card of the led suit (RULES.md 1)
+        follow: cython.ulonglong = _FOLLOW[row + a] | _TRUMPS[gt]
+        best: cython.int = 0
+        best_power: cython.int = _POWER[row + a]
+        if (follow >> b) & 1 and _POWER[row + b] > best_power:
+            best = 1
+            best_power = _POWER[row + b]
+        if (follow >> c) & 1 and _POWER[row + c] > best_power:
+            best = 2
+        leader: cython.int = self.trick_leader
+        w: cython.int = (leader + best) % 3
+        self.tricks.append((leader, (a, b, c), w))
+        self.trick_points[w] += _POINTS[a] + _POINTS[b] + _POINTS[c]
+        self.tricks_won[w] += 1
+        self.trick = []
+        self.trick_leader = w
+        if w == self.declarer:
+            if gt == _NULL:
+                self._finish("played")
+                return
+        elif gt < _NULL and self.contract.schwarz:  # suit and grand; not Ramsch
+            self._finish("played")  # announced Schwarz can no longer be made; every level is fixed
+            return
+        if len(self.tricks) == 10:
+            self._finish("played")

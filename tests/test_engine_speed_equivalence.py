@@ -1,0 +1,95 @@
+"""The compiled engine core (skat._core built by Cython) plays exactly like the same core run as Python.
+
+The pure-Python engine runs in a subprocess with ``SKAT_PURE_PYTHON=1``; both play the same seeded
+random games under three rule sets (house rules included), with early ends, Kontra, illegal actions
+and string actions mixed in, and fingerprint everything a program can observe: every list of legal
+and side actions, the seat to move, seat views, the errors of illegal actions, copies, pickles and
+the final records and results.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import pickle
+import random
+import subprocess
+import sys
+
+import skat
+from skat.game import COMPILED
+from skat.rulesets import ISKO, PIRATE, PUB
+
+GAMES = 2000
+
+
+def fingerprint(games: int) -> str:
+    """A hash over everything observable in ``games`` seeded random games."""
+    digest = hashlib.sha256()
+
+    def note(*items: object) -> None:
+        digest.update(repr(items).encode())
+
+    rulesets = (ISKO, PUB, PIRATE)
+    for number in range(games):
+        rng = random.Random(number)
+        game = skat.Game(seed=number * 7919, ruleset=rulesets[number % 3])
+        step = 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            note(game.phase, game.to_move, game.bid, game.declarer, [str(a) for a in legal],
+                 [[str(a) for a in game.legal_actions(seat)] for seat in range(3)],
+                 [[str(a) for a in game.side_actions(seat)] for seat in range(3)])
+            if step % 11 == 1:
+                note(json.dumps(game.view(step % 3).to_json(), sort_keys=True))
+            if step % 5 == 2:
+                trials = ((skat.Bid(17), None), (skat.parse_action("CJ"), (game.to_move or 0) + 1),
+                          (skat.parse_action("pass"), None), (skat.Bid(264), game.to_move),
+                          (legal[0], (game.to_move or 0) + 2), ("discard CJ SJ", None),
+                          ("declare grand hand", None), (skat.parse_action("hold"), None))
+                action, seat = trials[step % 8]
+                trial = game.copy()
+                try:
+                    trial.apply(action, None if seat is None else seat % 3)
+                    note("applied", str(action), trial.history, trial._hands, trial.trick, trial.phase)
+                except skat.IllegalActionError as exc:
+                    note(type(exc).__name__, str(exc), trial.history == game.history, trial._hands == game._hands)
+            if step == 5 + number % 20:
+                again = pickle.loads(pickle.dumps(game)) if number % 40 < 20 else copy.deepcopy(game)
+                note(again.history == game.history, again._hands == game._hands, again.trick == game.trick,
+                     [str(a) for a in again.legal_actions()])
+                game = again if number % 3 else game.copy()
+            sides = [(seat, a) for seat in range(3) for a in game.side_actions(seat)]
+            if sides and rng.random() < 0.03:
+                seat, action = rng.choice(sides)
+                game.apply(action, seat)
+            else:
+                action = rng.choice(legal)
+                game.apply(str(action) if rng.random() < 0.1 else action,
+                           game.to_move if rng.random() < 0.5 else None)
+            step += 1
+        record = game.to_record()
+        note(json.dumps(record, sort_keys=True), game.result)
+        assert skat.Game.from_record(record).result == game.result
+    return digest.hexdigest()
+
+
+def test_the_core_is_compiled_unless_pure_python_was_asked_for():
+    # setup.py compiles skat/_core.py; without it the engine still works, at a fraction of its speed
+    assert COMPILED or os.environ.get("SKAT_PURE_PYTHON")
+
+
+def test_the_compiled_and_the_pure_python_engine_play_alike():
+    env = {**os.environ, "SKAT_PURE_PYTHON": "1"}
+    with subprocess.Popen([sys.executable, __file__, str(GAMES)], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as pure:
+        here = fingerprint(GAMES)
+        out, err = pure.communicate(timeout=600)
+    assert pure.returncode == 0, err
+    assert out.split() == ["pure", here]
+
+
+if __name__ == "__main__":
+    print("compiled" if COMPILED else "pure", fingerprint(int(sys.argv[1])))
