@@ -351,3 +351,17 @@ def test_a_seated_person_closes_the_table(client):
             pass
     assert [x["id"] for x in client.get("/api/tables").json()["tables"]] == [other["table_id"]]
     assert client.get(f"/api/tables/{t['table_id']}").status_code == 404
+
+
+def test_a_spectator_sees_no_seat_secrets():
+    """The public view keeps only what everybody may see: no hand, no discard, no skat without a declarer."""
+    from skat.server.tables import public_view
+
+    seat_view = {"seat": 1, "hand": ["CJ"], "legal_actions": ["pass"], "side_actions": [], "declarer": None,
+                 "skat": ["SA", "S7"], "discard": None, "phase": "push"}
+    out = public_view(seat_view)
+    assert out["hand"] == [] and out["skat"] is None and out["seat"] is None and out["legal_actions"] == []
+    defender = dict(seat_view, declarer=0, skat=["CT"], discard=["HA", "H7"], phase="play")
+    out = public_view(defender)
+    assert out["skat"] == ["CT"] and out["discard"] is None and out["hand"] == []
+    assert seat_view["hand"] == ["CJ"]  # the seat's own view is left as it was

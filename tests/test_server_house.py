@@ -200,6 +200,8 @@ def test_tournee_table_plays_its_games(db_url):
         trio.act(pos, "turn")
         turned = trio.view((pos + 1) % 3)["skat"]
         assert turned and len(turned) == 1  # the turned card is shown to everybody
+        watcher = trio.table.state_for(None)["view"]
+        assert watcher["skat"] == turned and watcher["hand"] == []  # spectators too, and nothing more
         v = trio.play_out(tournee)
         assert v["result"]["explanation"]
         row = trio.sheet["rows"][-1]

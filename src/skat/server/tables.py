@@ -66,9 +66,17 @@ def hash_token(token: str) -> str:
 
 
 def public_view(view_json: dict[str, Any]) -> dict[str, Any]:
-    """The public part of a seat view: what a spectator at the table may see (no hidden cards)."""
+    """The public part of a defender's seat view: what a spectator at the table may see.
+
+    A defender's skat holds only cards shown to everybody (a Tournee's turned cards), so it
+    stays; the hand, the discard and the seat's choices go.  Without a declarer (bidding,
+    Ramsch) no seat is a defender and the skat goes too: in Schieberamsch it holds what that
+    seat was pushed.
+    """
     out = dict(view_json)
-    out.update(seat=None, hand=[], legal_actions=[], side_actions=[], skat=None, discard=None)
+    out.update(seat=None, hand=[], legal_actions=[], side_actions=[], discard=None)
+    if view_json.get("declarer") is None:
+        out["skat"] = None
     return out
 
 
@@ -204,7 +212,8 @@ class ServerTable:
                     if values:
                         hints["contracts"] = values
             else:
-                view = game.view(0)
+                defender = 0 if game.declarer is None else (game.declarer + 1) % 3
+                view = game.view(defender)
                 view_json = public_view(view.to_json())
                 hints["sorted"] = _sorted_cards(view, own=False)
         return {
