@@ -17,6 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from skat.rulesets import get_ruleset
 from skat.server.bots import FALLBACKS, default_level
+from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
@@ -41,6 +42,10 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         restored = manager.restore()
         if restored:
             log.info("restored %d open table(s) from %s", restored, store.url)
+    officers = OfficersTables(manager.store)  # Officers' Skat tables live in the same database
+    restored_officers = officers.restore()
+    if restored_officers:
+        log.info("restored %d Officers' Skat table(s) from %s", restored_officers, manager.store.url)
     mgr_ = manager
 
     @asynccontextmanager
@@ -55,6 +60,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url="/api/docs",
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.manager = manager
+    app.state.officers = officers
 
     def mgr() -> TableManager:
         return app.state.manager

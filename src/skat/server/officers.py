@@ -3,8 +3,21 @@
 Include :data:`router` in the app; the page is served at ``/officers`` and loads its script and style
 from ``/static/`` (``officers.js``, ``officers.css``, and the card faces of ``cards.js``/``style.css``).
 
-Tables live IN MEMORY only (a dict in this process): they are lost when the server stops, and are
-not shared between server processes. Old tables are dropped when more than :data:`MAX_TABLES` exist.
+Where tables are kept: an app whose ``app.state.officers`` is an :class:`OfficersTables` with a
+:class:`~skat.server.store.Store` (``create_app`` of the club server does this with its database;
+``create_officers_app(db_url)`` too) keeps every table IN THE DATABASE: the table (secret token's hash,
+variant, options, seed, the person's seat, game number, seq, the series' sheet), each game as an
+:meth:`OfficersGame.to_record` record and every action, committed before the answer goes out. A
+restarted server rebuilds the most recently used tables at start-up (the rest when they are first
+asked for) and the computer goes on where it stopped: its decisions are drawn from the table's
+``bot_seed``, the game number and the number of actions, so a restart does not change the game.
+Each server process keeps the tables it serves in memory: run one process per database (as for the
+Skat tables); a second process that writes a table the first one changed gets 409 and reloads it.
+
+An app without ``app.state.officers`` (or ``create_officers_app()`` without a database) keeps its
+tables IN MEMORY only (:data:`TABLES`, a dict in this process): they are lost when the server stops.
+In memory at most :data:`MAX_TABLES` tables are kept; the least recently used go first (with a
+database they are only unloaded, and loaded again when asked for).
 
 API (every response of a seat holds only ``OfficersGame.view(seat).to_json()`` and the seat's legal
 action tokens, so a face-down card the seat may not see never leaves the server):
@@ -20,56 +33,70 @@ action tokens, so a face-down card the seat may not see never leaves the server)
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import logging
 import secrets
 from collections import OrderedDict
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Header, HTTPException
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.officers import OfficersBot, OfficersGame, Phase, parse_officers_action
 from skat.officers.options import VARIANTS
+from skat.server.store import Store, StoredOfficersTable
 
-__all__ = ["router", "OfficersTable", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app", "page_url"]
+__all__ = ["router", "OfficersTable", "OfficersTables", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app",
+           "page_url"]
+
+log = logging.getLogger("skat.server")
 
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "officers.html"
 MAX_TABLES = 500
-"""At most this many tables are kept in memory; the oldest go first."""
+"""At most this many tables are kept in memory; the least recently used go first."""
+MAX_SEED = 2**63 - 1
 
 router = APIRouter()
 
 
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 @dataclass
 class OfficersTable:
-    """One in-memory table: the game, the person's seat and secret token, the computer opponent."""
+    """One table: the game, the person's seat and secret token's hash, the computer opponent, the sheet.
+
+    With a ``store`` every change is written to the database before it counts."""
 
     table_id: str
-    token: str
+    token_hash: str
     variant: str
     options: dict[str, Any]
     seed: int | None
+    bot_seed: int
     person: int
     game: OfficersGame
     bot: OfficersBot
     game_no: int = 1
     seq: int = 0
+    sheet: list[list[int]] = field(default_factory=list)
+    """The series' score sheet: [person, computer] for every finished game, whatever seats they had."""
+    store: Store | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sheet: list[tuple[int, int]] = field(default_factory=list)
-    """The series' score sheet: (person, computer) for every finished game, whatever seats they had."""
 
     def state(self) -> dict[str, Any]:
         """What the person's seat may know now, and the series' score sheet."""
-        game = self.game
-        if game.result is not None and len(self.sheet) < self.game_no:
-            scores = game.result.scores
-            self.sheet.append((scores[self.person], scores[1 - self.person]))
-        view = game.view(self.person)
+        view = self.game.view(self.person)
         return {
             "table": self.table_id, "seat": self.person, "seq": self.seq, "game_no": self.game_no,
             "variant": self.variant, "view": view.to_json(), "legal": [str(a) for a in view.legal_actions],
@@ -77,14 +104,149 @@ class OfficersTable:
                       "you": sum(row[0] for row in self.sheet), "computer": sum(row[1] for row in self.sheet)},
         }
 
+    @property
+    def bot_to_move(self) -> bool:
+        """Whether the computer is to act."""
+        return self.game.phase is not Phase.FINISHED and self.game.to_move == 1 - self.person
+
     def bot_moves(self) -> None:
-        """Let the computer act until it is the person's turn or the game is over (runs in a worker thread)."""
+        """Let the computer act until it is the person's turn or the game is over (runs in a worker thread).
+
+        Each decision is drawn from the table's ``bot_seed``, the game number and the actions so far,
+        so the computer plays the same after a restart; each action is stored as it is applied."""
         bot_seat = 1 - self.person
-        while self.game.phase is not Phase.FINISHED and self.game.to_move == bot_seat:
-            self.game.apply(self.bot.choose(self.game.view(bot_seat)), bot_seat)
+        while self.bot_to_move:
+            self.bot.rng.seed(f"{self.bot_seed}:{self.game_no}:{len(self.game.history)}")
+            self._apply(bot_seat, self.bot.choose(self.game.view(bot_seat)), self.seq)
+
+    def person_acts(self, action: Action) -> None:
+        """Apply the person's action (the engine's error says why one is refused) and store it."""
+        self._apply(self.person, action, self.seq + 1)
+
+    def _apply(self, seat: int, action: Action, seq: int) -> None:
+        """Apply, then store (with the new ``seq``, and the record and sheet when the game ends); when the
+        store fails, the table is as before and the error goes up."""
+        before, sheet = self.game.copy(), list(self.sheet)
+        self.game.apply(action, seat)
+        finished = None
+        if self.game.result is not None:
+            scores = self.game.result.scores
+            self.sheet.append([scores[self.person], scores[1 - self.person]])
+            finished = self.game.to_record()
+        if self.store is not None:
+            try:
+                self.store.add_officers_action(self.table_id, self.game_no, len(self.game.history) - 1, seat,
+                                               str(action), seq=seq if seq != self.seq else None,
+                                               finished=finished, sheet=self.sheet if finished else None)
+            except BaseException:
+                self.game, self.sheet = before, sheet
+                raise
+        self.seq = seq
+
+    def next_game(self) -> None:
+        """Deal the next game (the seats swap, so forehand alternates) and store it."""
+        seed = None if self.seed is None else self.seed + self.game_no
+        game = OfficersGame(self.variant, seed=seed, **self.options)
+        person, game_no, seq = 1 - self.person, self.game_no + 1, self.seq + 1
+        if self.store is not None:
+            self.store.next_officers_game(self.table_id, game_no, person, seq, game.to_record())
+        self.game, self.person, self.game_no, self.seq = game, person, game_no, seq
 
 
-TABLES: OrderedDict[str, OfficersTable] = OrderedDict()
+class OfficersTables:
+    """The Officers' Skat tables of a server: in memory, and in the database when a ``store`` is given."""
+
+    def __init__(self, store: Store | None = None, max_tables: int = MAX_TABLES) -> None:
+        self.store = store
+        self.max_tables = max_tables
+        self.tables: OrderedDict[str, OfficersTable] = OrderedDict()
+
+    def create(self, variant: str, seed: int | None, options: dict[str, Any], seat: int) -> tuple[OfficersTable, str]:
+        """A new table against the computer; returns it and the person's secret token."""
+        if seat not in (0, 1):
+            raise HTTPException(422, f"seat must be 0 (forehand) or 1 (dealer), not {seat}")
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise HTTPException(422, f"seed must be a whole number from 0 to 2**63-1 (or left out), not {seed}")
+        game = _game(variant, seed, options)
+        token = secrets.token_urlsafe(24)
+        bot_seed = secrets.randbits(62) if seed is None else seed
+        table = OfficersTable(secrets.token_urlsafe(8), _hash_token(token), game.variant, dict(options), seed,
+                              bot_seed, seat, game, OfficersBot(seed=bot_seed), store=self.store)
+        if self.store is not None:
+            try:
+                self.store.create_officers_table(
+                    table.table_id, token_hash=table.token_hash, variant=table.variant, options=table.options,
+                    seed=seed, bot_seed=bot_seed, person=seat, record=game.to_record())
+            except SQLAlchemyError as exc:
+                raise _store_failed(exc) from None
+        self._keep(table)
+        return table, token
+
+    def get(self, table_id: str, token: str | None) -> OfficersTable:
+        """The table (from memory, else from the database) if ``token`` is its seat token."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.tables.move_to_end(table_id)
+        elif self.store is not None:
+            try:
+                stored = self.store.load_officers_table(table_id)
+            except SQLAlchemyError as exc:
+                raise _store_failed(exc) from None
+            if stored is not None:
+                table = self._keep(self._build(stored))
+        if table is None:
+            where = "" if self.store is not None else " (this server keeps its tables in memory only)"
+            raise HTTPException(404, f"there is no Officers' Skat table {table_id!r}{where}")
+        if not token or not secrets.compare_digest(_hash_token(token), table.token_hash):
+            raise HTTPException(403, "wrong or missing seat token (header X-Seat-Token)")
+        return table
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (it is loaded from the database again when asked for)."""
+        self.tables.pop(table_id, None)
+
+    def restore(self) -> int:
+        """Rebuild the most recently used tables from the database (after a restart); returns how many."""
+        if self.store is None:
+            return 0
+        count = 0
+        for stored in self.store.load_officers_tables(limit=self.max_tables):
+            try:
+                self._keep(self._build(stored))
+                count += 1
+            except Exception:  # the others are served; this one is logged
+                log.exception("Officers' Skat table %s could not be restored", stored.id)
+        return count
+
+    def _build(self, stored: StoredOfficersTable) -> OfficersTable:
+        game = OfficersGame.from_record(stored.record)
+        return OfficersTable(stored.id, stored.token_hash, stored.variant, stored.options, stored.seed,
+                             stored.bot_seed, stored.person, game, OfficersBot(seed=stored.bot_seed),
+                             game_no=stored.game_no, seq=stored.seq, sheet=[list(r) for r in stored.sheet],
+                             store=self.store)
+
+    def _keep(self, table: OfficersTable) -> OfficersTable:
+        self.tables[table.table_id] = table
+        self.tables.move_to_end(table.table_id)
+        if len(self.tables) > self.max_tables:
+            idle = [tid for tid, t in self.tables.items() if not t.lock.locked() and tid != table.table_id]
+            for tid in idle[: len(self.tables) - self.max_tables]:
+                del self.tables[tid]
+        return table
+
+
+MEMORY = OfficersTables()
+"""The tables of apps that include :data:`router` without setting ``app.state.officers``."""
+TABLES = MEMORY.tables
+"""The in-memory tables of :data:`MEMORY` by id."""
+
+
+def officers_tables(request: Request) -> OfficersTables:
+    """The app's :class:`OfficersTables` (``app.state.officers``), else the in-memory :data:`MEMORY`."""
+    return getattr(request.app.state, "officers", None) or MEMORY
+
+
+Tables = Annotated[OfficersTables, Depends(officers_tables)]
 
 
 class CreateTable(BaseModel):
@@ -110,13 +272,26 @@ def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGa
         raise HTTPException(422, f"cannot start the game: {exc}") from None
 
 
-def _table(table_id: str, token: str | None) -> OfficersTable:
-    table = TABLES.get(table_id)
-    if table is None:
-        raise HTTPException(404, f"there is no Officers' Skat table {table_id!r} (tables are kept in memory only)")
-    if not token or not secrets.compare_digest(token, table.token):
-        raise HTTPException(403, "wrong or missing seat token (header X-Seat-Token)")
-    return table
+def _store_failed(exc: SQLAlchemyError) -> HTTPException:
+    log.error("Officers' Skat: the database refused a write: %s", exc)
+    return HTTPException(503, "the table could not be saved in the database, so nothing changed; try again")
+
+
+async def _catch_up(tables: OfficersTables, table: OfficersTable) -> None:
+    """Let the computer make the moves still owed (after a restart, or after a failed write); hold the lock."""
+    if table.bot_to_move:
+        await _stored(tables, table, table.bot_moves)
+
+
+async def _stored(tables: OfficersTables, table: OfficersTable, change: Any) -> None:
+    """Run a change of ``table`` in a worker thread; a database error becomes a clear answer."""
+    try:
+        await run_in_threadpool(change)
+    except IntegrityError:
+        tables.forget(table.table_id)  # another server process changed this table: load it again
+        raise HTTPException(409, "this table was changed by another server process; reload the state") from None
+    except SQLAlchemyError as exc:
+        raise _store_failed(exc) from None
 
 
 @router.get("/officers", include_in_schema=False)
@@ -132,37 +307,33 @@ async def variants() -> dict[str, Any]:
 
 
 @router.post("/api/officers/tables")
-async def create_table(req: CreateTable) -> dict[str, Any]:
+async def create_table(req: CreateTable, tables: Tables) -> dict[str, Any]:
     """Open a table against the computer; the answer holds the secret seat token."""
-    if req.seat not in (0, 1):
-        raise HTTPException(422, f"seat must be 0 (forehand) or 1 (dealer), not {req.seat}")
-    game = _game(req.variant, req.seed, req.options)
-    table = OfficersTable(secrets.token_urlsafe(8), secrets.token_urlsafe(24), game.variant, dict(req.options),
-                          req.seed, req.seat, game, OfficersBot(seed=req.seed))
-    while len(TABLES) >= MAX_TABLES:
-        TABLES.popitem(last=False)
-    TABLES[table.table_id] = table
+    table, token = tables.create(req.variant, req.seed, req.options, req.seat)
     async with table.lock:
-        await run_in_threadpool(table.bot_moves)
+        await _catch_up(tables, table)
         out = table.state()
-    out["token"] = table.token
+    out["token"] = token
     return out
 
 
 @router.get("/api/officers/tables/{table_id}")
-async def get_state(table_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+async def get_state(table_id: str, tables: Tables,
+                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
     """The seat's state."""
-    table = _table(table_id, x_seat_token)
+    table = tables.get(table_id, x_seat_token)
     async with table.lock:
+        await _catch_up(tables, table)
         return table.state()
 
 
 @router.post("/api/officers/tables/{table_id}/actions")
-async def post_action(table_id: str, req: ActionRequest,
+async def post_action(table_id: str, req: ActionRequest, tables: Tables,
                       x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
     """Apply the person's action, then the computer's answers; an illegal action changes nothing."""
-    table = _table(table_id, x_seat_token)
+    table = tables.get(table_id, x_seat_token)
     async with table.lock:
+        await _catch_up(tables, table)
         if req.seq != table.seq:
             raise HTTPException(409, f"stale action: the table is at seq {table.seq}, the action was for seq "
                                      f"{req.seq}; reload the state")
@@ -176,35 +347,49 @@ async def post_action(table_id: str, req: ActionRequest,
         except IllegalActionError as exc:
             raise HTTPException(422, f"cannot read the action {req.action!r}: {exc}") from None
         try:
-            game.apply(action, table.person)
+            await _stored(tables, table, lambda: table.person_acts(action))
         except OutOfTurnError as exc:
             raise HTTPException(409, str(exc)) from None
         except (WrongPhaseError, IllegalActionError) as exc:
             raise HTTPException(422, f"{req.action!r} is not allowed now: {exc}") from None
-        table.seq += 1
-        await run_in_threadpool(table.bot_moves)
+        await _catch_up(tables, table)
         return table.state()
 
 
 @router.post("/api/officers/tables/{table_id}/next")
-async def next_game(table_id: str, x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+async def next_game(table_id: str, tables: Tables,
+                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
     """Deal the next game once this one is over; the seats swap so forehand alternates."""
-    table = _table(table_id, x_seat_token)
+    table = tables.get(table_id, x_seat_token)
     async with table.lock:
         if table.game.phase is not Phase.FINISHED:
             raise HTTPException(409, "the game is still running: finish it first")
-        seed = None if table.seed is None else table.seed + table.game_no
-        table.game = _game(table.variant, seed, table.options)
-        table.person = 1 - table.person
-        table.game_no += 1
-        table.seq += 1
-        await run_in_threadpool(table.bot_moves)
+        await _stored(tables, table, table.next_game)
+        await _catch_up(tables, table)
         return table.state()
 
 
-def create_officers_app() -> FastAPI:
-    """A stand-alone app for ``skat play --variant officers``: this router, ``/api/health`` and ``/static``."""
-    app = FastAPI(title="Officers' Skat")
+def create_officers_app(db_url: str | None = None) -> FastAPI:
+    """A stand-alone app for ``skat play --variant officers``: this router, ``/api/health`` and ``/static``.
+
+    With ``db_url`` (as for ``skat serve --db``) the tables are kept in that database and the open ones
+    are rebuilt now; without it they live in this app's memory only."""
+    store = None if db_url is None else Store(db_url)
+    tables = OfficersTables(store)
+    restored = tables.restore()
+    if restored:
+        log.info("restored %d Officers' Skat table(s) from %s", restored, store.url if store else "")
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        try:
+            yield
+        finally:
+            if store is not None:
+                store.close()
+
+    app = FastAPI(title="Officers' Skat", lifespan=lifespan)
+    app.state.officers = tables
     app.include_router(router)
 
     @app.get("/api/health", include_in_schema=False)

@@ -2,6 +2,12 @@
 
 Each action is written and committed before the server acknowledges it, so a table can be
 rebuilt after a crash by replaying the stored actions of its current deal.
+
+Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables: ``officers_tables``
+(token hash, variant, options, seed, the person's seat, game number, seq, the series' sheet),
+``officers_games`` (each game as an :meth:`skat.officers.OfficersGame.to_record` record: the deal
+when it starts, the whole record with the result when it ends) and ``officers_actions`` (every action
+of every game, in order). They are created beside the Skat tables by ``create_all``.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     Float,
@@ -30,7 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-__all__ = ["Store", "StoredTable", "StoredDeal", "default_db_url", "normalize_db_url"]
+__all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "default_db_url", "normalize_db_url"]
 
 metadata = MetaData()
 
@@ -67,6 +74,39 @@ actions_t = Table(
     Column("table_id", String(32), primary_key=True),
     Column("deal_no", Integer, primary_key=True),
     Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("token", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+officers_tables_t = Table(
+    "officers_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("variant", String(20), nullable=False),
+    Column("options", Text, nullable=False),  # the table's options as asked for (JSON)
+    Column("seed", BigInteger, nullable=True),  # game n is dealt from seed + n - 1; null: secret deals
+    Column("bot_seed", BigInteger, nullable=False),  # the computer's decisions are drawn from it
+    Column("person", Integer, nullable=False),  # the person's seat in the current game (0 forehand, 1 dealer)
+    Column("game_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("sheet", Text, nullable=False),  # the series' sheet: [[person, computer], ...] (JSON)
+)
+officers_games_t = Table(
+    "officers_games", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("person", Integer, nullable=False),
+    Column("record", Text, nullable=False),  # OfficersGame.to_record(): the deal at the start, all at the end
+    Column("finished", Boolean, nullable=False, default=False),
+)
+officers_actions_t = Table(
+    "officers_actions", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2, ... in the order the actions were applied
     Column("seat", Integer, nullable=False),
     Column("token", String(80), nullable=False),
     Column("at", Float, nullable=False),
@@ -113,6 +153,25 @@ class StoredTable:
     settings: dict[str, Any]
     seats: list[dict[str, Any]]
     deals: list[StoredDeal]
+
+
+@dataclass
+class StoredOfficersTable:
+    """An Officers' Skat table as stored: its settings, the sheet, and its current game's record."""
+
+    id: str
+    token_hash: str
+    created: float
+    variant: str
+    options: dict[str, Any]
+    seed: int | None
+    bot_seed: int
+    person: int
+    game_no: int
+    seq: int
+    sheet: list[list[int]]
+    record: dict[str, Any]
+    """The current game's record with every stored action (``OfficersGame.from_record`` rebuilds it)."""
 
 
 class Store:
@@ -219,3 +278,77 @@ class Store:
                 out.append(StoredTable(id=row.id, name=row.name, created=row.created,
                                        settings=json.loads(row.settings), seats=seats, deals=deals))
         return out
+
+    # ------------------------------------------------------ Officers' Skat
+    def create_officers_table(self, table_id: str, *, token_hash: str, variant: str, options: dict[str, Any],
+                              seed: int | None, bot_seed: int, person: int, record: dict[str, Any]) -> None:
+        """A new Officers' Skat table and its first game (``record``: the deal, no actions yet)."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(officers_tables_t).values(
+                id=table_id, token_hash=token_hash, created=now, updated=now, variant=variant,
+                options=json.dumps(options), seed=seed, bot_seed=bot_seed, person=person, game_no=1, seq=0,
+                sheet="[]"))
+            conn.execute(insert(officers_games_t).values(
+                table_id=table_id, game_no=1, person=person, record=json.dumps(record), finished=False))
+
+    def add_officers_action(self, table_id: str, game_no: int, n: int, seat: int, token: str, *,
+                            seq: int | None = None, finished: dict[str, Any] | None = None,
+                            sheet: list[list[int]] | None = None) -> None:
+        """Store action ``n`` of a game (committed when this returns), in the same transaction the table's
+        new ``seq`` and, when the action ended the game, the game's whole ``finished`` record and the ``sheet``.
+
+        Action ``n`` of a game is stored once: a second writer of the same ``n`` gets an IntegrityError."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(officers_actions_t).values(
+                table_id=table_id, game_no=game_no, n=n, seat=seat, token=token, at=now))
+            if finished is not None:
+                conn.execute(update(officers_games_t)
+                             .where(officers_games_t.c.table_id == table_id, officers_games_t.c.game_no == game_no)
+                             .values(finished=True, record=json.dumps(finished)))
+            values: dict[str, Any] = {"updated": now}
+            if seq is not None:
+                values["seq"] = seq
+            if sheet is not None:
+                values["sheet"] = json.dumps(sheet)
+            conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id).values(**values))
+
+    def next_officers_game(self, table_id: str, game_no: int, person: int, seq: int, record: dict[str, Any]) -> None:
+        """The table's next game starts: its deal (``record``), the person's new seat, the table's ``seq``."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(officers_games_t).values(
+                table_id=table_id, game_no=game_no, person=person, record=json.dumps(record), finished=False))
+            conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id).values(
+                game_no=game_no, person=person, seq=seq, updated=time.time()))
+
+    def load_officers_table(self, table_id: str) -> StoredOfficersTable | None:
+        """One Officers' Skat table with its current game, or None when there is none of that id."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(officers_tables_t).where(officers_tables_t.c.id == table_id)).first()
+            return None if row is None else self._officers_table(conn, row)
+
+    def load_officers_tables(self, limit: int | None = None) -> list[StoredOfficersTable]:
+        """The Officers' Skat tables, oldest first; with ``limit`` only the ``limit`` most recently used."""
+        with self.engine.connect() as conn:
+            query = select(officers_tables_t).order_by(officers_tables_t.c.updated.desc())
+            if limit is not None:
+                query = query.limit(limit)
+            rows = conn.execute(query).all()
+            return [self._officers_table(conn, row) for row in reversed(rows)]
+
+    @staticmethod
+    def _officers_table(conn: Connection, row: Any) -> StoredOfficersTable:
+        game = conn.execute(select(officers_games_t).where(
+            officers_games_t.c.table_id == row.id, officers_games_t.c.game_no == row.game_no)).first()
+        if game is None:
+            raise ValueError(f"Officers' Skat table {row.id}: game {row.game_no} is missing in the database")
+        record = json.loads(game.record)
+        record["actions"] = [[a.seat, a.token] for a in conn.execute(
+            select(officers_actions_t).where(officers_actions_t.c.table_id == row.id,
+                                             officers_actions_t.c.game_no == row.game_no)
+            .order_by(officers_actions_t.c.n))]
+        return StoredOfficersTable(
+            id=row.id, token_hash=row.token_hash, created=row.created, variant=row.variant,
+            options=json.loads(row.options), seed=row.seed, bot_seed=row.bot_seed, person=row.person,
+            game_no=row.game_no, seq=row.seq, sheet=json.loads(row.sheet), record=record)
