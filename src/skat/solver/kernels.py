@@ -63,7 +63,8 @@ MODE_TRICKS = 1
 MODE_NULL = 2
 
 TT_BITS = 20
-"""The transposition table holds ``2 ** TT_BITS`` entries (16 bytes each)."""
+"""The transposition table holds ``2 ** TT_BITS`` entries of 16 bytes: key and data side by side,
+so that a probe of a two-entry bucket touches one cache line."""
 
 # Context array P (int64): the search parameters and counters.
 P_GT = 0
@@ -204,13 +205,14 @@ _LCG_ADD = 1442695040888963407
 
 
 def new_context(tt_bits: int = TT_BITS):
-    """Fresh search context: parameters, transposition table (keys, data), move buffers, search stack."""
+    """Fresh search context: parameters, transposition table (key, data, key, data, ...), a spare
+    array (unused, kept for the signature), move buffers, search stack."""
     P = np.zeros(P_SIZE, np.int64)
     size = 1 << tt_bits
     P[P_TTMASK] = size - 1
     P[P_LIMIT] = NO_LIMIT
-    TK = np.full(size, -1, np.int64)
-    TD = np.zeros(size, np.int64)
+    TK = np.full(2 * size, -1, np.int64)
+    TD = np.zeros(1, np.int64)
     MB = np.zeros((34, 12), np.int64)
     MK = np.zeros((34, 12), np.int64)
     FS = np.zeros((34, F_SIZE), np.int64)
@@ -504,11 +506,11 @@ def _quick(gt, mode, decl, gen, ttmask, h0, h1, h2, leader, alpha, beta, TK, TD)
         return 0
     key = rem | (leader << 32) | (gen << 34)
     idx = ((key * _HASH_MUL) >> 24) & ttmask
-    if TK[idx] != key:
+    if TK[2 * idx] != key:
         idx ^= 1
-        if TK[idx] != key:
+        if TK[2 * idx] != key:
             return -1
-    dat = TD[idx]
+    dat = TK[2 * idx + 1]
     lo = dat & 0xFF
     hi = (dat >> 8) & 0xFF
     if lo >= beta or lo == hi:
@@ -609,14 +611,14 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                 key = rem | (leader << 32) | (gen << 34)
                 idx = ((key * _HASH_MUL) >> 24) & ttmask
                 found = -1
-                if TK[idx] == key:
+                if TK[2 * idx] == key:
                     found = idx
-                elif TK[idx ^ 1] == key:
+                elif TK[2 * (idx ^ 1)] == key:
                     found = idx ^ 1
                 old_lo = 0
                 old_hi = maxv
                 if found >= 0:
-                    dat = TD[found]
+                    dat = TK[2 * found + 1]
                     old_lo = dat & 0xFF
                     old_hi = (dat >> 8) & 0xFF
                     ttmove = ((dat >> 16) & 0xFF) - 1
@@ -762,18 +764,19 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
                     dat = lo | (hi << 8) | ((FS[d, F_BMOVE] + 1) << 16) | (ply << 24)
                     found = FS[d, F_FOUND]
                     key = FS[d, F_KEY]
-                    if found >= 0 and TK[found] == key:  # (a deeper store may have replaced it)
-                        TD[found] = dat
+                    if found >= 0 and TK[2 * found] == key:  # (a deeper store may have replaced it)
+                        TK[2 * found + 1] = dat
                     else:
                         idx = FS[d, F_IDX]
                         other = idx ^ 1
                         slot = idx
-                        if (TK[idx] >> 34) == gen and (
-                            (TK[other] >> 34) != gen or ((TD[other] >> 24) & 0xFF) < ((TD[idx] >> 24) & 0xFF)
+                        if (TK[2 * idx] >> 34) == gen and (
+                            (TK[2 * other] >> 34) != gen
+                            or ((TK[2 * other + 1] >> 24) & 0xFF) < ((TK[2 * idx + 1] >> 24) & 0xFF)
                         ):
                             slot = other
-                        TK[slot] = key
-                        TD[slot] = dat
+                        TK[2 * slot] = key
+                        TK[2 * slot + 1] = dat
                 rv = best
                 state = _RETURN
         else:  # _RETURN: hand rv to the parent frame
