@@ -8,16 +8,17 @@ Where tables are kept: an app whose ``app.state.officers`` is an :class:`Officer
 ``create_officers_app(db_url)`` too) keeps every table IN THE DATABASE: the table (secret token's hash,
 variant, options, seed, the person's seat, game number, seq, the series' sheet), each game as an
 :meth:`OfficersGame.to_record` record and every action, committed before the answer goes out. A
-restarted server rebuilds the most recently used tables at start-up (the rest when they are first
-asked for) and the computer goes on where it stopped: its decisions are drawn from the table's
-``bot_seed``, the game number and the number of actions, so a restart does not change the game.
-Each server process keeps the tables it serves in memory: run one process per database (as for the
-Skat tables); a second process that writes a table the first one changed gets 409 and reloads it.
+restarted server rebuilds the :data:`MAX_TABLES` most recently changed tables at start-up (any other
+when it is first asked for), and the computer goes on where it stopped: its decisions are drawn from
+the table's ``bot_seed``, the game number and the number of actions, so a restart does not change the
+game. Server processes on one database share the tables: before each request a process compares the
+table's stored game number and action count with its copy and reloads it when another process moved
+on; of two processes writing the same action at once, the second gets 409 and nothing changes.
 
 An app without ``app.state.officers`` (or ``create_officers_app()`` without a database) keeps its
-tables IN MEMORY only (:data:`TABLES`, a dict in this process): they are lost when the server stops.
-In memory at most :data:`MAX_TABLES` tables are kept; the least recently used go first (with a
-database they are only unloaded, and loaded again when asked for).
+tables IN MEMORY only (:data:`TABLES`, a dict in this process): they are lost when the server stops
+and not shared between server processes. In memory at most :data:`MAX_TABLES` tables are kept; the
+least recently used go first (with a database they are only unloaded).
 
 API (every response of a seat holds only ``OfficersGame.view(seat).to_json()`` and the seat's legal
 action tokens, so a face-down card the seat may not see never leaves the server):
@@ -93,6 +94,12 @@ class OfficersTable:
     """The series' score sheet: [person, computer] for every finished game, whatever seats they had."""
     store: Store | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def load(self, stored: StoredOfficersTable) -> None:
+        """Take the stored state (the current game rebuilt from its record), keeping this object and its lock."""
+        self.game = OfficersGame.from_record(stored.record)
+        self.person, self.game_no, self.seq = stored.person, stored.game_no, stored.seq
+        self.sheet = [list(row) for row in stored.sheet]
 
     def state(self) -> dict[str, Any]:
         """What the person's seat may know now, and the series' score sheet."""
@@ -201,9 +208,15 @@ class OfficersTables:
             raise HTTPException(403, "wrong or missing seat token (header X-Seat-Token)")
         return table
 
-    def forget(self, table_id: str) -> None:
-        """Drop a table from memory (it is loaded from the database again when asked for)."""
-        self.tables.pop(table_id, None)
+    def refresh(self, table: OfficersTable) -> None:
+        """Reload ``table`` in place when another server process changed it in the database (hold its lock)."""
+        if self.store is None:
+            return
+        version = self.store.officers_version(table.table_id)
+        if version is not None and version != (table.game_no, len(table.game.history)):
+            stored = self.store.load_officers_table(table.table_id)
+            if stored is not None:
+                table.load(stored)
 
     def restore(self) -> int:
         """Rebuild the most recently used tables from the database (after a restart); returns how many."""
@@ -219,11 +232,10 @@ class OfficersTables:
         return count
 
     def _build(self, stored: StoredOfficersTable) -> OfficersTable:
-        game = OfficersGame.from_record(stored.record)
         return OfficersTable(stored.id, stored.token_hash, stored.variant, stored.options, stored.seed,
-                             stored.bot_seed, stored.person, game, OfficersBot(seed=stored.bot_seed),
-                             game_no=stored.game_no, seq=stored.seq, sheet=[list(r) for r in stored.sheet],
-                             store=self.store)
+                             stored.bot_seed, stored.person, OfficersGame.from_record(stored.record),
+                             OfficersBot(seed=stored.bot_seed), game_no=stored.game_no, seq=stored.seq,
+                             sheet=[list(row) for row in stored.sheet], store=self.store)
 
     def _keep(self, table: OfficersTable) -> OfficersTable:
         self.tables[table.table_id] = table
@@ -278,7 +290,12 @@ def _store_failed(exc: SQLAlchemyError) -> HTTPException:
 
 
 async def _catch_up(tables: OfficersTables, table: OfficersTable) -> None:
-    """Let the computer make the moves still owed (after a restart, or after a failed write); hold the lock."""
+    """Bring the table up to date (hold its lock): reload it when another server process changed it, and
+    let the computer make the moves still owed (after a restart, or after a failed write)."""
+    try:
+        tables.refresh(table)
+    except SQLAlchemyError as exc:
+        raise _store_failed(exc) from None
     if table.bot_to_move:
         await _stored(tables, table, table.bot_moves)
 
@@ -287,9 +304,9 @@ async def _stored(tables: OfficersTables, table: OfficersTable, change: Any) -> 
     """Run a change of ``table`` in a worker thread; a database error becomes a clear answer."""
     try:
         await run_in_threadpool(change)
-    except IntegrityError:
-        tables.forget(table.table_id)  # another server process changed this table: load it again
-        raise HTTPException(409, "this table was changed by another server process; reload the state") from None
+    except IntegrityError:  # another server process stored this action first; the next request reloads
+        raise HTTPException(409, "this table was changed by another server process at the same moment, so "
+                                 "nothing changed; reload the state") from None
     except SQLAlchemyError as exc:
         raise _store_failed(exc) from None
 
@@ -362,6 +379,7 @@ async def next_game(table_id: str, tables: Tables,
     """Deal the next game once this one is over; the seats swap so forehand alternates."""
     table = tables.get(table_id, x_seat_token)
     async with table.lock:
+        await _catch_up(tables, table)
         if table.game.phase is not Phase.FINISHED:
             raise HTTPException(409, "the game is still running: finish it first")
         await _stored(tables, table, table.next_game)

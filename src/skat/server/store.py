@@ -92,6 +92,7 @@ officers_tables_t = Table(
     Column("person", Integer, nullable=False),  # the person's seat in the current game (0 forehand, 1 dealer)
     Column("game_no", Integer, nullable=False),
     Column("seq", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),  # actions stored in the current game
     Column("sheet", Text, nullable=False),  # the series' sheet: [[person, computer], ...] (JSON)
 )
 officers_games_t = Table(
@@ -288,7 +289,7 @@ class Store:
             conn.execute(insert(officers_tables_t).values(
                 id=table_id, token_hash=token_hash, created=now, updated=now, variant=variant,
                 options=json.dumps(options), seed=seed, bot_seed=bot_seed, person=person, game_no=1, seq=0,
-                sheet="[]"))
+                moves=0, sheet="[]"))
             conn.execute(insert(officers_games_t).values(
                 table_id=table_id, game_no=1, person=person, record=json.dumps(record), finished=False))
 
@@ -307,7 +308,7 @@ class Store:
                 conn.execute(update(officers_games_t)
                              .where(officers_games_t.c.table_id == table_id, officers_games_t.c.game_no == game_no)
                              .values(finished=True, record=json.dumps(finished)))
-            values: dict[str, Any] = {"updated": now}
+            values: dict[str, Any] = {"updated": now, "moves": n + 1}
             if seq is not None:
                 values["seq"] = seq
             if sheet is not None:
@@ -320,7 +321,15 @@ class Store:
             conn.execute(insert(officers_games_t).values(
                 table_id=table_id, game_no=game_no, person=person, record=json.dumps(record), finished=False))
             conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id).values(
-                game_no=game_no, person=person, seq=seq, updated=time.time()))
+                game_no=game_no, person=person, seq=seq, moves=0, updated=time.time()))
+
+    def officers_version(self, table_id: str) -> tuple[int, int] | None:
+        """(game number, actions stored in that game) of an Officers' Skat table: another server process
+        changed the table when this differs from what a process holds in memory."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(officers_tables_t.c.game_no, officers_tables_t.c.moves)
+                               .where(officers_tables_t.c.id == table_id)).first()
+        return None if row is None else (row.game_no, row.moves)
 
     def load_officers_table(self, table_id: str) -> StoredOfficersTable | None:
         """One Officers' Skat table with its current game, or None when there is none of that id."""
