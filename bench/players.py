@@ -2,6 +2,7 @@
 
     python bench/players.py                       # defaults below, all local cores
     python bench/players.py --random-deals 300 --strong-deals 2000 --timing-deals 20
+    python bench/players.py --random-deals 0 --timing-deals 0 --checkpoint strong.jsonl   # stop and resume
 
 1. ``heuristic`` vs ``random``: duplicate arena, SF points per game with the 95 % CI.
 2. ``strong`` vs ``heuristic`` (the goal: >= +10 SF points per game, CI above zero, >= 2,000 deals).
@@ -59,6 +60,8 @@ def main() -> None:
     parser.add_argument("--timing-deals", type=int, default=10)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--checkpoint", metavar="FILE", default=None,
+                        help="keep the strong match's finished deals in FILE and resume from it (hours on 2 cores)")
     args = parser.parse_args()
     out: dict[str, object] = {}
     if args.random_deals:
@@ -67,7 +70,8 @@ def main() -> None:
         out["heuristic_vs_random"] = {"deals": s["deals"], "diff": s["difference"]["mean"],
                                       "ci95": s["difference"]["ci95"], "illegal": s["illegal_actions"]}
     if args.strong_deals:
-        s = run_match(ArenaConfig((args.strong, "heuristic"), args.strong_deals, args.seed), workers=args.workers)
+        s = run_match(ArenaConfig((args.strong, "heuristic"), args.strong_deals, args.seed), workers=args.workers,
+                      checkpoint=args.checkpoint)
         print(format_summary(s), flush=True)
         out[f"{args.strong}_vs_heuristic"] = {
             "deals": s["deals"], "diff": s["difference"]["mean"], "ci95": s["difference"]["ci95"],
