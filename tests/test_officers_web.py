@@ -1,6 +1,8 @@
 """Officers' Skat in the browser: the HTTP API of skat.server.officers against the computer opponent
-(every variant played to the end, errors change nothing, no hidden card ever leaks to a seat) and one
-headless-Chromium game through the page (screenshots in test-output/screenshots/officers-*.png)."""
+(every variant played to the end, errors change nothing, no hidden card ever leaks to a seat), one
+headless-Chromium game through the page (screenshots in test-output/screenshots/officers-*.png) and a
+page that resumes its table after the server restarts on the same database (more on the database in
+test_officers_store.py)."""
 
 from __future__ import annotations
 
@@ -206,21 +208,32 @@ def test_stand_alone_app_and_start_address():
 
 
 # ------------------------------------------------------------------ browser
-@pytest.fixture(scope="module")
-def server():
+def serve(app: FastAPI, port: int):
+    """Run ``app`` on ``port`` in a thread; returns the uvicorn server (``stop(srv)`` ends it)."""
     import uvicorn
 
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(make_app(), host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.time() + 20
     while not srv.started:
         assert time.time() < deadline, "the test server did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    srv.thread = thread  # type: ignore[attr-defined]
+    return srv
+
+
+def stop(srv) -> None:
     srv.should_exit = True
-    thread.join(10)
+    srv.thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = free_port()
+    srv = serve(make_app(), port)
+    yield f"http://127.0.0.1:{port}"
+    stop(srv)
 
 
 def test_browser_plays_tricks_against_the_bot(server):
@@ -278,3 +291,38 @@ def test_the_club_server_serves_officers_skat_and_links_it_from_the_lobby(tmp_pa
         assert 'href="/officers"' in client.get("/").text
         made = client.post("/api/officers/tables", json={"variant": "admiral", "seed": 5})
         assert made.status_code == 200 and made.json()["variant"] == "admiral"
+
+
+
+def test_browser_resumes_the_table_after_the_server_restarts(tmp_path):
+    """The page is open mid-game; the server stops and a new one starts on the same database: a reload
+    shows the same table, and the person plays on."""
+    from playwright.sync_api import sync_playwright
+
+    url, port = f"sqlite:///{tmp_path / 'officers.sqlite'}", free_port()
+    srv = serve(create_officers_app(url), port)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(**chromium_launch_kwargs())
+        page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
+        page.goto(f"http://127.0.0.1:{port}/officers?variant=passing&seed=12&start=1")
+        page.wait_for_selector("#o-board:not(.hidden)")
+        for _ in range(4):
+            seq = page.evaluate("() => O.state.seq")
+            if page.evaluate("() => O.state.view.phase") == "play":
+                page.locator("#o-me .card.playable").first.click()
+            else:
+                page.locator("#o-panel [data-action]").first.click()
+            page.wait_for_function(f"() => O.state.seq > {seq}")
+        before = page.evaluate("() => O.state")
+        stop(srv)
+        srv = serve(create_officers_app(url), port)  # a new server process would do the same
+        try:
+            page.reload()
+            page.wait_for_function(f"() => O.state && O.state.seq === {before['seq']}")
+            assert page.evaluate("() => O.state") == before
+            seq = before["seq"]
+            page.locator("#o-me .card.playable, #o-panel [data-action]").first.click()
+            page.wait_for_function(f"() => O.state.seq > {seq}")
+        finally:
+            browser.close()
+            stop(srv)

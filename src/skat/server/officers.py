@@ -9,11 +9,12 @@ Where tables are kept: an app whose ``app.state.officers`` is an :class:`Officer
 variant, options, seed, the person's seat, game number, seq, the series' sheet), each game as an
 :meth:`OfficersGame.to_record` record and every action, committed before the answer goes out. A
 restarted server rebuilds the :data:`MAX_TABLES` most recently changed tables at start-up (any other
-when it is first asked for), and the computer goes on where it stopped: its decisions are drawn from
-the table's ``bot_seed``, the game number and the number of actions, so a restart does not change the
-game. Server processes on one database share the tables: before each request a process compares the
-table's stored game number and action count with its copy and reloads it when another process moved
-on; of two processes writing the same action at once, the second gets 409 and nothing changes.
+when it is first asked for), and the computer goes on where it stopped, at the person's next request:
+its decisions are drawn from the table's ``bot_seed``, the game number and the number of actions, so a
+restart does not change the game. A write the database refuses answers 503 and changes nothing.
+Server processes on one database share the tables: before each request a process compares the table's
+stored game number and action count with its copy and reloads it when another process moved on; of two
+processes writing the same action at once, the second gets 409 and nothing changes.
 
 An app without ``app.state.officers`` (or ``create_officers_app()`` without a database) keeps its
 tables IN MEMORY only (:data:`TABLES`, a dict in this process): they are lost when the server stops
@@ -25,6 +26,7 @@ action tokens, so a face-down card the seat may not see never leaves the server)
 
 - ``POST /api/officers/tables`` ``{"variant": "classic", "seed": 7, "options": {...}, "seat": 0}``
   -> ``{"table", "token", "seat", "seq", "view", "legal"}``. Keep ``token`` secret: it is the seat.
+  ``seed`` (0 to 2**63-1, or left out for secret deals): game n is dealt from ``seed + n - 1``.
 - ``GET /api/officers/tables/{table}`` with header ``X-Seat-Token`` -> the seat's state.
 - ``POST /api/officers/tables/{table}/actions`` ``{"action": "declare hearts", "seq": 3}`` -> the state after
   the action and the computer's answers. ``seq`` must be the state's ``seq`` (else 409: stale).
@@ -219,7 +221,8 @@ class OfficersTables:
                 table.load(stored)
 
     def restore(self) -> int:
-        """Rebuild the most recently used tables from the database (after a restart); returns how many."""
+        """Rebuild the ``max_tables`` most recently changed tables from the database (after a restart);
+        returns how many."""
         if self.store is None:
             return 0
         count = 0
