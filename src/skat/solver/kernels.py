@@ -130,6 +130,24 @@ def monotonic_ns(typingctx):
 
 
 @intrinsic
+def prefetch(typingctx, arr, i):
+    """Ask the CPU to bring ``arr[i]`` into the cache (LLVM prefetch: read, high locality)."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i8p = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), i8p)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32]),
+                                            "llvm.prefetch.p0")
+        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
 def highest_bit(typingctx, x):
     """Index of the highest set bit of a non-zero int64 (LLVM ctlz)."""
     sig = types.int64(types.int64)
@@ -379,8 +397,12 @@ _RETURN = 2
 
 
 @njit(cache=True)
-def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, MK):
-    """Legal moves of seat ``p`` into MB[d], one per class of equivalent cards, with ordering keys."""
+def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, MK, gen, ttmask, TK):
+    """Legal moves of seat ``p`` into MB[d], one per class of equivalent cards, with ordering keys.
+
+    On the last card of a trick it also asks the CPU to fetch the table bucket of each next trick
+    start, so that the probes that follow find it in the cache.
+    """
     if p == 0:
         hand = h0
     elif p == 1:
@@ -407,6 +429,7 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
             nxt = c + 1 + lowest_bit(above)
             if GRP[gt, nxt] == GRP[gt, c] and (hand >> nxt) & 1 and (mode != 0 or LPTS[gt, nxt] == LPTS[gt, c]):
                 continue
+        win_seat = leader
         if c == ttmove:
             key_c = 1 << 40
         elif mode == 2:
@@ -472,6 +495,11 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
         MB[d, k] = c
         MK[d, k] = key_c
         k += 1
+        if n == 2:
+            crem = alive ^ (1 << c) ^ (1 << c0) ^ (1 << c1)
+            if popcount(crem) > 3:
+                tkey = crem | (win_seat << 32) | (gen << 34)
+                prefetch(TK, 2 * (((tkey * _HASH_MUL) >> 24) & ttmask))
     return k
 
 
@@ -663,7 +691,8 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
             if p >= 3:
                 p -= 3
             FS[d, F_P] = p
-            FS[d, F_K] = _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, MK)
+            FS[d, F_K] = _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, MK, gen,
+                                    ttmask, TK)
             FS[d, F_I] = 0
             FS[d, F_BEST] = -1 if p == decl else 1 << 20
             FS[d, F_BMOVE] = -1
