@@ -34,8 +34,10 @@ _MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 _GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-_FACT32 = 263130836933693530167218012160000000  # 32!
-_LOW_DIGITS = 32 * 31 * 30 * 29 * 28 * 27 * 26 * 25 * 24 * 23 * 22 * 21 * 20  # 32! / 19! < 2**63
+_LOW32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
+# 32! = (_FACT32_HI << 64) | _FACT32_LO
+_FACT32_HI = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 >> 64)
+_FACT32_LO = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 & 0xFFFFFFFFFFFFFFFF)
 
 _BYTE_PLAYS = cython.declare(tuple, tuple(
     tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
@@ -49,12 +51,12 @@ _POINTS = cython.declare(tuple, tuple(CARD_POINTS))
 _NULL = cython.declare(cython.int, 5)
 
 # The phases are skat.game.Phase members; skat.game hands them over at import (bind_phases).
-_BIDDING: object = None
-_SKAT: object = None
-_PLAY: object = None
-_FINISHED: object = None
-_GRAND_HAND: object = None
-_PUSH: object = None
+_BIDDING = cython.declare(object, None)
+_SKAT = cython.declare(object, None)
+_PLAY = cython.declare(object, None)
+_FINISHED = cython.declare(object, None)
+_GRAND_HAND = cython.declare(object, None)
+_PUSH = cython.declare(object, None)
 
 
 def bind_phases(bidding: object, skat: object, play: object, finished: object, grand_hand: object,
@@ -82,35 +84,48 @@ def deal_masks(seed: int) -> tuple:
     digits in the factorial number system pick the cards one by one.
     """
     state: cython.ulonglong = seed & 0xFFFFFFFFFFFFFFFF
-    high_bits: object
+    a: cython.ulonglong
     b: cython.ulonglong
+    # the number, (hi << 64) | lo, has 118 bits: the top 54 of a and of b
+    hi: cython.ulonglong
+    lo: cython.ulonglong
     while True:
         state = (state + _GAMMA) & _MASK64
-        high_bits = _splitmix64(state)  # a Python int: the number has 118 bits
+        a = _splitmix64(state)
         state = (state + _GAMMA) & _MASK64
         b = _splitmix64(state)
-        number = (high_bits << 54) | (b >> 10)
-        if number < _FACT32:
+        hi = a >> 10
+        lo = ((a & 1023) << 54) | (b >> 10)
+        if hi < _FACT32_HI or (hi == _FACT32_HI and lo < _FACT32_LO):
             break
-    high_digits, low_digits = divmod(number, _LOW_DIGITS)
-    low: cython.ulonglong = low_digits
-    high: cython.ulonglong = high_digits
-    deck: list = list(range(32))
+    deck: cython.int[32] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+                            24, 25, 26, 27, 28, 29, 30, 31]  # the cards not dealt yet, in order
     hands: cython.ulonglong[4] = [0, 0, 0, 0]
     one: cython.ulonglong = 1
+    t: cython.ulonglong
+    q: cython.ulonglong
     card: cython.int
     r: cython.int
     i: cython.int
     k: cython.int
     seat: cython.int
     for i in range(32, 0, -1):
-        if i > 19:
-            r = low % i
-            low = low // i
+        # the next digit r (base i) of the number, and the number divided by i, in 64-bit pieces
+        if hi:
+            t = hi % i
+            hi = hi // i
+            t = (t << 32) | (lo >> 32)
+            q = t // i
+            t = ((t % i) << 32) | (lo & _LOW32)
+            lo = (q << 32) | (t // i)
+            r = t % i
         else:
-            r = high % i
-            high = high // i
-        card = deck.pop(r)
+            r = lo % i
+            lo = lo // i
+        card = deck[r]
+        while r < i - 1:
+            deck[r] = deck[r + 1]
+            r += 1
         k = 32 - i  # the k-th card dealt goes: 3 to each seat, 2 to the skat, 4 to each seat, 3 to each
         seat = k // 3 if k < 9 else 3 if k < 11 else (k - 11) // 4 if k < 23 else (k - 23) // 3
         hands[seat] |= one << card
@@ -147,9 +162,36 @@ class GameCore:
     """Bit s set: seat s has passed."""
     _waiting = cython.declare(cython.bint, visibility="public")
     _highest_bidder = cython.declare(object, visibility="public")
+    # the rest of the deal's state (see skat.game.Game)
+    seed = cython.declare(object, visibility="public")
+    initial_hands = cython.declare(object, visibility="public")
+    initial_skat = cython.declare(object, visibility="public")
+    _skat = cython.declare(object, visibility="public")
+    skat_taken = cython.declare(object, visibility="public")
+    discard = cython.declare(object, visibility="public")
+    claimed = cython.declare(object, visibility="public")
+    conceded = cython.declare(object, visibility="public")
+    result = cython.declare(object, visibility="public")
+    _declarable_cache = cython.declare(object, visibility="public")
+    _house = cython.declare(object, visibility="public")
 
-    def _init_core(self, hands: list, ruleset: object, ladder: tuple, bid_actions: tuple, ladder_next: dict) -> None:
-        """Start a deal: the three hands (masks) and the auction, middlehand bidding to forehand."""
+    def _init_core(self, forehand: object, middlehand: object, rearhand: object, skat: object, seed: object,
+                   ruleset: object, ladder: tuple) -> None:
+        """Start a deal: the hands and the skat (masks), and the auction, middlehand bidding to forehand.
+
+        ``ladder`` holds the bid values, their Bid actions, and for 0 and each value the index of the next bid.
+        """
+        self.seed = seed
+        self.initial_hands = (forehand, middlehand, rearhand)
+        self.initial_skat = skat
+        self._skat = skat
+        self.skat_taken = False
+        self.discard = None
+        self.claimed = False
+        self.conceded = [False, False, False]
+        self.result = None
+        self._declarable_cache = None
+        self._house = None
         self.phase = _BIDDING
         self.is_over = False
         self.declarer = None
@@ -162,11 +204,11 @@ class GameCore:
         self.trick_points = [0, 0, 0]
         self.tricks_won = [0, 0, 0]
         self.history = []
-        self._hands = hands
+        self._hands = [forehand, middlehand, rearhand]
         self._game_type = -1
-        self._ladder = ladder
-        self._bid_actions = bid_actions
-        self._ladder_next = ladder_next
+        self._ladder = ladder[0]
+        self._bid_actions = ladder[1]
+        self._ladder_next = ladder[2]
         self._auction_value = 0
         self._bidder = 1
         self._listener = 0
@@ -201,6 +243,17 @@ class GameCore:
         other._passed = self._passed
         other._waiting = self._waiting
         other._highest_bidder = self._highest_bidder
+        other.seed = self.seed
+        other.initial_hands = self.initial_hands
+        other.initial_skat = self.initial_skat
+        other._skat = self._skat
+        other.skat_taken = self.skat_taken
+        other.discard = self.discard
+        other.claimed = self.claimed
+        other.conceded = list(self.conceded)
+        other.result = self.result
+        other._declarable_cache = self._declarable_cache
+        other._house = self._house
 
     # ------------------------------------------------------------------ state
     @property
@@ -235,6 +288,7 @@ class GameCore:
         legal: cython.ulonglong
         mover: cython.int
         lead: cython.int
+        follow: cython.ulonglong
         if self.phase is _PLAY:
             trick = self.trick
             mover = (self.trick_leader + len(trick)) % 3
@@ -244,7 +298,8 @@ class GameCore:
             legal = hand
             if trick:
                 lead = trick[0]
-                legal = hand & _FOLLOW[32 * self._game_type + lead]
+                follow = _FOLLOW[32 * self._game_type + lead]
+                legal = hand & follow
                 if not legal:
                     legal = hand
             return [
@@ -404,7 +459,9 @@ class GameCore:
         gt: cython.int = self._game_type
         row: cython.int = 32 * gt
         # the highest trump wins, else the highest card of the led suit (RULES.md 1)
-        follow: cython.ulonglong = _FOLLOW[row + a] | _TRUMPS[gt]
+        trumps: cython.ulonglong = _TRUMPS[gt]
+        follow: cython.ulonglong = _FOLLOW[row + a]
+        follow |= trumps
         best: cython.int = 0
         best_power: cython.int = _POWER[row + a]
         if (follow >> b) & 1 and _POWER[row + b] > best_power:
@@ -415,7 +472,10 @@ class GameCore:
         leader: cython.int = self.trick_leader
         w: cython.int = (leader + best) % 3
         self.tricks.append((leader, (a, b, c), w))
-        self.trick_points[w] += _POINTS[a] + _POINTS[b] + _POINTS[c]
+        pa: cython.int = _POINTS[a]
+        pb: cython.int = _POINTS[b]
+        pc: cython.int = _POINTS[c]
+        self.trick_points[w] += pa + pb + pc
         self.tricks_won[w] += 1
         self.trick = []
         self.trick_leader = w

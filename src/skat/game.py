@@ -73,6 +73,7 @@ else:
     from skat import _core
 
 GameCore = _core.GameCore
+_deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED
 """Whether the engine's core (:mod:`skat._core`) runs compiled by Cython."""
 
@@ -274,7 +275,8 @@ Schneider, Schwarz, ouvert: 4 to 7 levels beyond the matadors)."""
 _NULL_HAND, _NULL_HAND_OUVERT = _HAND_CONTRACTS[-2:]
 _SKAT_ALL = (list(_SKAT_CONTRACTS), [_DECLARE[c] for c in _SKAT_CONTRACTS])
 _BIDS: dict[int, Bid] = {}
-_LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]] = {}
+_LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
+_LADDER_OF_TUPLE: dict[int, tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
 _DISCARDS: dict[int, Discard] = {}
 
 
@@ -313,11 +315,16 @@ def _bid_action(value: int) -> Bid:
 
 def _ladder(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]:
     """A bid ladder, its bid actions, and for 0 and each value the index of the next higher bid."""
-    entry = _LADDERS.get(values)
-    if entry is None:
-        ladder = tuple(values)
-        entry = _LADDERS[values] = (ladder, tuple(_bid_action(v) for v in ladder),
-                                    {v: bisect_right(ladder, v) for v in (0, *ladder)})
+    entry = _LADDER_OF_TUPLE.get(id(values))  # by identity first: hashing 63 values costs more
+    if entry is None or entry[3] is not values:
+        built = _LADDERS.get(values)
+        if built is None:
+            ladder = tuple(values)
+            built = _LADDERS[values] = (ladder, tuple(_bid_action(v) for v in ladder),
+                                        {v: bisect_right(ladder, v) for v in (0, *ladder)}, values)
+        if len(_LADDER_OF_TUPLE) >= 64:
+            _LADDER_OF_TUPLE.clear()
+        entry = _LADDER_OF_TUPLE[id(values)] = (*built[:3], values)
     return entry
 
 
@@ -352,13 +359,15 @@ class Game(GameCore):
         ruleset: RuleSet = ISKO,
         start: str = "auction",
     ) -> None:
-        if start not in ("auction", "ramsch"):
+        if start != "auction" and start != "ramsch":
             raise ValueError(f"a deal starts with the 'auction' or as 'ramsch', not {start!r}")
-        self.seed = seed
         if hands is None:
             if skat is not None:
                 raise ValueError("give the skat together with the three hands")
-            dealt, skat_mask = deal(seed)
+            if seed is None:
+                dealt, skat_mask = deal(seed)
+            else:
+                *dealt, skat_mask = _deal_masks(seed)
         else:
             if len(hands) != 3 or skat is None:
                 raise ValueError("give three hands of 10 cards and a skat of 2 cards")
@@ -370,21 +379,14 @@ class Game(GameCore):
             union = dealt[0] | dealt[1] | dealt[2] | skat_mask
             if union != ALL_CARDS:
                 raise ValueError("the hands and the skat must hold each of the 32 cards exactly once")
-        self.initial_hands: tuple[int, int, int] = (dealt[0], dealt[1], dealt[2])
-        self.initial_skat: int = skat_mask
-        self._skat: int = skat_mask
-        # The state every action touches lives in the core (skat._core.GameCore): phase, is_over
-        # (True once the deal has ended), declarer, bid, contract, ruleset, trick, trick_leader,
-        # tricks, trick_points, tricks_won, history, the hands and the auction.
-        self._init_core([dealt[0], dealt[1], dealt[2]], ruleset, *_ladder(ruleset.bid_values))
-        self.skat_taken = False
-        self.discard: int | None = None
-        self.claimed = False
-        self.conceded: list[bool] = [False, False, False]
-        self.result: GameResult | None = None
-        self._declarable_cache: tuple[tuple[bool, int | None], Any] | None = None
-        # The house rules' state lives in one object, made only when needed.
-        self._house: _HouseState | None = None
+        # The state of the deal lives in the core (skat._core.GameCore), set up here:
+        # seed; initial_hands and initial_skat (masks); phase (BIDDING); is_over (True once the deal
+        # has ended); declarer, bid and contract (None, 0, None); ruleset; the current hands and skat;
+        # trick (the cards in it), trick_leader, tricks (leader, cards, winner), trick_points,
+        # tricks_won; history ((seat, action) pairs); skat_taken, discard (mask), claimed,
+        # conceded (per seat) and result; the auction; and _house, the house rules' state
+        # (_HouseState, made only when needed).
+        self._init_core(dealt[0], dealt[1], dealt[2], skat_mask, seed, ruleset, _ladder(ruleset.bid_values))
         if start == "ramsch":
             self._house_state().start = "ramsch"
             self._start_ramsch()
@@ -1033,7 +1035,6 @@ class Game(GameCore):
         g = Game.__new__(Game)
         g.__dict__.update(self.__dict__)
         self._copy_core(g)
-        g.conceded = list(self.conceded)
         if self._house is not None:
             g._house = self._house.copy()
         return g
