@@ -21,11 +21,14 @@ try:
 except ImportError:  # running uncompiled without Cython installed
     from skat import _cython_shim as cython
 
-from skat.actions import HOLD, PASS, PLAY, Bid, Hold, Pass, Play
-from skat.cards import CARD_POINTS
-from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK
+from skat.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from skat.cards import CARD_POINTS, CardSet
+from skat.rules.contract import Contract
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType
+from skat.rules.value import _BEST_HAND, _RUN_COUNT, _SUIT_PATTERN
 
-__all__ = ["GameCore", "deal_masks", "bind_phases", "COMPILED"]
+__all__ = ["GameCore", "deal_masks", "bind_phases", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
+           "PAIR_DISCARDS"]
 
 COMPILED: bool = cython.compiled
 """Whether this module runs compiled by Cython."""
@@ -50,6 +53,36 @@ _TRUMPS = cython.declare(tuple, tuple(TRUMP_MASK))
 _POINTS = cython.declare(tuple, tuple(CARD_POINTS))
 _NULL = cython.declare(cython.int, 5)
 
+SUIT_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+HAND_CONTRACTS: tuple = tuple(
+    c
+    for gt in SUIT_AND_GRAND
+    for c in (Contract(gt, hand=True), Contract(gt, hand=True, schneider=True),
+              Contract(gt, hand=True, schwarz=True), Contract(gt, hand=True, ouvert=True))
+) + (Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True))
+"""The hand contracts, in the order of legal_actions: per suit and grand by rising levels (hand,
+Schneider, Schwarz and ouvert: 4, 5, 6 and 7 levels beyond the matadors), then Null hand and Null ouvert hand."""
+SKAT_CONTRACTS: tuple = tuple(Contract(gt) for gt in SUIT_AND_GRAND) + (
+    Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
+"""The contracts after picking up the skat, in the order of legal_actions."""
+DECLARE: dict = {c: Declare(c) for c in HAND_CONTRACTS + SKAT_CONTRACTS}
+"""The Declare action of each contract above."""
+PAIR_DISCARDS: tuple = tuple(
+    Discard(CardSet.from_mask(1 << a | 1 << b)) if a < b else None for a in range(32) for b in range(32))
+"""The discard of cards a < b at index 32 * a + b."""
+
+_HAND_CONTRACTS = cython.declare(tuple, HAND_CONTRACTS)
+_HAND_ACTIONS = cython.declare(tuple, tuple(DECLARE[c] for c in HAND_CONTRACTS))
+_SKAT_CONTRACTS = cython.declare(tuple, SKAT_CONTRACTS)
+_SKAT_ACTIONS = cython.declare(tuple, tuple(DECLARE[c] for c in SKAT_CONTRACTS))
+_PAIRS = cython.declare(tuple, PAIR_DISCARDS)
+_BASE_VALUES = cython.declare(tuple, (9, 10, 11, 12, 24))
+_BEST11 = cython.declare(tuple, tuple(_BEST_HAND[11]))
+_BEST4 = cython.declare(tuple, tuple(_BEST_HAND[4]))
+_RUN11 = cython.declare(tuple, tuple(_RUN_COUNT[11]))
+_RUN4 = cython.declare(tuple, tuple(_RUN_COUNT[4]))
+_SUIT_RUN = cython.declare(tuple, tuple(_SUIT_PATTERN))
+
 # The phases are skat.game.Phase members; skat.game hands them over at import (bind_phases).
 _BIDDING = cython.declare(object, None)
 _SKAT = cython.declare(object, None)
@@ -57,13 +90,23 @@ _PLAY = cython.declare(object, None)
 _FINISHED = cython.declare(object, None)
 _GRAND_HAND = cython.declare(object, None)
 _PUSH = cython.declare(object, None)
+_DISCARD = cython.declare(object, None)
+_DECLARE = cython.declare(object, None)
 
 
-def bind_phases(bidding: object, skat: object, play: object, finished: object, grand_hand: object,
-                push: object) -> None:
+def bind_phases(bidding: object, skat: object, discard: object, declare: object, play: object, finished: object,
+                grand_hand: object, push: object) -> None:
     """Tell the core which :class:`skat.game.Phase` members stand for the phases it handles."""
-    global _BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH
-    _BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH = bidding, skat, play, finished, grand_hand, push
+    global _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY, _FINISHED, _GRAND_HAND, _PUSH
+    _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY = bidding, skat, discard, declare, play
+    _FINISHED, _GRAND_HAND, _PUSH = finished, grand_hand, push
+
+
+@cython.cfunc
+@cython.inline
+def _jacks(mask: cython.ulonglong) -> cython.int:
+    """The jacks of a mask as bits 0-3: clubs, spades, hearts, diamonds (the top of every matador run)."""
+    return ((mask >> 28) & 1) | ((mask >> 19) & 2) | ((mask >> 10) & 4) | ((mask >> 1) & 8)
 
 
 @cython.cfunc
@@ -311,7 +354,106 @@ class GameCore:
             if seat is not None and seat != mover:
                 return []
             return self._auction_actions()
+        if self.phase is _SKAT or self.phase is _DISCARD or self.phase is _DECLARE:
+            if seat is not None and seat != self.declarer:
+                return []
+            if self.phase is _SKAT:
+                out: list = [PICKUP]
+                out.extend(self._declaration_options(True)[1])
+                return out
+            if self.phase is _DECLARE:
+                return list(self._declaration_options(False)[1])
+            return self._discards(self._hands[self.declarer])
         return self._legal_other(seat)
+
+    @cython.cfunc
+    def _discards(self, hand: cython.ulonglong) -> list:
+        """Every discard of two cards of ``hand``, lower cards first."""
+        cards: list = []
+        c: cython.int
+        a: cython.int
+        b: cython.int
+        i: cython.int
+        j: cython.int
+        for c in range(32):
+            if (hand >> c) & 1:
+                cards.append(c)
+        n: cython.int = len(cards)
+        out: list = []
+        for i in range(n):
+            a = cards[i]
+            for j in range(i + 1, n):
+                b = cards[j]
+                out.append(_PAIRS[32 * a + b])
+        return out
+
+    def _declaration_options(self, hand_game: bool) -> tuple:
+        """The contracts the declarer may announce now and their actions, in the order of
+        HAND_CONTRACTS or SKAT_CONTRACTS: they must be able to reach the bid (RULES.md 3).
+        Cached until the discard changes."""
+        key = (hand_game, self.discard)
+        cache = self._declarable_cache
+        if cache is not None and cache[0] == key:
+            return cache[1]
+        if self.ruleset.grand_ouvert_base36:
+            result = self._declaration_options_by_contract(hand_game)
+        else:
+            result = self._declaration_options_by_levels(hand_game)
+        self._declarable_cache = (key, result)
+        return result
+
+    @cython.cfunc
+    def _declaration_options_by_levels(self, hand_game: cython.bint) -> tuple:
+        """The declarable contracts when each level counts the base value: of a game type's hand
+        contracts, the one whose levels can first reach the bid and those above it."""
+        bid: cython.int = self.bid
+        own: cython.ulonglong = self._hands[self.declarer]
+        contracts: list = []
+        actions: list = []
+        gt: cython.int
+        k: cython.int
+        m: cython.int
+        base: cython.int
+        first: cython.int
+        jacks: cython.int
+        if hand_game:
+            jacks = _jacks(own)
+            for gt in range(5):
+                # the most matadors any skat can give (ten cards known)
+                m = _BEST11[jacks | (_SUIT_RUN[(own >> (8 * gt)) & 255] << 4)] if gt < 4 else _BEST4[jacks]
+                base = _BASE_VALUES[gt]
+                first = -(-bid // base) - m - 4  # the first of the rising 4, 5, 6, 7 levels that reaches
+                for k in range(max(first, 0), 4):
+                    contracts.append(_HAND_CONTRACTS[4 * gt + k])
+                    actions.append(_HAND_ACTIONS[4 * gt + k])
+            if bid <= 35:
+                contracts.append(_HAND_CONTRACTS[20])
+                actions.append(_HAND_ACTIONS[20])
+            if bid <= 59:
+                contracts.append(_HAND_CONTRACTS[21])
+                actions.append(_HAND_ACTIONS[21])
+            return contracts, actions
+        discard: cython.ulonglong
+        if self.discard is not None:
+            discard = self.discard
+            own |= discard
+        jacks = _jacks(own)
+        for gt in range(5):
+            m = _RUN11[jacks | (_SUIT_RUN[(own >> (8 * gt)) & 255] << 4)] if gt < 4 else _RUN4[jacks]
+            base = _BASE_VALUES[gt]
+            if (m + 3) * base >= bid:
+                contracts.append(_SKAT_CONTRACTS[gt])
+                actions.append(_SKAT_ACTIONS[gt])
+        if bid <= 23:
+            contracts.append(_SKAT_CONTRACTS[5])
+            actions.append(_SKAT_ACTIONS[5])
+        if bid <= 46:
+            contracts.append(_SKAT_CONTRACTS[6])
+            actions.append(_SKAT_ACTIONS[6])
+        if not contracts:
+            # nothing can reach the bid any more: any game may be declared, and is lost overbid
+            return list(_SKAT_CONTRACTS), list(_SKAT_ACTIONS)
+        return contracts, actions
 
     @cython.cfunc
     def _auction_actions(self) -> list:
@@ -367,7 +509,46 @@ class GameCore:
             self._bid(seat, action)
             self.history.append((seat, action))
             return
+        if ((self.phase is _SKAT or self.phase is _DISCARD or self.phase is _DECLARE)
+                and (seat is None or (type(seat) is int and seat == self.declarer))):
+            if seat is None:
+                seat = self.declarer
+            if self._declarer_action(action, seat):
+                self.history.append((seat, action))
+                return
         self._apply_other(action, seat)
+
+    @cython.cfunc
+    def _declarer_action(self, action: object, seat: object) -> cython.bint:
+        """Pick up the skat, discard or declare, if ``action`` is plainly legal now; else False."""
+        kind = type(action)
+        if kind is PickUp and self.phase is _SKAT:
+            self._hands[seat] |= self._skat
+            self.skat_taken = True
+            self.phase = _DISCARD
+            return True
+        if kind is Discard and self.phase is _DISCARD:
+            mask = action.cards.mask
+            hand = self._hands[seat]
+            if type(mask) is not int or mask.bit_count() != 2 or mask & ~hand:
+                return False
+            self._hands[seat] = hand & ~mask
+            self.discard = mask
+            self.phase = _DECLARE
+            return True
+        if kind is Declare and self.phase is not _DISCARD:
+            contract = action.contract
+            hand_game: cython.bint = self.phase is _SKAT
+            if contract.hand != hand_game:
+                return False
+            for option in self._declaration_options(hand_game)[0]:
+                if option is contract:
+                    self.contract = contract
+                    self._game_type = int(contract.game_type)
+                    self.phase = _PLAY
+                    self.trick_leader = 0
+                    return True
+        return False
 
     def _bid(self, seat: object, action: object) -> None:
         """A bid, hold or pass of ``seat``; anything not plainly legal goes the slow way, which says why."""

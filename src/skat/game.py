@@ -8,7 +8,6 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 from __future__ import annotations
 
 import importlib.util
-import itertools
 import os
 from bisect import bisect_right
 from dataclasses import dataclass
@@ -48,10 +47,8 @@ from skat.rules.ranking import FOLLOW_MASK, GameType
 from skat.rules.value import (
     Outcome,
     best_hand_matadors,
-    best_hand_matadors_all,
     evaluate,
     matador_count,
-    matador_counts,
     max_multiplier,
 )
 from skat.rulesets import ISKO, RuleSet
@@ -99,7 +96,7 @@ _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
-_core.bind_phases(_BIDDING, _SKAT, _PLAY, _FINISHED, _GRAND_HAND, _PUSH)
+_core.bind_phases(_BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED, _GRAND_HAND, _PUSH)
 
 def check_discard(hand: int, discard: int) -> None:
     """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
@@ -245,16 +242,9 @@ class SeatView:
         }
 
 
-_SUIT_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
-_HAND_CONTRACTS: tuple[Contract, ...] = tuple(
-    c
-    for gt in _SUIT_AND_GRAND
-    for c in (Contract(gt, hand=True), Contract(gt, hand=True, schneider=True),
-              Contract(gt, hand=True, schwarz=True), Contract(gt, hand=True, ouvert=True))
-) + (Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True))
-_SKAT_CONTRACTS: tuple[Contract, ...] = tuple(Contract(gt) for gt in _SUIT_AND_GRAND) + (
-    Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
-_DECLARE: dict[Contract, Declare] = {c: Declare(c) for c in _HAND_CONTRACTS + _SKAT_CONTRACTS}
+_HAND_CONTRACTS: tuple[Contract, ...] = _core.HAND_CONTRACTS
+_SKAT_CONTRACTS: tuple[Contract, ...] = _core.SKAT_CONTRACTS
+_DECLARE: dict[Contract, Declare] = _core.DECLARE
 _GRAND_HAND_CONTRACTS = tuple(c for c in _HAND_CONTRACTS if c.game_type == GameType.GRAND)
 _GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
@@ -268,16 +258,10 @@ def _contract_info(c: Contract) -> tuple[GameType, int, int, int]:
 
 _HAND_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _HAND_CONTRACTS)
 _SKAT_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _SKAT_CONTRACTS)
-_HAND_ROWS = tuple((gt.base_value, _HAND_CONTRACTS[4 * i:4 * i + 4], tuple(_DECLARE[c] for c in _HAND_CONTRACTS[4 * i:4 * i + 4]))
-                   for i, gt in enumerate(_SUIT_AND_GRAND))
-"""Per suit and grand: base value, then the hand contracts and their actions by rising levels (hand,
-Schneider, Schwarz, ouvert: 4 to 7 levels beyond the matadors)."""
-_NULL_HAND, _NULL_HAND_OUVERT = _HAND_CONTRACTS[-2:]
-_SKAT_ALL = (list(_SKAT_CONTRACTS), [_DECLARE[c] for c in _SKAT_CONTRACTS])
 _BIDS: dict[int, Bid] = {}
 _LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
 _LADDER_OF_TUPLE: dict[int, tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
-_DISCARDS: dict[int, Discard] = {}
+_DISCARDS: dict[int, Discard] = {d.cards.mask: d for d in _core.PAIR_DISCARDS if d is not None}
 
 
 class _HouseState:
@@ -333,11 +317,6 @@ def _discard_action(mask: int) -> Discard:
     if action is None:
         action = _DISCARDS[mask] = Discard(CardSet.from_mask(mask))
     return action
-
-
-_PAIR_DISCARDS: tuple[Discard | None, ...] = tuple(
-    _discard_action(1 << a | 1 << b) if a < b else None for a in range(32) for b in range(32))
-"""The discard of cards a < b at index 32 * a + b."""
 
 
 class Game(GameCore):
@@ -465,14 +444,6 @@ class Game(GameCore):
         if mover is None or (seat is not None and seat != mover):
             return []
         phase = self.phase
-        if phase is _SKAT:
-            return [PICKUP, *self._declaration_options(True)[1]]
-        if phase is _DISCARD:
-            hand = self._hands[mover]
-            cards = [c for c in range(32) if hand >> c & 1]
-            return [_PAIR_DISCARDS[a << 5 | b] for a, b in itertools.combinations(cards, 2)]
-        if phase is _DECLARE_PHASE:
-            return list(self._declaration_options(False)[1])
         if phase is _GRAND_HAND:
             return [*_GRAND_HAND_ACTIONS, PASS]
         if phase is _PUSH:
@@ -515,60 +486,6 @@ class Game(GameCore):
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (RULES.md 3)."""
         return self._declaration_options(hand_game)[0]
-
-    def _declaration_options(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
-        """The contracts the declarer may announce now and their actions, in the order of
-        _HAND_CONTRACTS or _SKAT_CONTRACTS (cached until the discard changes)."""
-        key = (hand_game, self.discard)
-        cache = self._declarable_cache
-        if cache is not None and cache[0] == key:
-            return cache[1]
-        if self.ruleset.grand_ouvert_base36:
-            result = self._declaration_options_by_contract(hand_game)
-        else:
-            result = self._declaration_options_by_levels(hand_game)
-        self._declarable_cache = (key, result)
-        return result
-
-    def _declaration_options_by_levels(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
-        """The declarable contracts when each level counts the base value (RULES.md 3): a game type's
-        hand contracts from the one whose levels can reach the bid upwards."""
-        bid = self.bid
-        own = self._hands[self.declarer]  # type: ignore[index]
-        contracts: list[Contract] = []
-        actions: list[Action] = []
-        if hand_game:
-            best = best_hand_matadors_all(own)
-            for gt in range(5):
-                base, row, row_actions = _HAND_ROWS[gt]
-                first = -(-bid // base) - best[gt] - 4  # the first of the rising 4, 5, 6, 7 levels that reaches
-                if first <= 0:
-                    contracts += row
-                    actions += row_actions
-                elif first < 4:
-                    contracts += row[first:]
-                    actions += row_actions[first:]
-            if bid <= 35:
-                contracts.append(_NULL_HAND)
-                actions.append(_DECLARE[_NULL_HAND])
-            if bid <= 59:
-                contracts.append(_NULL_HAND_OUVERT)
-                actions.append(_DECLARE[_NULL_HAND_OUVERT])
-            return contracts, actions
-        counts = matador_counts(own | (self.discard or 0))
-        for gt in range(5):
-            if (counts[gt] + 3) * _HAND_ROWS[gt][0] >= bid:
-                contract = _SKAT_CONTRACTS[gt]
-                contracts.append(contract)
-                actions.append(_DECLARE[contract])
-        for contract in _SKAT_CONTRACTS[5:]:
-            if null_value(False, contract.ouvert) >= bid:
-                contracts.append(contract)
-                actions.append(_DECLARE[contract])
-        if not contracts:
-            # nothing can reach the bid any more: any game may be declared, and is lost overbid
-            return list(_SKAT_ALL[0]), list(_SKAT_ALL[1])
-        return contracts, actions
 
     def _declaration_options_by_contract(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
         """The declarable contracts, contract by contract (for the old Grand ouvert of base value 36)."""

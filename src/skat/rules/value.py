@@ -93,32 +93,6 @@ def best_hand_matadors(gt: int, hand_mask: int) -> int:
     return _BEST_HAND[length][pattern]
 
 
-def _jack_pattern(mask: int) -> int:
-    return (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
-
-
-_RUN11, _RUN4 = _RUN_COUNT[11], _RUN_COUNT[4]
-_BEST11, _BEST4 = _BEST_HAND[11], _BEST_HAND[4]
-
-
-def matador_counts(mask: int) -> tuple[int, int, int, int, int]:
-    """:func:`matador_count` of the twelve cards ``mask`` for diamonds, hearts, spades, clubs and grand."""
-    jacks = _jack_pattern(mask)
-    return (_RUN11[jacks | _SUIT_PATTERN[mask & 255] << 4], _RUN11[jacks | _SUIT_PATTERN[mask >> 8 & 255] << 4],
-            _RUN11[jacks | _SUIT_PATTERN[mask >> 16 & 255] << 4], _RUN11[jacks | _SUIT_PATTERN[mask >> 24 & 255] << 4],
-            _RUN4[jacks])
-
-
-def best_hand_matadors_all(hand_mask: int) -> tuple[int, int, int, int, int]:
-    """:func:`best_hand_matadors` of ten cards for diamonds, hearts, spades, clubs and grand."""
-    jacks = _jack_pattern(hand_mask)
-    return (_BEST11[jacks | _SUIT_PATTERN[hand_mask & 255] << 4],
-            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 8 & 255] << 4],
-            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 16 & 255] << 4],
-            _BEST11[jacks | _SUIT_PATTERN[hand_mask >> 24 & 255] << 4],
-            _BEST4[jacks])
-
-
 @dataclass(frozen=True)
 class Outcome:
     """The value and result of a declared game, as it goes on the score sheet."""
