@@ -33,8 +33,13 @@ def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> 
 
 
 def hello(ws, token: str | None) -> list[dict]:
+    """Say hello; returns [welcome, sheet, state] (a sheet broadcast when a deal ends meanwhile is taken too)."""
     ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": token}))
-    return [recv(ws), recv(ws), recv(ws)]  # welcome, sheet, state
+    got: dict[str, dict] = {}
+    while "state" not in got:
+        m = recv(ws)
+        got[m["type"]] = m
+    return [got["welcome"], got["sheet"], got["state"]]
 
 
 def recv(ws) -> dict:

@@ -15,9 +15,9 @@ from test_server_support import postgres  # noqa: F401 - the fixture
 
 
 def hello(ws, token):
+    """Say hello; returns the seat's state (the welcome and the sheet come first)."""
     ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": token}))
-    msgs = [json.loads(ws.receive_text()) for _ in range(3)]
-    return msgs[-1]
+    return recv_state(ws)
 
 
 def recv_state(ws):

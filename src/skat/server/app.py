@@ -290,10 +290,12 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                         raise TableError("bad_token", "the token must be a string")
                     position = manager.position_for_token(table, token)
                     client = Client(send=send, position=position)
-                    table.clients.append(client)
                     await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
                                 "position": position, "role": "spectator" if position is None else "player"})
                     await send({"type": "sheet", "sheet": table.series.sheet()})
+                    # joined only now, so that no broadcast (a computer's move meanwhile) comes between
+                    # the welcome, the sheet and the state
+                    table.clients.append(client)
                     await table.broadcast()
                 elif client is None:
                     raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
