@@ -78,12 +78,14 @@ def _run_officers(args: argparse.Namespace) -> int:
 
 def _run_officers_browser(args: argparse.Namespace) -> int:
     from skat.server.officers import create_officers_app, page_url
+    from skat.server.store import default_db_url
 
     sock = _listen(args)
     if sock is None:
         return 2
     url = page_url(f"http://{args.host}:{sock.getsockname()[1]}", args.officers_variant, args.seed)
-    return _serve(create_officers_app(), sock, args, [f"Your table: {url}   Stop with Ctrl+C."], url)
+    # the tables are kept in the database (the same one as the Skat tables): a restart goes on with them
+    return _serve(create_officers_app(args.db or default_db_url()), sock, args, [f"Your table: {url}   Stop with Ctrl+C."], url)
 
 
 def _listen(args: argparse.Namespace) -> socket.socket | None:
