@@ -1,10 +1,10 @@
 """The compiled engine core (skat._core built by Cython) plays exactly like the same core run as Python.
 
 The pure-Python engine runs in a subprocess with ``SKAT_PURE_PYTHON=1``; both play the same seeded
-random games under three rule sets (house rules included), with early ends, Kontra, illegal actions
-and string actions mixed in, and fingerprint everything a program can observe: every list of legal
-and side actions, the seat to move, seat views, the errors of illegal actions, copies, pickles and
-the final records and results.
+random games under four rule sets (house rules and real-table revokes included), with early ends,
+Kontra, illegal actions and string actions mixed in, and fingerprint everything a program can
+observe: every list of legal and side actions, the seat to move, seat views, the errors of illegal
+actions, copies, pickles and the final records and results.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ def fingerprint(games: int) -> str:
     def note(*items: object) -> None:
         digest.update(repr(items).encode())
 
-    rulesets = (ISKO, PUB, PIRATE)
+    rulesets = (ISKO, PUB, PIRATE, ISKO.replace(real_table=True))
     for number in range(games):
         rng = random.Random(number)
-        game = skat.Game(seed=number * 7919, ruleset=rulesets[number % 3])
+        game = skat.Game(seed=number * 7919, ruleset=rulesets[number % 4])
         step = 0
         while not game.is_over:
             legal = game.legal_actions()
@@ -45,11 +45,14 @@ def fingerprint(games: int) -> str:
             if step % 11 == 1:
                 note(json.dumps(game.view(step % 3).to_json(), sort_keys=True))
             if step % 5 == 2:
+                held = game.hand(game.to_move) if game.to_move is not None else skat.cards("")
+                revoke = [c for c in held if skat.Play(c) not in legal]  # not following suit
                 trials = ((skat.Bid(17), None), (skat.parse_action("CJ"), (game.to_move or 0) + 1),
                           (skat.parse_action("pass"), None), (skat.Bid(264), game.to_move),
                           (legal[0], (game.to_move or 0) + 2), ("discard CJ SJ", None),
-                          ("declare grand hand", None), (skat.parse_action("hold"), None))
-                action, seat = trials[step % 8]
+                          ("declare grand hand", None), (skat.parse_action("hold"), None),
+                          (skat.Play(revoke[0]) if revoke else skat.PickUp(), None))
+                action, seat = trials[step % 9]
                 trial = game.copy()
                 try:
                     trial.apply(action, None if seat is None else seat % 3)
