@@ -160,3 +160,62 @@ def test_arena_command_resumes_from_a_checkpoint(tmp_path, capsys) -> None:
     assert main(["arena", "--players", "random,heuristic", "--deals", "3", "--seed", "4", "--workers", "1",
                  "--checkpoint", str(path), "--quiet"]) == 2
     assert "another match" in capsys.readouterr().err
+
+
+BOT = '''
+from skat.players.base import RandomPlayer
+
+
+class FirstLegal:
+    """A bot of one's own: always the first legal action."""
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, view):
+        return view.legal_actions[0]
+
+
+def make(seed):
+    return RandomPlayer(seed)
+'''
+
+
+def test_a_bot_of_ones_own_from_a_file_plays_in_worker_processes(tmp_path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_text(BOT)
+    out = run_match(ArenaConfig((f"{bot}:FirstLegal", "random"), deals=4, seed=2), workers=2, progress=False)
+    assert out["deals"] == 4 and out["illegal_actions"] == 0
+    # the same file through a factory function is the random player itself: no difference at all
+    same = run_match(ArenaConfig((f"{bot}:make", "random"), deals=2, seed=2), workers=1, progress=False)
+    assert same["difference"]["mean"] == 0.0
+
+
+def test_a_bot_of_ones_own_by_module_name(tmp_path, monkeypatch) -> None:
+    (tmp_path / "club_bot.py").write_text(BOT)
+    monkeypatch.chdir(tmp_path)
+    out = run_match(ArenaConfig(("club_bot:FirstLegal", "random"), deals=1, seed=3), workers=1, progress=False)
+    assert out["illegal_actions"] == 0
+
+
+def test_a_bot_that_cannot_be_loaded_gets_a_clear_error(tmp_path, capsys) -> None:
+    bot = tmp_path / "broken.py"
+    bot.write_text("class NoChoose:\n    def __init__(self, seed):\n        pass\n")
+    for name, message in ((f"{tmp_path / 'missing.py'}:Bot", "cannot load player"),
+                          (f"{bot}:Nothing", "cannot load player"),
+                          (f"{bot}:NoChoose", "has no choose"),
+                          ("no_such_module_here:Bot", "cannot load player")):
+        rc = main(["arena", "--players", f"{name},random", "--deals", "1", "--quiet"])
+        assert rc == 2
+        assert message in capsys.readouterr().err
+
+
+def test_a_checkpoint_notices_a_changed_bot_of_ones_own(tmp_path) -> None:
+    bot = tmp_path / "mybot.py"
+    bot.write_text(BOT)
+    path = tmp_path / "match.jsonl"
+    config = ArenaConfig((f"{bot}:FirstLegal", "random"), deals=2, seed=2)
+    run_match(ArenaConfig(config.players, deals=1, seed=2), workers=1, progress=False, checkpoint=path)
+    bot.write_text(BOT + "\n# tuned\n")
+    with pytest.raises(ValueError, match="players' code has changed"):
+        run_match(config, workers=1, progress=False, checkpoint=path)

@@ -31,10 +31,13 @@ deals a single run would have played.
 from __future__ import annotations
 
 import hashlib
+import importlib
+import importlib.util
 import json
 import math
 import multiprocessing
 import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -56,6 +59,7 @@ __all__ = [
     "run_match",
     "plot_cumulative",
     "Checkpoint",
+    "arena_player",
     "players_fingerprint",
 ]
 
@@ -83,6 +87,42 @@ class ArenaConfig:
             raise ValueError(f"a duplicate match needs exactly two players, got {len(self.players)}")
         if self.deals < 1:
             raise ValueError(f"play at least one deal, got --deals {self.deals}")
+
+
+def arena_player(name: str, seed: int | None = None) -> Any:
+    """A player for the arena: a built-in name (``strong``, ``heuristic``...) or a bot of your own.
+
+    ``package.module:Factory`` or ``path/to/bot.py:Factory`` loads ``Factory`` (a class or a
+    function) and calls it with the seed; what it returns needs a ``choose(view)`` method
+    (:class:`skat.players.base.Player`).  Worker processes and Ray tasks load it the same way,
+    so the module must be importable there too (the current directory is searched first).
+    """
+    if ":" not in name:
+        return make_player(name, seed)
+    where, _, attr = name.rpartition(":")
+    try:
+        if where.endswith(".py"):
+            path = Path(where).resolve()
+            tag = hashlib.blake2b(str(path).encode(), digest_size=4).hexdigest()
+            spec = importlib.util.spec_from_file_location(f"skat_arena_bot_{path.stem}_{tag}", path)
+            if spec is None or spec.loader is None or not path.is_file():
+                raise FileNotFoundError(f"no Python file {where}")
+            module = sys.modules.get(spec.name)
+            if module is None:
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module
+                spec.loader.exec_module(module)
+        else:
+            if os.getcwd() not in sys.path:
+                sys.path.insert(0, os.getcwd())
+            module = importlib.import_module(where)
+        factory = getattr(module, attr)
+    except (ImportError, FileNotFoundError, AttributeError, SyntaxError) as exc:
+        raise ValueError(f"cannot load player {name!r}: {exc}") from None
+    player = factory(seed)
+    if not callable(getattr(player, "choose", None)):
+        raise ValueError(f"player {name!r} has no choose(view) method")
+    return player
 
 
 def derive_seed(*parts: object) -> int:
@@ -212,7 +252,7 @@ def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
     deal_seed = derive_seed("deal", config.seed, deal)
     games = []
     for seating in SEATINGS:
-        players = [make_player(config.players[who], derive_seed("player", config.seed, deal, seat))
+        players = [arena_player(config.players[who], derive_seed("player", config.seed, deal, seat))
                    for seat, who in enumerate(seating)]
         game = new_game(deal_seed, ruleset)
         games.append(play_game(game, players, seating).to_json())
@@ -300,14 +340,24 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
-def players_fingerprint() -> str:
+def players_fingerprint(names: Iterable[str] = ()) -> str:
     """A short hash of the computer players' source code (``skat/players/*.py``).
 
-    A checkpoint remembers it, so results of a player whose code has changed since
-    are never mixed into one match.
+    The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
+    checkpoint remembers it, so results of a player whose code has changed since are never
+    mixed into one match.
     """
     digest = hashlib.blake2b(digest_size=8)
-    for path in sorted((Path(__file__).parent / "players").glob("*.py")):
+    files = sorted((Path(__file__).parent / "players").glob("*.py"))
+    for name in names:
+        where = name.rpartition(":")[0]
+        if where.endswith(".py"):
+            files.append(Path(where))
+        elif where:
+            spec = importlib.util.find_spec(where)
+            if spec is not None and spec.origin and Path(spec.origin).is_file():
+                files.append(Path(spec.origin))
+    for path in files:
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -325,7 +375,7 @@ class Checkpoint:
     def __init__(self, path: str | Path, config: ArenaConfig) -> None:
         self.path = Path(path)
         self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
-                       "ruleset": config.ruleset, "players_code": players_fingerprint()}
+                       "ruleset": config.ruleset, "players_code": players_fingerprint(config.players)}
         self.deals: dict[int, dict[str, Any]] = {}
         if self.path.exists() and self.path.stat().st_size:
             self._load(config)
@@ -393,7 +443,7 @@ def run_match(
     saved as they come and the deals already in the file are not played again.
     """
     for name in config.players:  # fail fast on a bad name, before any process starts
-        make_player(name, 0)
+        arena_player(name, 0)
     get_ruleset(config.ruleset)
     saved = Checkpoint(checkpoint, config) if checkpoint is not None else None
     results: list[dict[str, Any]] = list(saved.deals.values()) if saved else []

@@ -14,7 +14,8 @@ from skat.arena import ArenaConfig, format_summary, plot_cumulative, run_match, 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", required=True, metavar="A,B",
-                        help="two player names, e.g. strong,heuristic (see skat.players.make_player)")
+                        help="two players, e.g. strong,heuristic; a bot of your own as package.module:Factory or "
+                             "path/to/bot.py:Factory (called with a seed, returns an object with choose(view))")
     parser.add_argument("--deals", type=int, default=100, help="number of deals (each is played 6 times)")
     parser.add_argument("--seed", type=int, default=0, help="match seed: deals and player seeds derive from it")
     parser.add_argument("--ruleset", default="isko2018", help="rule set name (default isko2018)")
