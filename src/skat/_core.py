@@ -38,6 +38,7 @@ _GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 _MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 _MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
 _LOW32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
+_ONE = cython.declare(cython.ulonglong, 1)
 # 32! = (_FACT32_HI << 64) | _FACT32_LO
 _FACT32_HI = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 >> 64)
 _FACT32_LO = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 & 0xFFFFFFFFFFFFFFFF)
@@ -494,7 +495,7 @@ class GameCore:
                             self._play(mover, card)  # raises, or records a real-table revoke
                             self.history.append((mover, action))
                             return
-                    self._hands[mover] = hand ^ (cython.cast(cython.ulonglong, 1) << card)
+                    self._hands[mover] = hand ^ (_ONE << card)
                     trick.append(card)
                     self.history.append((mover, action))
                     if len(trick) == 3:
