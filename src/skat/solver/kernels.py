@@ -25,7 +25,7 @@ the table's best lead, then by a one-trick look-ahead (who takes the trick if ev
 the other side beats the winning card when it can), and equivalent cards are searched once.
 A trick start that the table does not settle is first tried against cheap bounds from the top
 trumps (:func:`_rest_bounds`).
-:func:`solve_rest` finds exact values with null-window tests (MTD(f) bounds plus bisection).
+:func:`solve_rest` finds exact values with null-window tests (MTD(f), testing down from above).
 
 The search keeps its own stack (``FS``) instead of recursing: numba's on-disk cache cannot hold
 self-recursive functions reliably (a cached recursive kernel crashed on reload in numba 0.68).
@@ -862,11 +862,15 @@ def _child(h0, h1, h2, leader, n, c0, c1, m, alpha, beta, P, TK, TD, MB, MK, FS)
 
 @njit(cache=True)
 def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS):
-    """Exact value in [lo, hi] by null-window tests: the first at ``guess``, then bisection.
+    """Exact value in [lo, hi] by null-window tests: the first at ``guess``, then each at the
+    current upper bound ``hi``.
 
-    Fail-soft results narrow the interval further when they say more than the test asked
-    (the MTD(f) idea); with card points they rarely do, so bisection keeps the number of tests
-    near log2(hi - lo).
+    Each test narrows the interval by its fail-soft result (the MTD(f) idea).  Testing from
+    above measured better than bisection: a test the declarer fails just above the value is
+    cheap (the defenders need one good line), while a test he passes needs a whole strategy
+    for him, and coming from above only the last test (at the value) is passed.  On the 100
+    bench deals (declarers with a hand worth bidding) this visits 27% fewer nodes than
+    bisection; on random deals with a random declarer about 5% more.
     """
     g = guess
     while lo < hi:
@@ -882,7 +886,7 @@ def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS
             hi = r
         else:
             lo = r
-        g = (lo + hi + 1) // 2
+        g = hi
     return lo
 
 
@@ -911,7 +915,7 @@ def solve_rest(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, guess, P, TK, TD, 
         alive |= 1 << t1
     hi = _max_rest(gt, mode, alive, 0) if mode == 0 else _max_rest(gt, mode, rem, n)
     if guess < 0 or guess > hi:
-        guess = hi // 2
+        guess = hi * 4 // 5
     return _mtdf(l0, l1, l2, leader, n, t0, t1, -1, 0, hi, guess, P, TK, TD, MB, MK, FS)
 
 
@@ -955,7 +959,7 @@ def move_values(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, out, P, T
     if n >= 2:
         alive |= 1 << t1
     hi = _max_rest(gt, mode, alive, 0) if mode == 0 else _max_rest(gt, mode, rem, n)
-    guess = hi // 2
+    guess = hi * 4 // 5
     # walk from the top so that each card can copy the value of its equivalent higher neighbour
     order = np.empty(12, np.int64)
     k = 0
