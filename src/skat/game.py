@@ -402,8 +402,8 @@ class Game(GameCore):
         return None if self._house is None else self._house.revoke_by
 
     # ------------------------------------------------------------------ state
-    # to_move, legal_actions and apply: see skat._core.GameCore, which calls back
-    # _legal_other and _apply_other for the phases and actions it does not handle itself.
+    # to_move, legal_actions and apply live in skat._core.GameCore, which calls back _legal_other,
+    # _apply_other, _bid_slow, _play and _finish for everything it does not do by itself.
 
     @property
     def _auction(self) -> Auction:
@@ -439,7 +439,7 @@ class Game(GameCore):
 
     # -------------------------------------------------------------- legality
     def _legal_other(self, seat: int | None) -> list[Action]:
-        """legal_actions outside the auction and the play (those are answered by the core)."""
+        """legal_actions in the phases the core leaves to Python: Grand Hand offers and Schieberamsch pushes."""
         mover = self.to_move
         if mover is None or (seat is not None and seat != mover):
             return []
@@ -524,7 +524,8 @@ class Game(GameCore):
 
     # ----------------------------------------------------------------- apply
     def _apply_other(self, action: Action | str, seat: int | None) -> None:
-        """apply for everything but a play or an auction action in its phase (the core's fast paths)."""
+        """apply for what the core does not take by itself: text actions, side actions, the house
+        rules' phases, and anything not plainly legal, whose error this path raises."""
         if isinstance(action, str):
             action = parse_action(action)
         if self.phase is _FINISHED:

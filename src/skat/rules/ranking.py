@@ -36,7 +36,7 @@ class GameType(IntEnum):
     @property
     def label(self) -> str:
         """Lower-case name used in JSON and on the command line (``clubs``, ``grand``)."""
-        return self.name.lower()
+        return _LABELS[self]
 
     @property
     def is_suit(self) -> bool:
@@ -66,6 +66,9 @@ class GameType(IntEnum):
         except KeyError:
             names = ", ".join(g.label for g in cls)
             raise ValueError(f"unknown game type {text!r}; expected one of: {names}") from None
+
+
+_LABELS = tuple(g.name.lower() for g in GameType)
 
 
 # Plain-suit order for suit, grand and ramsch games: 7 8 9 Q K T A (jacks are trumps).
