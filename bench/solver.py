@@ -21,7 +21,9 @@ put away plus 12 per side suit made void; for null the pair that leaves the most
 (then the lowest worst card).
 
 Figures (one process, one core; times are the CPU time of the solving thread, so that other jobs
-on a shared machine do not inflate them): milliseconds per deal for the won/lost question (61 card
+on a shared machine do not inflate them; each deal is solved ``--repeat`` times, default 3, and
+its median time counts, which keeps a noisy machine's outliers out): milliseconds per deal for
+the won/lost question (61 card
 points; null: no trick) and for the exact card points (suit and grand deals), nodes per second,
 random playouts per second, the same questions on the same positions with the pure-Python
 reference solver (time-capped per position: capped runs count at the cap, so the ratio is then a
@@ -268,6 +270,7 @@ def main() -> None:
     parser.add_argument("--ref-cap", type=float, default=10.0, help="seconds per reference position at most")
     parser.add_argument("--playouts", type=int, default=20000, help="random playouts per deal")
     parser.add_argument("--no-jit", action="store_true", help="skip the JIT cache timing")
+    parser.add_argument("--repeat", type=int, default=3, help="solve each deal this many times, count the median")
     args = parser.parse_args()
     if args.generate:
         DATA.parent.mkdir(parents=True, exist_ok=True)
@@ -282,25 +285,39 @@ def main() -> None:
     won_lost(positions[0])  # compile or load the kernels before timing
     solve_points(*_args(positions[0]), 0)
 
-    wl_ms, wl_answers = [], []
+    repeat = max(1, args.repeat)
+    wl_ms, wl_answers, wl_nodes = [], [], 0
     for pos in positions:
-        ms, ok = timed(won_lost, pos)
-        wl_ms.append(ms)
-        wl_answers.append(ok)
+        runs = [timed(won_lost, pos) for _ in range(repeat)]
+        wl_ms.append(statistics.median(ms for ms, _ in runs))
+        wl_answers.append(runs[0][1])
+        wl_nodes += last_node_count()
     points_ms, points, nodes = [], [], 0
     suit_grand = [p for p in positions if p.game_type != GameType.NULL]
     for pos in suit_grand:
-        ms, v = timed(solve_points, *_args(pos), pos.declarer_points)
-        points_ms.append(ms)
-        points.append(v)
+        runs = [timed(solve_points, *_args(pos), pos.declarer_points) for _ in range(repeat)]
+        points_ms.append(statistics.median(ms for ms, _ in runs))
+        points.append(runs[0][1])
         nodes += last_node_count()
     nps = nodes / (sum(points_ms) / 1000.0)
+    wl_nps = wl_nodes / (sum(wl_ms) / 1000.0)
     print(f"won/lost (61 / null): median {statistics.median(wl_ms):.2f} ms, p90 {pct(wl_ms, .9):.2f}, "
-          f"max {max(wl_ms):.2f}; declarer wins {sum(wl_answers)} of {len(positions)}")
+          f"p99 {pct(wl_ms, .99):.2f}, max {max(wl_ms):.2f}; declarer wins {sum(wl_answers)} of {len(positions)}; "
+          f"{wl_nodes / len(positions) / 1000:.1f} k nodes per deal, {wl_nps / 1e6:.2f} M nodes per second")
     print(f"exact card points ({len(suit_grand)} suit/grand deals): median {statistics.median(points_ms):.2f} ms, "
           f"p90 {pct(points_ms, .9):.2f}, p99 {pct(points_ms, .99):.2f}, max {max(points_ms):.2f}; "
           f"unsolved 0; mean declarer points {statistics.mean(points):.1f}")
-    print(f"search nodes per second (exact points): {nps / 1e6:.2f} M")
+    print(f"search nodes per second (exact points): {nps / 1e6:.2f} M; {nodes / len(suit_grand) / 1000:.1f} k nodes "
+          f"per deal")
+
+    # what a call costs besides the search: the same entry points on a one-trick position
+    last = play_best(suit_grand[0], 9)
+    t = time.thread_time()
+    for _ in range(2000):
+        declarer_reaches(*_args(last), 61, last.declarer_points)
+    overhead_us = (time.thread_time() - t) / 2000 * 1e6
+    print(f"call overhead (declarer_reaches on a one-trick position): {overhead_us:.1f} us per call, "
+          f"{overhead_us / 1000 / statistics.median(wl_ms):.1%} of the median won/lost time")
 
     total = 0
     t = time.thread_time()
@@ -352,12 +369,17 @@ def main() -> None:
     print("goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in goals.items()))
     print(json.dumps({
         "deals": len(positions),
+        "repeat": repeat,
         "won_lost_ms": {"median": round(statistics.median(wl_ms), 3), "p90": round(pct(wl_ms, .9), 3),
-                        "max": round(max(wl_ms), 3)},
+                        "p99": round(pct(wl_ms, .99), 3), "max": round(max(wl_ms), 3)},
+        "won_lost_nodes_per_deal": round(wl_nodes / len(positions)),
+        "won_lost_nodes_per_s": round(wl_nps),
         "points_ms": {"median": round(statistics.median(points_ms), 3), "p90": round(pct(points_ms, .9), 3),
                       "p99": round(pct(points_ms, .99), 3), "max": round(max(points_ms), 3), "unsolved": 0},
         "nodes_per_s": round(nps),
+        "points_nodes_per_deal": round(nodes / len(suit_grand)),
         "playouts_per_s_per_core": round(playouts_per_s),
+        "call_overhead_us": round(overhead_us, 2),
         "reference_ratio_won_lost": round(ratio_wl, 1), "reference_won_lost_capped": r_capped,
         "reference_ratio_points_6_tricks": round(ratio_pts, 1), "reference_points_capped": r2_capped,
         "jit_first_call_empty_cache_s": None if jit_cold is None else round(jit_cold, 2),
