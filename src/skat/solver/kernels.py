@@ -24,8 +24,16 @@ settle are answered in the parent's frame without a frame of their own.  Moves a
 the table's best lead, then by a one-trick look-ahead (who takes the trick if every later seat of
 the other side beats the winning card when it can), and equivalent cards are searched once.
 A trick start that the table does not settle is first tried against cheap bounds from the top
-trumps (:func:`_rest_bounds`).
-:func:`solve_rest` finds exact values with null-window tests (MTD(f), testing down from above).
+trumps (:func:`_rest_bounds`).  Key and data of a table entry sit side by side (a two-entry
+bucket is one cache line), and while the last card of a trick is generated the buckets of the
+next trick starts are prefetched: the table is far larger than the CPU caches, and its probes
+were the main cost per node.  :func:`solve_rest` finds exact values with null-window tests
+(MTD(f), testing down from above; see :func:`_mtdf`).
+
+**Work limit.**  ``P[P_LIMIT]`` (nodes) and ``P[P_DEADLINE]`` (CLOCK_MONOTONIC nanoseconds) stop
+a search on the next trick start past either; it sets ``P[P_ABORT]`` and every caller unwinds
+with no answer (the Python layer raises ``SearchLimitExceeded``).  Nothing half-searched is
+stored in the table.
 
 The search keeps its own stack (``FS``) instead of recursing: numba's on-disk cache cannot hold
 self-recursive functions reliably (a cached recursive kernel crashed on reload in numba 0.68).
