@@ -248,7 +248,7 @@ def test_null_search_stops_at_the_node_limit() -> None:
     expected = null_declarer_wins(pos.hands, (), 0, 1)
     with pytest.raises(SearchLimitExceeded):
         null_declarer_wins(pos.hands, (), 0, 1, node_limit=3)
-    assert null_declarer_wins(pos.hands, (), 0, 1, node_limit=10**9) == expected
+    assert null_declarer_wins(pos.hands, (), 0, 1, node_limit=np.int64(10**9), time_limit=np.float64(60)) == expected
 
 
 def test_time_limit_stops_a_hard_search() -> None:

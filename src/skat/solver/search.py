@@ -15,6 +15,7 @@ roughly 10 million nodes per second on one core, so ``node_limit=1_000_000`` is 
 
 from __future__ import annotations
 
+import numbers
 import threading
 import time
 from collections.abc import Sequence
@@ -68,9 +69,10 @@ class SearchLimitExceeded(RuntimeError):
 
 
 def _check_limits(node_limit: int | None, time_limit: float | None) -> None:
-    if node_limit is not None and (not isinstance(node_limit, int) or isinstance(node_limit, bool) or node_limit < 1):
+    if node_limit is not None and (not isinstance(node_limit, numbers.Integral) or isinstance(node_limit, bool)
+                                   or node_limit < 1):
         raise ValueError(f"node_limit must be a positive whole number of search nodes or None, got {node_limit!r}")
-    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
+    if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, numbers.Real)
                                    or not time_limit > 0):
         raise ValueError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
 
@@ -99,9 +101,9 @@ class _Context(threading.local):
         P[K.P_ABORT] = 0
         self.node_limit = node_limit
         self.time_limit = time_limit
-        P[K.P_LIMIT] = K.NO_LIMIT if node_limit is None else node_limit
+        P[K.P_LIMIT] = K.NO_LIMIT if node_limit is None else int(node_limit)
         self.started = time.monotonic_ns()
-        P[K.P_DEADLINE] = 0 if time_limit is None else self.started + max(1, int(time_limit * 1e9))
+        P[K.P_DEADLINE] = 0 if time_limit is None else self.started + max(1, int(float(time_limit) * 1e9))
         return self.arrays
 
     def done(self) -> None:
