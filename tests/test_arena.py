@@ -140,6 +140,9 @@ def test_a_checkpoint_of_another_match_is_refused(tmp_path) -> None:
     with pytest.raises(ValueError, match="players' code has changed"):
         run_match(ArenaConfig(("heuristic", "random"), deals=2, seed=1), workers=1, progress=False,
                   checkpoint=path)
+    with pytest.raises(ValueError, match="Is a directory"):
+        run_match(ArenaConfig(("heuristic", "random"), deals=1, seed=1), workers=1, progress=False,
+                  checkpoint=tmp_path)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
     with pytest.raises(ValueError, match="not an arena checkpoint"):

@@ -377,11 +377,14 @@ class Checkpoint:
         self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
                        "ruleset": config.ruleset, "players_code": players_fingerprint(config.players)}
         self.deals: dict[int, dict[str, Any]] = {}
-        if self.path.exists() and self.path.stat().st_size:
-            self._load(config)
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.header) + "\n")
+        try:
+            if self.path.exists() and self.path.stat().st_size:
+                self._load(config)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self.path.write_text(json.dumps(self.header) + "\n")
+        except OSError as exc:
+            raise ValueError(f"checkpoint {self.path}: {exc.strerror or exc}") from None
 
     def _load(self, config: ArenaConfig) -> None:
         text = self.path.read_text()
