@@ -222,3 +222,13 @@ def test_a_checkpoint_notices_a_changed_bot_of_ones_own(tmp_path) -> None:
     bot.write_text(BOT + "\n# tuned\n")
     with pytest.raises(ValueError, match="players' code has changed"):
         run_match(config, workers=1, progress=False, checkpoint=path)
+
+
+def test_the_difference_splits_by_role_and_adds_up() -> None:
+    out = run_match(ArenaConfig(("heuristic", "random"), deals=8, seed=21), workers=1, progress=False)
+    rows = out["by_role"]
+    assert sum(r["cases"] for r in rows) == 3 * out["deals"]
+    assert math.isclose(sum(r["share"] for r in rows), out["difference"]["mean"], abs_tol=1e-9)
+    assert all(r["a"] in ("declares", "defends", "no declarer") for r in rows)
+    both_declare = [r for r in rows if r["a"] == r["b"] == "declares"]
+    assert all(math.isclose(r["share"], r["cases"] * r["mean_difference"] / 24) for r in both_declare)

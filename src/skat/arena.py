@@ -16,7 +16,10 @@ the mean of its ``X``; the paired difference of a deal is
 ``mean_s X_A(d, s) - mean_s X_B(d, s)`` and its 95 % confidence interval is
 ``mean +- 1.96 sd / sqrt(n)`` over the deals.  Declarer win rate and declare
 frequency are counted over the solo seats as well; decision times and illegal
-actions over every seat a player occupies.  An illegal action (or an exception
+actions over every seat a player occupies.  ``by_role`` splits the difference by
+what each player did alone in the same seat of a deal (declared, defended, no
+declarer): the shares add up to the mean difference and show whether a player
+gains in the bidding, as declarer or in defence.  An illegal action (or an exception
 in ``choose``) is counted and replaced by the first legal action, so a match
 always finishes.  Players with a ``side_action(view)`` method are offered
 Kontra and Re during the first trick when the rule set allows them.
@@ -288,13 +291,18 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
     errors: list[str] = []
     passed_in = 0
     diffs: list[float] = []
+    roles: dict[tuple[str, str], list[float]] = {}
     for deal in deals:
         per_player: list[list[float]] = [[], []]
+        solo: dict[tuple[int, int], tuple[str, float]] = {}
         for g in deal["games"]:
             seating = g["seating"]
             solo_seat = next(s for s in range(3) if seating.count(seating[s]) == 1)
             who = seating[solo_seat]
             per_player[who].append(g["sf"][solo_seat])
+            role = "no declarer" if g["declarer"] is None else (
+                "declares" if g["declarer"] == solo_seat else "defends")
+            solo[(who, solo_seat)] = (role, g["sf"][solo_seat])
             if g["declarer"] is None:
                 passed_in += 1
             elif g["declarer"] == solo_seat:
@@ -308,7 +316,16 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         for i in (0, 1):
             solo_sf[i].extend(per_player[i])
         diffs.append(_mean(per_player[0]) - _mean(per_player[1]))
+        for seat in range(3):
+            if (0, seat) in solo and (1, seat) in solo:
+                (role_a, sf_a), (role_b, sf_b) = solo[(0, seat)], solo[(1, seat)]
+                roles.setdefault((role_a, role_b), []).append(sf_a - sf_b)
     n = len(diffs)
+    cases = sum(len(v) for v in roles.values())
+    by_role = sorted(
+        ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
+         for (a, b), v in roles.items()),
+        key=lambda r: -abs(r["share"]))
     mean, sd = _mean(diffs), _sd(diffs)
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
     solo_games = [len(solo_sf[0]), len(solo_sf[1])]
@@ -336,6 +353,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         "illegal_actions": illegal[0] + illegal[1],
         "errors": errors[:20],
         "per_deal_difference": diffs,
+        "by_role": by_role,
     }
 
 
@@ -595,6 +613,11 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append(f"difference {a} - {b}: {d['mean']:+.2f} SF points per game, "
                  f"95% CI [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] (sd {d['sd']:.1f} per deal)")
     lines.append(f"illegal actions: {summary['illegal_actions']}, passed in: {summary['passed_in']} games")
+    if summary.get("by_role"):
+        lines.append(f"where the difference comes from (the same seat of a deal: {a} alone vs {b} alone):")
+        lines.append(f"  {a + ' ' + 'solo':<24}{b + ' ' + 'solo':<24}{'cases':>7}{'diff/case':>11}{'share':>9}")
+        for r in summary["by_role"]:
+            lines.append(f"  {r['a']:<24}{r['b']:<24}{r['cases']:>7}{r['mean_difference']:>+11.1f}{r['share']:>+9.2f}")
     return "\n".join(lines)
 
 
