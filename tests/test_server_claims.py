@@ -92,3 +92,13 @@ def test_computer_defenders_concede_a_persons_sound_claim(tmp_path: Path):
         result = table.records[1]["result"]
         assert claimed and result["kind"] == "claimed" and result["won"]
         assert table.game.declarer == 0 and len(table.game.tricks) < 10
+
+
+def test_a_defender_plays_on_when_judging_the_claim_would_take_too_long():
+    for game in claim_positions(40, after_tricks=6):
+        defender = (game.declarer + 1) % 3
+        if claim_is_sound(game.view(defender)):
+            assert not claim_is_sound(game.view(defender), time_budget=0.0)  # no time to check: play on
+            assert claim_is_sound(game.view(defender), time_budget=5.0)
+            return
+    raise AssertionError("no sound claim among the positions")

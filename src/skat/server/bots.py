@@ -39,19 +39,21 @@ def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers or max(1, os.cpu_count() or 1), mp_context=ctx)
 
 
-def claim_is_sound(view: SeatView, max_worlds: int = 200) -> bool:
+def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2.0) -> bool:
     """Whether a defender should concede the declarer's claim, judged from his own view only.
 
     The claim opens the declarer's hand. The cards this defender cannot see (his partner's hand
     and the skat) are split in every way that fits the hand sizes; the claim is sound when in
     every such world the declarer takes all the remaining tricks double-dummy (for a null game:
-    takes none), whatever the defenders do (:mod:`skat.solver`). Too many worlds: play on.
+    takes none), whatever the defenders do (:mod:`skat.solver`). Too many worlds, or more than
+    ``time_budget`` seconds of search: play on.
     """
     import itertools
+    import time
     from math import comb
 
     from skat.rules.ranking import GameType
-    from skat.solver import declarer_takes_all, null_declarer_wins
+    from skat.solver import SearchLimitExceeded, declarer_takes_all, null_declarer_wins
 
     declarer, contract = view.declarer, view.contract
     if declarer is None or contract is None or view.seat == declarer or view.phase.value != "play":
@@ -80,15 +82,22 @@ def claim_is_sound(view: SeatView, max_worlds: int = 200) -> bool:
     trick = [int(c) for _, c in view.trick]
     null = contract.game_type == GameType.NULL
     declarer_tricks = sum(1 for t in view.tricks if t[2] == declarer)
+    deadline = time.monotonic() + time_budget
     for combo in itertools.combinations(unseen, need):
         hands = [0, 0, 0]
         hands[view.seat], hands[declarer] = own, shown
         for c in combo:
             hands[partner] |= 1 << c
-        if null:
-            ok = null_declarer_wins(hands, trick, leader, declarer, declarer_tricks)
-        else:
-            ok = declarer_takes_all(contract.game_type, hands, trick, leader, declarer)  # the rest of the tricks
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            if null:
+                ok = null_declarer_wins(hands, trick, leader, declarer, declarer_tricks, time_limit=left)
+            else:  # the rest of the tricks
+                ok = declarer_takes_all(contract.game_type, hands, trick, leader, declarer, time_limit=left)
+        except SearchLimitExceeded:
+            return False
         if not ok:
             return False
     return True
