@@ -1,0 +1,156 @@
+"""A computer player in a seat of a ``skat serve`` table, over the table protocol (docs/protocol.md).
+
+The server sends the seat's view as JSON; :func:`view_from_json` rebuilds the
+:class:`~skat.game.SeatView` that a player's ``choose(view)`` takes, so any player of this
+package, or a bot of one's own, can sit at a table on another machine and play with the same
+code it uses in the arena:
+
+    skat bot "http://host:8765/t/TABLE#token=TOKEN" --player strong --deals 12
+
+The seat must be a person's seat (the link and token that ``skat serve`` or ``POST /api/tables``
+hand out). The bot acts only on the views it receives, like a person in a browser.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from skat.actions import Action, parse_action
+from skat.cards import Card, CardSet
+from skat.game import Phase, SeatView
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType
+
+__all__ = ["view_from_json", "TableAddress", "parse_table_link", "play_remote"]
+
+
+def _cards(names: list[str] | None) -> CardSet | None:
+    return None if names is None else CardSet([Card.parse(n) for n in names])
+
+
+def _contract(data: dict[str, Any] | None) -> Contract | None:
+    if data is None:
+        return None
+    return Contract(GameType.parse(data["game"]), hand=data["hand"], schneider=data["schneider"],
+                    schwarz=data["schwarz"], ouvert=data["ouvert"])
+
+
+def view_from_json(data: dict[str, Any]) -> SeatView:
+    """The :class:`SeatView` of a seat view's JSON (``SeatView.to_json()``), for a player to decide on.
+
+    Everything a decision rests on comes back; the result of a finished deal does not (it is
+    ``None``: nobody decides anything then).
+    """
+    parse = parse_action
+    if data.get("ruleset") == "tournee":
+        from skat.tournee import parse_tournee_action as parse
+    actions: list[Action] = [parse(t) for t in data["legal_actions"]]
+    side: list[Action] = [parse(t) for t in data.get("side_actions", [])]
+    hand = _cards(data["hand"])
+    assert hand is not None
+    return SeatView(
+        seat=data["seat"], phase=Phase(data["phase"]), to_move=data["to_move"], hand=hand,
+        legal_actions=actions, side_actions=side,
+        auction=[(s, t) for s, t in data["auction"]], bid=data["bid"], declarer=data["declarer"],
+        contract=_contract(data["contract"]), skat=_cards(data["skat"]), discard=_cards(data["discard"]),
+        open_hands={int(s): CardSet([Card.parse(n) for n in h]) for s, h in data["open_hands"].items()},
+        trick=[(s, Card.parse(c)) for s, c in data["trick"]],
+        tricks=[(ld, tuple(Card.parse(c) for c in cs), w) for ld, cs, w in data["tricks"]],  # type: ignore[misc]
+        trick_points=tuple(data["trick_points"]),  # type: ignore[arg-type]
+        hand_sizes=tuple(data["hand_sizes"]),  # type: ignore[arg-type]
+        result=None, ruleset=data["ruleset"], kontra_level=data.get("kontra_level", 0),
+    )
+
+
+@dataclass(frozen=True)
+class TableAddress:
+    """Where a seat is: the WebSocket URL of the table and the seat's secret token."""
+
+    websocket_url: str
+    table_id: str
+    token: str
+
+
+def parse_table_link(link: str, token: str | None = None) -> TableAddress:
+    """A seat link as the server prints it (``http://host:port/t/TABLE#token=TOKEN``)."""
+    parts = urlsplit(link)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not a table link: {link!r}; expected http://host:port/t/TABLE#token=TOKEN")
+    path = parts.path.rstrip("/").split("/")
+    if len(path) < 3 or path[-2] != "t" or not path[-1]:
+        raise ValueError(f"not a table link: {link!r}; the path must be /t/TABLE")
+    fragment = dict(p.split("=", 1) for p in parts.fragment.split("&") if "=" in p)
+    token = token or fragment.get("token")
+    if not token:
+        raise ValueError("the link has no seat token (#token=...): give the token of a person's seat")
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    return TableAddress(f"{scheme}://{parts.netloc}/ws/{path[-1]}", path[-1], token)
+
+
+async def play_remote(address: TableAddress, player: Any, deals: int | None = None,
+                      log: Any = None) -> int:
+    """Play the seat at ``address`` with ``player`` until ``deals`` deals have ended (or the table closes).
+
+    Returns the number of deals that ended while the bot sat there. Between deals it says it is
+    ready for the next one, as a person presses "next game".
+    """
+    import websockets
+
+    def say(text: str) -> None:
+        if log is not None:
+            log(text)
+
+    played: set[int] = set()  # deals seen being played
+    ended: set[int] = set()
+    ready_for: int | None = None  # the finished deal after which we said we are ready
+    answered: tuple[int, int] | None = None  # (deal, seq) of the last state acted on
+    refusal: str | None = None
+    try:
+        async with websockets.connect(address.websocket_url) as ws:
+            try:
+                await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": address.token}))
+            except websockets.ConnectionClosed:
+                pass  # refused at once (no such table): the reason is among the messages already received
+            while True:
+                message = json.loads(await ws.recv())
+                kind = message.get("type")
+                if kind == "error":
+                    code = message.get("code")
+                    if code in ("bad_token", "protocol", "hello_first", "no_table"):
+                        refusal = str(message.get("message"))
+                        break
+                    say(f"server: {code}: {message.get('message')}")
+                    continue
+                if kind == "closed":
+                    return len(ended)
+                if kind == "welcome" and message.get("position") is None:
+                    raise RuntimeError("the token is not a seat at this table (the server took us for a spectator)")
+                if kind != "state" or message.get("view") is None:
+                    continue
+                view_json = message["view"]
+                deal = message["table"]["deal_no"]
+                if view_json["phase"] == Phase.FINISHED.value:
+                    if deal in played and deal not in ended:
+                        ended.add(deal)
+                        say(f"deal {deal}: {(view_json.get('result') or {}).get('explanation', 'over')}")
+                        if deals is not None and len(ended) >= deals:
+                            return len(ended)
+                    if ready_for != deal:
+                        ready_for = deal
+                        await ws.send(json.dumps({"type": "next_deal"}))
+                    continue
+                played.add(deal)
+                seq = message["seq"]
+                if view_json["to_move"] != view_json["seat"] or not view_json["legal_actions"] or answered == (deal, seq):
+                    continue  # not our turn, or the same state again (another client joined)
+                action = await asyncio.to_thread(player.choose, view_from_json(view_json))
+                answered = (deal, seq)
+                await ws.send(json.dumps({"type": "action", "action": str(action), "seq": seq}))
+    except websockets.ConnectionClosed as exc:
+        if refusal is None:
+            raise RuntimeError(f"the server closed the connection ({exc})") from None
+    raise RuntimeError(f"the server refused the seat: {refusal}")
