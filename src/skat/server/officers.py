@@ -8,8 +8,9 @@ Where tables are kept: an app whose ``app.state.officers`` is an :class:`Officer
 ``create_officers_app(db_url)`` too) keeps every table IN THE DATABASE: the table (secret token's hash,
 variant, options, seed, the person's seat, game number, seq, the series' sheet), each game as an
 :meth:`OfficersGame.to_record` record and every action, committed before the answer goes out. A
-restarted server rebuilds the :data:`MAX_TABLES` most recently changed tables at start-up (any other
-when it is first asked for), and the computer goes on where it stopped, at the person's next request:
+restarted server rebuilds the :data:`MAX_TABLES` most recently changed open tables at start-up (any other
+open one when it is first asked for; a closed one never), and the computer goes on where it stopped, at
+the person's next request:
 its decisions are drawn from the table's ``bot_seed``, the game number and the number of actions, so a
 restart does not change the game. A write the database refuses answers 503 and changes nothing.
 Server processes on one database share the tables: before each request a process compares the table's
@@ -21,6 +22,9 @@ tables IN MEMORY only (:data:`TABLES`, a dict in this process): they are lost wh
 and not shared between server processes. In memory at most :data:`MAX_TABLES` tables are kept; the
 least recently used go first (with a database they are only unloaded).
 
+A table is open until its player closes it (``/close``): then it is marked closed in the database (its
+games and actions stay stored), dropped from memory, and every later request for it is answered 410.
+
 API (every response of a seat holds only ``OfficersGame.view(seat).to_json()`` and the seat's legal
 action tokens, so a face-down card the seat may not see never leaves the server):
 
@@ -31,6 +35,11 @@ action tokens, so a face-down card the seat may not see never leaves the server)
 - ``POST /api/officers/tables/{table}/actions`` ``{"action": "declare hearts", "seq": 3}`` -> the state after
   the action and the computer's answers. ``seq`` must be the state's ``seq`` (else 409: stale).
 - ``POST /api/officers/tables/{table}/next`` -> the next game (seats swap, so the deal alternates).
+- ``POST /api/officers/tables/{table}/close`` (header ``X-Seat-Token``) -> ``{"table", "closed": true}``:
+  the person leaves and the table is closed for good, mid-game or not. Only the seat's token closes it
+  (else 403; 404 for an unknown table); any request for a closed table, a second close too, gets 410.
+  The page only asks and never receives pushes, so the other side (the computer) needs no notice; a
+  second tab of the same seat learns it from the 410 of its next request.
 """
 
 from __future__ import annotations
@@ -56,7 +65,7 @@ from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.officers import OfficersBot, OfficersGame, Phase, parse_officers_action
 from skat.officers.options import VARIANTS
-from skat.server.store import Store, StoredOfficersTable
+from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
 
 __all__ = ["router", "OfficersTable", "OfficersTables", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app",
            "page_url"]
@@ -65,7 +74,15 @@ log = logging.getLogger("skat.server")
 
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "officers.html"
 MAX_TABLES = 500
-"""At most this many tables are kept in memory; the least recently used go first."""
+"""At most this many tables are kept in memory; the least recently used go first.
+
+This bounds memory, not the tables a server has: with a database the others stay there and load when
+they are asked for, and start-up rebuilds only this many of the most recently used open tables. It stays
+now that tables can be closed, because a person who just leaves the page never closes the table, and
+without a database it is all that bounds this process's memory."""
+MAX_CLOSED = 10_000
+"""The ids of this many recently closed tables are kept in memory, so that a request for one is told it
+was closed (410); with a database any older one is looked up there, without one it is then unknown (404)."""
 MAX_SEED = 2**63 - 1
 
 router = APIRouter()
@@ -96,6 +113,8 @@ class OfficersTable:
     """The series' score sheet: [person, computer] for every finished game, whatever seats they had."""
     store: Store | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    closed: bool = False
+    """Set when the table is closed: a request that waited for the lock meanwhile is refused."""
 
     def load(self, stored: StoredOfficersTable) -> None:
         """Take the stored state (the current game rebuilt from its record), keeping this object and its lock."""
@@ -169,6 +188,8 @@ class OfficersTables:
         self.store = store
         self.max_tables = max_tables
         self.tables: OrderedDict[str, OfficersTable] = OrderedDict()
+        self.closed: OrderedDict[str, str] = OrderedDict()
+        """Recently closed tables: id -> seat token's hash (at most :data:`MAX_CLOSED`)."""
 
     def create(self, variant: str, seed: int | None, options: dict[str, Any], seat: int) -> tuple[OfficersTable, str]:
         """A new table against the computer; returns it and the person's secret token."""
@@ -192,37 +213,77 @@ class OfficersTables:
         return table, token
 
     def get(self, table_id: str, token: str | None) -> OfficersTable:
-        """The table (from memory, else from the database) if ``token`` is its seat token."""
+        """The table (from memory, else from the database) if ``token`` is its seat token.
+
+        404 for an unknown table, 403 for a wrong token, 410 (to the seat only) for a closed table."""
         table = self.tables.get(table_id)
+        closed_hash = self.closed.get(table_id)
         if table is not None:
             self.tables.move_to_end(table_id)
-        elif self.store is not None:
+        elif closed_hash is None and self.store is not None:
             try:
                 stored = self.store.load_officers_table(table_id)
             except SQLAlchemyError as exc:
                 raise _store_failed(exc) from None
-            if stored is not None:
+            if stored is not None and stored.closed:
+                closed_hash = stored.token_hash
+            elif stored is not None:
                 table = self._keep(self._build(stored))
-        if table is None:
+        if table is None and closed_hash is None:
             where = "" if self.store is not None else " (this server keeps its tables in memory only)"
             raise HTTPException(404, f"there is no Officers' Skat table {table_id!r}{where}")
-        if not token or not secrets.compare_digest(_hash_token(token), table.token_hash):
+        token_hash = table.token_hash if table is not None else closed_hash
+        if not token or not secrets.compare_digest(_hash_token(token), token_hash or ""):
             raise HTTPException(403, "wrong or missing seat token (header X-Seat-Token)")
+        if table is None:
+            raise _closed(table_id)
         return table
 
+    async def close(self, table: OfficersTable) -> None:
+        """Close ``table`` for good (hold its lock; the seat token was checked): stored as closed in one
+        transaction (in a worker thread), then dropped from memory. 410 when it is closed already (here or
+        by another server process)."""
+        if table.closed:
+            raise _closed(table.table_id)
+        if self.store is not None:
+            try:
+                closed_now = await run_in_threadpool(self.store.close_officers_table, table.table_id)
+            except SQLAlchemyError as exc:
+                raise _store_failed(exc) from None
+            if not closed_now:  # another server process closed it first
+                self._forget(table)
+                raise _closed(table.table_id)
+        self._forget(table)
+
+    def _forget(self, table: OfficersTable) -> None:
+        """Mark ``table`` closed and drop it from memory, remembering its id (and token's hash) for the 410."""
+        table.closed = True
+        if self.tables.get(table.table_id) is table:
+            del self.tables[table.table_id]
+        self.closed[table.table_id] = table.token_hash
+        self.closed.move_to_end(table.table_id)
+        while len(self.closed) > MAX_CLOSED:
+            self.closed.popitem(last=False)
+
     def refresh(self, table: OfficersTable) -> None:
-        """Reload ``table`` in place when another server process changed it in the database (hold its lock)."""
+        """Reload ``table`` in place when another server process changed it in the database (hold its lock);
+        410 when it was closed, here or by another process."""
+        if table.closed:
+            raise _closed(table.table_id)
         if self.store is None:
             return
         version = self.store.officers_version(table.table_id)
-        if version is not None and version != (table.game_no, len(table.game.history)):
+        if version is not None and version[2]:  # another server process closed it
+            self._forget(table)
+            raise _closed(table.table_id)
+        if version is not None and version[:2] != (table.game_no, len(table.game.history)):
             stored = self.store.load_officers_table(table.table_id)
             if stored is not None:
                 table.load(stored)
 
     def restore(self) -> int:
-        """Rebuild the ``max_tables`` most recently changed tables from the database (after a restart);
-        returns how many."""
+        """Rebuild the ``max_tables`` most recently changed open tables from the database (after a restart);
+        returns how many. Closed tables are never rebuilt."""
         if self.store is None:
             return 0
         count = 0
@@ -287,6 +348,11 @@ def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGa
         raise HTTPException(422, f"cannot start the game: {exc}") from None
 
 
+def _closed(table_id: str) -> HTTPException:
+    return HTTPException(410, f"the Officers' Skat table {table_id!r} was closed by its player, so nothing more "
+                              "can be done at it; start a new table")
+
+
 def _store_failed(exc: SQLAlchemyError) -> HTTPException:
     log.error("Officers' Skat: the database refused a write: %s", exc)
     return HTTPException(503, "the table could not be saved in the database, so nothing changed; try again")
@@ -307,6 +373,9 @@ async def _stored(tables: OfficersTables, table: OfficersTable, change: Any) -> 
     """Run a change of ``table`` in a worker thread; a database error becomes a clear answer."""
     try:
         await run_in_threadpool(change)
+    except OfficersTableClosedError:  # another server process closed it meanwhile; nothing was stored
+        tables._forget(table)
+        raise _closed(table.table_id) from None
     except IntegrityError:  # another server process stored this action first; the next request reloads
         raise HTTPException(409, "this table was changed by another server process at the same moment, so "
                                  "nothing changed; reload the state") from None
@@ -388,6 +457,16 @@ async def next_game(table_id: str, tables: Tables,
         await _stored(tables, table, table.next_game)
         await _catch_up(tables, table)
         return table.state()
+
+
+@router.post("/api/officers/tables/{table_id}/close")
+async def close_table(table_id: str, tables: Tables,
+                      x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+    """The person leaves: the table is closed for good (stored so), mid-game or not; its records stay."""
+    table = tables.get(table_id, x_seat_token)
+    async with table.lock:
+        await tables.close(table)
+    return {"table": table_id, "closed": True}
 
 
 def create_officers_app(db_url: str | None = None) -> FastAPI:

@@ -7,7 +7,9 @@ Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables:
 (token hash, variant, options, seed, the person's seat, game number, seq, the series' sheet),
 ``officers_games`` (each game as an :meth:`skat.officers.OfficersGame.to_record` record: the deal
 when it starts, the whole record with the result when it ends) and ``officers_actions`` (every action
-of every game, in order). They are created beside the Skat tables by ``create_all``.
+of every game, in order). They are created beside the Skat tables by ``create_all``. A database made
+before Officers' Skat tables could be closed gets their ``closed`` column when a :class:`Store` opens it
+(every table it holds stays open); there is no other migration.
 """
 
 from __future__ import annotations
@@ -30,14 +32,18 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    false,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
 
-__all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "default_db_url", "normalize_db_url"]
+__all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "OfficersTableClosedError", "default_db_url",
+           "normalize_db_url"]
 
 metadata = MetaData()
 
@@ -94,6 +100,8 @@ officers_tables_t = Table(
     Column("seq", Integer, nullable=False),
     Column("moves", Integer, nullable=False),  # actions stored in the current game
     Column("sheet", Text, nullable=False),  # the series' sheet: [[person, computer], ...] (JSON)
+    # closed for good by its player: not rebuilt at start-up, no more actions; its games and actions stay
+    Column("closed", Boolean, nullable=False, default=False, server_default=false()),
 )
 officers_games_t = Table(
     "officers_games", metadata,
@@ -173,6 +181,17 @@ class StoredOfficersTable:
     sheet: list[list[int]]
     record: dict[str, Any]
     """The current game's record with every stored action (``OfficersGame.from_record`` rebuilds it)."""
+    closed: bool = False
+    """Whether its player closed the table (then nothing more may be stored for it)."""
+
+
+class OfficersTableClosedError(Exception):
+    """A write for an Officers' Skat table that was closed (by this or another server process), or that
+    is not in the database; the transaction was rolled back, so nothing changed."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"the Officers' Skat table {table_id!r} is closed (or not in the database): nothing was stored")
+        self.table_id = table_id
 
 
 class Store:
@@ -194,6 +213,7 @@ class Store:
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
         metadata.create_all(self.engine)
+        self._add_officers_closed_column()
         self._conn: Connection | None = None
         self._insert_action = insert(actions_t)
 
@@ -202,6 +222,22 @@ class Store:
             self._conn.close()
             self._conn = None
         self.engine.dispose()
+
+    def _add_officers_closed_column(self) -> None:
+        """A database made before Officers' Skat tables could be closed lacks ``officers_tables.closed``
+        (``create_all`` creates missing tables, never missing columns): add it; every table stays open."""
+        def has_column() -> bool:
+            return any(c["name"] == "closed" for c in inspect(self.engine).get_columns("officers_tables"))
+
+        if has_column():
+            return
+        default = "0" if self.engine.dialect.name == "sqlite" else "false"
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(text(f"ALTER TABLE officers_tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT {default}"))
+        except (OperationalError, ProgrammingError):
+            if not has_column():  # else another server process added it at the same moment
+                raise
 
     def _writer(self) -> Connection:
         """One long-lived connection for the writes of the event loop (no pool check-out per action)."""
@@ -289,7 +325,7 @@ class Store:
             conn.execute(insert(officers_tables_t).values(
                 id=table_id, token_hash=token_hash, created=now, updated=now, variant=variant,
                 options=json.dumps(options), seed=seed, bot_seed=bot_seed, person=person, game_no=1, seq=0,
-                moves=0, sheet="[]"))
+                moves=0, sheet="[]", closed=False))
             conn.execute(insert(officers_games_t).values(
                 table_id=table_id, game_no=1, person=person, record=json.dumps(record), finished=False))
 
@@ -299,7 +335,8 @@ class Store:
         """Store action ``n`` of a game (committed when this returns), in the same transaction the table's
         new ``seq`` and, when the action ended the game, the game's whole ``finished`` record and the ``sheet``.
 
-        Action ``n`` of a game is stored once: a second writer of the same ``n`` gets an IntegrityError."""
+        Action ``n`` of a game is stored once: a second writer of the same ``n`` gets an IntegrityError.
+        A closed table takes no action: :class:`OfficersTableClosedError`, nothing stored."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(officers_actions_t).values(
@@ -313,34 +350,58 @@ class Store:
                 values["seq"] = seq
             if sheet is not None:
                 values["sheet"] = json.dumps(sheet)
-            conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id).values(**values))
+            self._update_open_officers_table(conn, table_id, values)
 
     def next_officers_game(self, table_id: str, game_no: int, person: int, seq: int, record: dict[str, Any]) -> None:
-        """The table's next game starts: its deal (``record``), the person's new seat, the table's ``seq``."""
+        """The table's next game starts: its deal (``record``), the person's new seat, the table's ``seq``
+        (a closed table gets none: :class:`OfficersTableClosedError`, nothing stored)."""
         with self.engine.begin() as conn:
             conn.execute(insert(officers_games_t).values(
                 table_id=table_id, game_no=game_no, person=person, record=json.dumps(record), finished=False))
-            conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id).values(
-                game_no=game_no, person=person, seq=seq, moves=0, updated=time.time()))
+            self._update_open_officers_table(conn, table_id, {
+                "game_no": game_no, "person": person, "seq": seq, "moves": 0, "updated": time.time()})
 
-    def officers_version(self, table_id: str) -> tuple[int, int] | None:
-        """(game number, actions stored in that game) of an Officers' Skat table: another server process
-        changed the table when this differs from what a process holds in memory."""
+    @staticmethod
+    def _update_open_officers_table(conn: Connection, table_id: str, values: dict[str, Any]) -> None:
+        """Update the table's row unless it is closed; else raise, so that the whole transaction rolls back."""
+        done = conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id,
+                                                            officers_tables_t.c.closed.is_(False)).values(**values))
+        if done.rowcount != 1:
+            raise OfficersTableClosedError(table_id)
+
+    def close_officers_table(self, table_id: str) -> bool:
+        """Close an Officers' Skat table for good (one transaction); its games and actions stay stored.
+
+        Returns False, changing nothing, when it was closed already (by another server process, say)
+        or there is no such table."""
+        with self.engine.begin() as conn:
+            done = conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id,
+                                                                officers_tables_t.c.closed.is_(False))
+                                .values(closed=True, updated=time.time()))
+            return done.rowcount == 1
+
+    def officers_version(self, table_id: str) -> tuple[int, int, bool] | None:
+        """(game number, actions stored in that game, closed) of an Officers' Skat table: another server
+        process changed (or closed) the table when this differs from what a process holds in memory."""
         with self.engine.connect() as conn:
-            row = conn.execute(select(officers_tables_t.c.game_no, officers_tables_t.c.moves)
+            row = conn.execute(select(officers_tables_t.c.game_no, officers_tables_t.c.moves,
+                                      officers_tables_t.c.closed)
                                .where(officers_tables_t.c.id == table_id)).first()
-        return None if row is None else (row.game_no, row.moves)
+        return None if row is None else (row.game_no, row.moves, bool(row.closed))
 
     def load_officers_table(self, table_id: str) -> StoredOfficersTable | None:
-        """One Officers' Skat table with its current game, or None when there is none of that id."""
+        """One Officers' Skat table with its current game (closed or not: see ``closed``), or None when
+        there is none of that id."""
         with self.engine.connect() as conn:
             row = conn.execute(select(officers_tables_t).where(officers_tables_t.c.id == table_id)).first()
             return None if row is None else self._officers_table(conn, row)
 
     def load_officers_tables(self, limit: int | None = None) -> list[StoredOfficersTable]:
-        """The Officers' Skat tables, oldest first; with ``limit`` only the ``limit`` most recently used."""
+        """The open (not closed) Officers' Skat tables, oldest first; with ``limit`` only the ``limit`` most
+        recently used."""
         with self.engine.connect() as conn:
-            query = select(officers_tables_t).order_by(officers_tables_t.c.updated.desc())
+            query = (select(officers_tables_t).where(officers_tables_t.c.closed.is_(False))
+                     .order_by(officers_tables_t.c.updated.desc()))
             if limit is not None:
                 query = query.limit(limit)
             rows = conn.execute(query).all()
@@ -360,4 +421,4 @@ class Store:
         return StoredOfficersTable(
             id=row.id, token_hash=row.token_hash, created=row.created, variant=row.variant,
             options=json.loads(row.options), seed=row.seed, bot_seed=row.bot_seed, person=row.person,
-            game_no=row.game_no, seq=row.seq, sheet=json.loads(row.sheet), record=record)
+            game_no=row.game_no, seq=row.seq, sheet=json.loads(row.sheet), record=record, closed=bool(row.closed))

@@ -27,6 +27,7 @@ const O_TEXT = {
     passedIn: "Passed in", score: "Score", cardPoints: "Card points", tricks: "Tricks", skat: "Skat",
     explanation: "How it was scored", theirHand: "The computer's hand", handCount: "{n} cards in the hand",
     moreBids: "higher bids…", errorPrefix: "Not possible:",
+    closeTable: "Close table", closeConfirm: "Leave and close this table for good? The series ends here; the game cannot be continued.",
   },
   de: {
     home: "Skat", title: "Offiziersskat", newTable: "Neuer Tisch", language: "Sprache",
@@ -52,6 +53,7 @@ const O_TEXT = {
     passedIn: "Eingepasst", score: "Punkte", cardPoints: "Augen", tricks: "Stiche", skat: "Skat",
     explanation: "Abrechnung", theirHand: "Hand des Computers", handCount: "{n} Karten auf der Hand",
     moreBids: "höher…", errorPrefix: "Nicht möglich:",
+    closeTable: "Tisch schließen", closeConfirm: "Den Tisch verlassen und endgültig schließen? Die Serie endet hier; das Spiel lässt sich nicht fortsetzen.",
   },
 };
 
@@ -90,6 +92,7 @@ async function api(method, path, body) {
   if (!res.ok) {
     const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
     err.status = res.status;
+    if (res.status === 410 && O.table && path.startsWith(`/api/officers/tables/${O.table}`)) forgetTable(); // closed
     throw err;
   }
   return data;
@@ -307,6 +310,7 @@ function render() {
   const v = st.view, legal = st.legal;
   $("o-start").classList.add("hidden");
   $("o-board").classList.remove("hidden");
+  $("o-leave").classList.remove("hidden");
   $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}` +
     (st.sheet && st.sheet.games.length ? ` · ${T("you")} ${st.sheet.you} : ${st.sheet.computer} ${T("computer")}` : "");
   $("o-opp-role").textContent = role(v, 1 - v.seat);
@@ -401,8 +405,31 @@ async function startTable(ev) {
   } catch (e) { showError(e.message); }
 }
 
+// The person leaves: the table is closed for good on the server, then the start form shows again.
+async function closeTable() {
+  if (!O.table || O.busy || !confirm(T("closeConfirm"))) return;
+  O.busy = true;
+  try {
+    await api("POST", `/api/officers/tables/${O.table}/close`);
+    forgetTable();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    O.busy = false;
+  }
+}
+
+// The table is closed (here, or in another tab of this seat): drop it and show the start form.
+function forgetTable() {
+  sessionStorage.removeItem("officers.table");
+  O.table = null;
+  O.token = null;
+  showStart();
+}
+
 function showStart() {
   O.state = null;
+  $("o-leave").classList.add("hidden");
   $("o-board").classList.add("hidden");
   $("o-result").classList.add("hidden");
   $("o-start").classList.remove("hidden");
@@ -419,6 +446,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("o-variant").addEventListener("change", syncForm);
   $("o-form").addEventListener("submit", startTable);
   $("o-new").addEventListener("click", showStart);
+  $("o-leave").addEventListener("click", closeTable);
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
   $("o-lang").addEventListener("change", () => {
