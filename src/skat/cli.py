@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "series": ("skat.commands.series", "play a series at a 3-, 4- or 5-player table and print the score sheet"),
     "iss": ("skat.commands.iss", "ISS game records: verify a file against its results, or explain it"),
     "bot": ("skat.commands.bot", "a computer player takes a person's seat at a skat serve table (remote)"),
+    "analyze": ("skat.commands.analyze", "analyse played games double dummy: turning points and costly cards"),
 }
 
 
