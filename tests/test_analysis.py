@@ -13,7 +13,7 @@ import random
 import pytest
 
 from conftest import SHARED
-from skat.actions import Play
+from skat.actions import Bid, Play
 from skat.analysis import (
     AnalysisError,
     GameAnalysis,
@@ -434,3 +434,38 @@ def test_command_record_that_does_not_replay(tmp_path, capsys) -> None:
     assert "ISS record ID 756788 (line 2)" in captured.out  # the others are still analysed
     with pytest.raises(RecordError):
         analyse_game(text.replace(line, " ".join(moves)))
+
+
+def test_announced_schwarz_ends_with_the_first_defenders_trick() -> None:
+    game = _before_card_play("26496")  # clubs hand, Schwarz announced
+    assert game.contract is not None and game.contract.schwarz
+    rng = random.Random(7)
+    while not game.is_over:  # the declarer plays his lowest card, the defenders at random
+        pos = Position.from_game(game)
+        legal = list(iter_mask(pos.legal_cards().mask))
+        game.apply(Play(Card(legal[0] if pos.to_move == pos.declarer else rng.choice(legal))), pos.to_move)
+    assert game.result.won is False and len(game.tricks) < 10
+    a = analyse_game(game)
+    assert a.goal.kind == "all_tricks" and a.ending is None
+    assert len(a.rows) == len(_played_cards(game)) and a.rows[-1].wins_after is False
+    assert a.start_wins is True and len(a.turning_points) >= 1 and a.turning_points[-1].declarer
+
+
+def test_tournee_games_use_tournee_scoring() -> None:
+    from skat.tournee import TourneeGame, tournee_outcome
+
+    rng = random.Random(15)
+    game = TourneeGame(seed=15)
+    while not game.is_over:  # random actions, bids up to 30
+        actions = game.legal_actions()
+        game.apply(rng.choice([x for x in actions if not (isinstance(x, Bid) and x.value > 30)] or actions))
+    assert game.game_name == "solo_clubs" and game.bid == 27
+    a = analyse_game(game.to_record())
+    assert a.goal.kind == "points" and a.goal.points == 91  # Schneider at 91 in Tournee Skat
+    decl = game.declarer
+    twelve = game.initial_hands[decl] | game.initial_skat
+    assert len(a.rows) == 30 and a.rows[-1].points_after == a.actual.declarer_points
+    for points in (60, 61, 90, 120):  # the goal is where Tournee scoring starts to win
+        won = tournee_outcome(game.game_name, twelve, points, 5, game.bid, game.ruleset).won
+        assert won == (a.goal.kind == "points" and points >= a.goal.points)
+    assert a.rows[-1].wins_after == a.actual.won

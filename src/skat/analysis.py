@@ -31,7 +31,7 @@ A position the solver cannot finish within ``time_limit`` seconds is reported as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from skat.game import Game
 from skat.records.iss import ComputedResult, IssRecord, parse_iss, replay
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, winner_index
-from skat.rules.value import evaluate
+from skat.rules.value import Outcome, evaluate
 from skat.rulesets import RuleSet
 from skat.solver import Position, SearchLimitExceeded, move_values_array
 
@@ -96,24 +96,30 @@ class Goal:
         return {"kind": self.kind, "points": self.points, "reason": self.reason}
 
 
-def contract_goal(contract: Contract, declarer_cards: int, bid: int, ruleset: RuleSet) -> Goal:
+def contract_goal(contract: Contract, declarer_cards: int, bid: int, ruleset: RuleSet, *,
+                  outcome: Callable[[int | None, int], Outcome] | None = None) -> Goal:
     """The declarer's goal in the card play, from the rules' own scoring (:func:`skat.rules.value.evaluate`).
 
     ``declarer_cards`` is the mask of the twelve cards that count the matadors (his hand as dealt
     plus the skat).  An overbid declarer may need Schneider or Schwarz to reach the bid.
+    ``outcome(declarer_points, declarer_tricks)`` replaces the standard scoring (Tournee Skat).
     """
+    if outcome is None:
+        def outcome(points: int | None, tricks: int) -> Outcome:
+            return evaluate(contract, declarer_cards, points, tricks, bid, ruleset)
+
     if contract.is_null:
-        if evaluate(contract, declarer_cards, None, 0, bid, ruleset).won:
+        if outcome(None, 0).won:
             return Goal("no_trick")
         return Goal("none", reason=f"overbid: {contract} is worth less than the bid {bid}")
     for points in range(61, 121):
-        if evaluate(contract, declarer_cards, points, 5, bid, ruleset).won:
+        if outcome(points, 5).won:
             if points == 61:
                 return Goal("points", 61)
             if contract.schneider:
                 return Goal("points", points, "Schneider announced")
             return Goal("points", points, f"the bid {bid} is only reached with Schneider")
-    if evaluate(contract, declarer_cards, 120, 10, bid, ruleset).won:
+    if outcome(120, 10).won:
         if contract.ouvert:
             return Goal("all_tricks", reason="ouvert: Schwarz announced")
         if contract.schwarz:
@@ -342,14 +348,16 @@ def start_position(game: Game) -> Position:
     return Position(game.contract.game_type, decl, (hands[0], hands[1], hands[2]), (), 0, mask_points(skat))
 
 
-def _advance(pos: Position, card: int) -> Position | None:
-    """The position after ``card`` (legal), or None when the card ends the card play."""
+def _advance(pos: Position, card: int, schwarz_announced: bool) -> Position | None:
+    """The position after ``card`` (legal), or None when the card ends the card play: the last card,
+    a trick taken by a null declarer, or by a defender against announced Schwarz."""
     if len(pos.trick) == 2:
         if pos.tricks_left == 1:
             return None
-        if pos.game_type == _NULL:
+        if pos.game_type == _NULL or schwarz_announced:
             trick = (*pos.trick, card)
-            if (pos.leader + winner_index(_NULL, trick)) % 3 == pos.declarer:
+            to_declarer = (pos.leader + winner_index(pos.game_type, trick)) % 3 == pos.declarer
+            if to_declarer == (pos.game_type == _NULL):
                 return None
     return pos.play(card)
 
@@ -421,7 +429,7 @@ def _row(number: int, pos: Position, card: Card, legal: tuple[Card, ...], moves:
 
 
 def _walk(position: Position, cards: Sequence[tuple[int | None, Card | int | str]], goal: Goal,
-          time_limit: float | None) -> tuple[list[CardRow], Position | None]:
+          time_limit: float | None, schwarz_announced: bool) -> tuple[list[CardRow], Position | None]:
     rows: list[CardRow] = []
     pos: Position | None = position
     prev: MoveOutcome | None = None
@@ -446,20 +454,22 @@ def _walk(position: Position, cards: Sequence[tuple[int | None, Card | int | str
         row = _row(number, pos, card, legal, moves, note)
         rows.append(row)
         prev = MoveOutcome(card, row.points_after, row.wins_after)
-        pos = _advance(pos, int(card))
+        pos = _advance(pos, int(card), schwarz_announced)
     return rows, pos
 
 
 def analyse_card_play(position: Position, cards: Sequence[Card | int | str], goal: Goal | None = None, *,
-                      time_limit: float | None = None) -> list[CardRow]:
+                      time_limit: float | None = None, schwarz_announced: bool = False) -> list[CardRow]:
     """Analyse a sequence of cards played from ``position`` on (one :class:`CardRow` per card).
 
-    ``goal`` defaults to 61 card points for suit and grand and no trick for null.  Raises
-    :class:`AnalysisError` for a card that is not legal or comes after the end of the card play.
+    ``goal`` defaults to 61 card points for suit and grand and no trick for null.  The card play
+    ends with the last card, a trick the null declarer takes, or (``schwarz_announced``) a trick the
+    defenders take.  Raises :class:`AnalysisError` for a card that is not legal or comes after the
+    end of the card play.
     """
     if goal is None:
         goal = Goal("no_trick") if position.game_type == _NULL else Goal("points", 61)
-    rows, _ = _walk(position, [(None, c) for c in cards], goal, time_limit)
+    rows, _ = _walk(position, [(None, c) for c in cards], goal, time_limit, schwarz_announced)
     return rows
 
 
@@ -500,7 +510,8 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
     elif kind == "resigned":
         seat, text = decl, _ENDINGS[kind]
     elif kind == "revoke":
-        seat, text = game.revoke_by, f"seat {game.revoke_by} did not follow suit (revoke)"
+        seat = getattr(game, "revoke_by", None)
+        text = f"seat {seat} did not follow suit (revoke)"
     elif kind == "timeout":
         seat, text = fault_seat, f"seat {fault_seat} timed out"
     elif kind == "left":
@@ -517,10 +528,29 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
                   actual_won=actual.won, note=note)
 
 
+def _tournee_outcome(game: Game) -> Callable[[int | None, int], Outcome] | None:
+    """Tournee Skat scores by its own rules (:func:`skat.tournee.tournee_outcome`); None for standard games."""
+    if game.ruleset.variant != "tournee":
+        return None
+    from skat.tournee import tournee_outcome
+
+    contract, decl = game.contract, game.declarer
+    assert contract is not None and decl is not None
+    name = game.game_name  # type: ignore[attr-defined]
+    twelve = game.initial_hands[decl] | game.initial_skat
+
+    def outcome(points: int | None, tricks: int) -> Outcome:
+        return tournee_outcome(name, twelve, points, tricks, game.bid, game.ruleset,
+                               second_turn=game.second_turn,  # type: ignore[attr-defined]
+                               schneider_announced=contract.schneider, schwarz_announced=contract.schwarz)
+
+    return outcome
+
+
 def _skip_reason(game: Game, ended_by: str) -> str | None:
     if ended_by == "passed_in":
         return "passed in: all three players passed, no game was played, so there is no card play to analyse"
-    if game.is_ramsch or ended_by == "ramsch":
+    if ended_by == "ramsch" or getattr(game, "is_ramsch", False):
         return "Ramsch: there is no declarer and no contract, so the card play is not analysed"
     if game.declarer is None:
         return f"no game was declared (the deal ended: {ended_by}), so there is no card play to analyse"
@@ -538,18 +568,19 @@ def _analyse(game: Game, actual: ActualResult, label: str, players: tuple[str, s
                             bid=game.bid, goal=None, actual=actual, skipped=skipped, time_limit=time_limit)
     assert game.declarer is not None and game.contract is not None
     decl = game.declarer
-    goal = contract_goal(game.contract, game.initial_hands[decl] | game.initial_skat, game.bid, game.ruleset)
+    goal = contract_goal(game.contract, game.initial_hands[decl] | game.initial_skat, game.bid, game.ruleset,
+                         outcome=_tournee_outcome(game))
     cards = [(seat, action.card) for seat, action in game.history if isinstance(action, Play)]
     if actual.ended_by == "revoke":
         cards = cards[:-1]  # the revoke ended the game; it is reported as the ending
     start = start_position(game)
-    rows, last = _walk(start, cards, goal, time_limit)
+    rows, last = _walk(start, cards, goal, time_limit, game.contract.schwarz and not game.contract.is_null)
     if rows:
         start_points, start_wins = rows[0].points_before, rows[0].wins_before
     else:
         start_points = start_wins = None
     ending = None
-    if last is not None:
+    if last is not None and actual.ended_by != "played":
         ending = _ending(actual.ended_by, game, fault_seat, last, len(cards), goal, actual, time_limit)
         if not rows:
             start_points, start_wins = ending.points, ending.wins
