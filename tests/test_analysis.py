@@ -340,8 +340,9 @@ def test_bad_arguments() -> None:
         analyse_game(unfinished.to_record())
     with pytest.raises(TypeError, match="takes a finished Game"):
         analyse_game(42)  # type: ignore[arg-type]
-    with pytest.raises(AnalysisError, match="time_limit"):
-        analyse_game(RECORDS["9"], time_limit=0)
+    for bad in (0, -1, float("nan"), float("inf"), True):
+        with pytest.raises(AnalysisError, match="time_limit"):
+            analyse_game(RECORDS["9"], time_limit=bad)
     pos, cards, goal = _endgame("9", 2)
     with pytest.raises(AnalysisError, match="not a legal card"):
         analyse_card_play(pos, [cards[1], *cards], goal)
@@ -405,6 +406,7 @@ def test_command_time_limit_marks_positions(capsys) -> None:
         ('{"hands": []}', [], 1, "JSON record 1"),
         ("(;GM[Skat]ID[5]MV[w CJ]R[passed] ;)\n", [], 1, "ISS record ID 5 (line 1): move 1"),
         (None, ["--time-limit", "0"], 2, "--time-limit must be a positive number"),
+        (None, ["--time-limit", "inf"], 2, "--time-limit must be a positive number"),
     ],
 )
 def test_command_bad_input(tmp_path, capsys, setup, args, code, message) -> None:

@@ -31,6 +31,7 @@ A position the solver cannot finish within ``time_limit`` seconds is reported as
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -631,7 +632,7 @@ def analyse_game(game_or_record: Game | dict | IssRecord | str, *, time_limit: f
         raise TypeError("analyse_game() takes a finished Game, a JSON game record (dict), an IssRecord or an "
                         f"ISS record line, not {type(game_or_record).__name__}")
     if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(time_limit, (int, float))
-                                   or not time_limit > 0):
+                                   or not 0 < time_limit < math.inf):
         raise AnalysisError(f"time_limit must be a positive number of seconds or None, got {time_limit!r}")
     return _analyse(game, actual, label, players, fault_seat, time_limit)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,7 +105,7 @@ def _json_items(path: Path, text: str) -> Iterator[tuple[str, str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.time_limit is not None and not args.time_limit > 0:
+    if args.time_limit is not None and not 0 < args.time_limit < math.inf:
         print(f"skat analyze: --time-limit must be a positive number of seconds, got {args.time_limit}",
               file=sys.stderr)
         return 2
