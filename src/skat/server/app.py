@@ -6,6 +6,8 @@ import asyncio
 import json
 import logging
 import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -15,6 +17,10 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from skat.analysis import analyse_game
+from skat.errors import SkatError
+from skat.game import Game
+from skat.records.iss import to_iss
 from skat.rulesets import get_ruleset
 from skat.server.bots import FALLBACKS, default_level
 from skat.server.officers import OfficersTables
@@ -31,6 +37,10 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 60.0
 RATE_BURST = 120.0
 FLOOD_CLOSE_AFTER = 200
+ANALYSIS_TIME_LIMIT = 1.0
+"""Seconds of solving per position when the server analyses a deal (a position over it is shown as not analysed)."""
+ANALYSIS_CACHE_SIZE = 64
+"""Analyses kept in memory (the most recently asked for), per application."""
 
 
 def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
@@ -47,6 +57,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     if restored_officers:
         log.info("restored %d Officers' Skat table(s) from %s", restored_officers, manager.store.url)
     mgr_ = manager
+    analyses = AnalysisCache()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -54,6 +65,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         try:
             yield
         finally:
+            analyses.shutdown()
             mgr_.shutdown()
             mgr_.store.close()
 
@@ -61,6 +73,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.manager = manager
     app.state.officers = officers
+    app.state.analyses = analyses
 
     def mgr() -> TableManager:
         return app.state.manager
@@ -77,7 +90,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
-                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": _has_iss(),
+                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": True,
                 "ruleset_descriptions": {name: get_ruleset(name).description for name in table_rulesets()}}
 
     @app.get("/api/tables")
@@ -155,14 +168,19 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_iss(table_id: str, deal_no: int) -> Response:
         record = _finished_record(mgr(), table_id, deal_no)
         try:
-            from skat.records.iss import to_iss  # written by another part of the project
-        except ImportError:
-            raise TableError("no_iss", "ISS records are not available in this installation yet", 501) from None
-        from skat.game import Game
-
-        text = to_iss(Game.from_record(record))
+            text = to_iss(Game.from_record(record))
+        except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
+            raise TableError("no_iss_record", f"deal {deal_no} cannot be written as an ISS record: {exc}; "
+                             "download its JSON record instead", 422) from None
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.sgf"'})
+
+    @app.get("/api/tables/{table_id}/games/{deal_no}/analysis")
+    async def game_analysis(table_id: str, deal_no: int) -> dict[str, Any]:
+        """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
+        table = mgr().get(table_id)
+        record = _finished_record(mgr(), table_id, deal_no)
+        return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket
     @app.websocket("/ws/{table_id}")
@@ -184,13 +202,60 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     return app
 
 
-def _has_iss() -> bool:
-    """Whether ISS records can be written (``skat.records.iss.to_iss``, another part of the project)."""
-    try:
-        from skat.records.iss import to_iss  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def analyse_record(record: dict[str, Any], label: str, time_limit: float = ANALYSIS_TIME_LIMIT) -> dict[str, Any]:
+    """The analysis JSON of a finished deal's record (``GameAnalysis.to_json()``), with the players' names
+    from the record's ``table`` block (by game seat: forehand, middlehand, rearhand) and the deal number.
+    A deal without a declarer's card play (passed in, Ramsch) has ``skipped`` set to the reason."""
+    analysis = analyse_game(record, time_limit=time_limit, label=label).to_json()
+    block = record.get("table") or {}
+    if analysis["players"] is None and isinstance(block.get("players"), list):
+        analysis["players"] = list(block["players"])
+    analysis["deal_no"] = block.get("deal_no")
+    return analysis
+
+
+class AnalysisCache:
+    """Analyses of finished deals by (table, deal): solved on a worker thread, off the event loop, one at a
+    time, at most :data:`ANALYSIS_TIME_LIMIT` seconds per position; the last :data:`ANALYSIS_CACHE_SIZE`
+    are kept. Requests for a deal that is being analysed wait for the same result."""
+
+    def __init__(self, size: int = ANALYSIS_CACHE_SIZE) -> None:
+        self.size = size
+        self.entries: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = OrderedDict()
+        self._pool: ThreadPoolExecutor | None = None
+
+    async def get(self, table_id: str, deal_no: int, record: dict[str, Any], table_name: str) -> dict[str, Any]:
+        key = (table_id, deal_no)
+        future = self.entries.get(key)
+        if future is None:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis")
+            label = f"{table_name}, deal {deal_no}"
+            future = asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label)
+            self.entries[key] = future
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+        else:
+            self.entries.move_to_end(key)
+        try:
+            return await asyncio.shield(future)  # a client that goes away does not cancel it for the others
+        except SkatError as exc:
+            self._forget(key, future)
+            raise TableError("analysis_failed", f"deal {deal_no} could not be analysed: {exc}", 500) from None
+        except BaseException:
+            if future.done():  # a failure is not kept; a request that was cancelled leaves the work running
+                self._forget(key, future)
+            raise
+
+    def _forget(self, key: tuple[str, int], future: asyncio.Future[dict[str, Any]]) -> None:
+        if self.entries.get(key) is future:
+            del self.entries[key]
+
+    def shutdown(self) -> None:
+        """Stop the worker thread (an analysis running now finishes in the background)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
