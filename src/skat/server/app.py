@@ -202,15 +202,17 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     return app
 
 
-def analyse_record(record: dict[str, Any], label: str, time_limit: float = ANALYSIS_TIME_LIMIT) -> dict[str, Any]:
-    """The analysis JSON of a finished deal's record (``GameAnalysis.to_json()``), with the players' names
-    from the record's ``table`` block (by game seat: forehand, middlehand, rearhand) and the deal number.
+def analyse_record(record: dict[str, Any], label: str, time_limit: float | None = ANALYSIS_TIME_LIMIT) -> dict[str, Any]:
+    """The analysis JSON of a finished deal's record (``GameAnalysis.to_json()``), with the players' names and
+    table positions from the record's ``table`` block (by game seat: forehand, middlehand, rearhand) and the
+    deal number.
     A deal without a declarer's card play (passed in, Ramsch) has ``skipped`` set to the reason."""
     analysis = analyse_game(record, time_limit=time_limit, label=label).to_json()
     block = record.get("table") or {}
     if analysis["players"] is None and isinstance(block.get("players"), list):
         analysis["players"] = list(block["players"])
     analysis["deal_no"] = block.get("deal_no")
+    analysis["positions"] = block.get("positions")
     return analysis
 
 
@@ -219,8 +221,10 @@ class AnalysisCache:
     time, at most :data:`ANALYSIS_TIME_LIMIT` seconds per position; the last :data:`ANALYSIS_CACHE_SIZE`
     are kept. Requests for a deal that is being analysed wait for the same result."""
 
-    def __init__(self, size: int = ANALYSIS_CACHE_SIZE) -> None:
+    def __init__(self, size: int = ANALYSIS_CACHE_SIZE, time_limit: float | None = ANALYSIS_TIME_LIMIT) -> None:
         self.size = size
+        self.time_limit = time_limit
+        """Seconds per position (None: solve every position exactly, however long it takes)."""
         self.entries: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = OrderedDict()
         self._pool: ThreadPoolExecutor | None = None
 
@@ -231,7 +235,8 @@ class AnalysisCache:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis")
             label = f"{table_name}, deal {deal_no}"
-            future = asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label)
+            future = asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label,
+                                                                self.time_limit)
             self.entries[key] = future
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)

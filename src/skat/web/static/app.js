@@ -11,7 +11,7 @@ const S = {
   tableId: null, token: null, ws: null, state: null, sheet: null, meta: null,
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
   holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, retry: 0, closing: false,
-  sheetMetric: "classic",
+  sheetMetric: "classic", analysis: null,
 };
 
 // ------------------------------------------------------------------ helpers
@@ -668,7 +668,7 @@ function openDialog(kind, ...content) {
   d.append(...content);
   $("#overlay").classList.remove("hidden");
   const focusable = d.querySelector("button.primary") || d.querySelector("button");
-  if (focusable) focusable.focus();
+  if (focusable) focusable.focus({ preventScroll: true });  // a long dialog opens at its top
 }
 
 function closeDialog() {
@@ -756,6 +756,7 @@ function showResult() {
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready && st.table.status !== "finished" ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
+    r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
     S.meta && S.meta.iss_records && r.contract && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
@@ -836,7 +837,8 @@ function showSheet() {
     Array.from({ length: n }, (_, p) => h("th", {}, playerName(p))));
   const body = sheet.rows.map((r) => h("tr", { cls: "deal-row" + (r.bock ? " bock" : "") + (r.round && r.round !== "normal" ? " round-" + r.round : "") },
     h("td", { cls: "num" }, r.deal_no, roundMarks(r)),
-    h("td", {}, sheetGame(r)),
+    h("td", {}, sheetGame(r), r.declarer !== null ? [" ", h("button", { cls: "analyse small", "data-deal": r.deal_no,
+      title: t("analyseHint"), onclick: () => analyseSheetRow(r.deal_no), text: t("analyse") })] : ""),
     Array.from({ length: n }, (_, p) => {
       const own = r.scores ? r.scores[p] : (r.declarer === p ? r.score : 0);
       const changed = own !== 0 || r.declarer === p || (S.sheetMetric === "seeger" && r.won === false);
@@ -882,6 +884,191 @@ function gameWords(words) {
   const c = { game: parts[0], hand: parts.includes("hand"), ouvert: parts.includes("ouvert"),
     schneider: parts.includes("schneider") || parts.includes("schwarz"), schwarz: parts.includes("schwarz") };
   return contractText(c);
+}
+
+// ------------------------------------------------------------------ analysis
+// The double-dummy analysis of a finished deal (GET /api/tables/{id}/games/{n}/analysis, docs/analysis.md):
+// the value at the first card against the result, the turning points, the card points each player gave
+// away and a row per card.
+
+// A card name as a small inline chip in the page's deck and language (rank and suit symbol).
+function cardChip(name) {
+  const deck = DECKS[DECK];
+  const rank = (deck.ranks[LANG] || deck.ranks.en)[name[1]];
+  const el = h("span", { cls: "cardchip", title: cardLabel(name), "aria-label": cardLabel(name), "data-card": name });
+  el.style.color = deck.suits[name[0]][1];
+  el.innerHTML = `<b>${rank}</b>${suitSvg(name[0], "pip")}`;
+  return el;
+}
+
+function chips(names) { return names.map((c) => cardChip(c)); }
+
+// t() with elements for placeholders: returns the text split into strings and nodes.
+function tNodes(key, params) {
+  const out = [];
+  t(key).split(/(\{\w+\})/).forEach((part) => {
+    const m = part.match(/^\{(\w+)\}$/);
+    if (m && params && m[1] in params) out.push(params[m[1]]);
+    else if (part) out.push(part);
+  });
+  return out;
+}
+
+async function analyseSheetRow(gameNo) {
+  // the sheet counts games; a redealt game keeps its number, so find the deal that wrote this row
+  openAnalysis(null, "sheet");
+  try {
+    const games = (await api("GET", `/api/tables/${S.tableId}/games`)).games;
+    const g = games.filter((x) => x.sheet_row && x.sheet_row.deal_no === gameNo).pop();
+    if (!g) throw new Error(t("anaNoDeal", { n: gameNo }));
+    openAnalysis(g.deal_no, "sheet");
+  } catch (e) {
+    S.analysis.error = e.message;
+    if (S.dialog === "analysis") renderAnalysis();
+  }
+}
+
+async function openAnalysis(dealNo, from) {
+  const ask = { dealNo, from, data: null, error: null };
+  S.analysis = ask;
+  renderAnalysis();
+  if (dealNo === null) return;
+  try {
+    ask.data = await api("GET", `/api/tables/${S.tableId}/games/${dealNo}/analysis`);
+  } catch (e) {
+    ask.error = e.message || String(e);
+  }
+  if (S.analysis === ask && S.dialog === "analysis") renderAnalysis();
+}
+
+function anaName(a, seat) {
+  if (seat === null || seat === undefined) return t("anaDefenders");
+  const pos = a.positions ? a.positions[seat] : null;
+  if (S.state && pos !== null && S.state.you.position === pos) return t("you");
+  return (a.players && a.players[seat]) || t("seat", { n: seat + 1 });
+}
+
+function goalText(a) {
+  const g = a.goal;
+  if (!g) return "";
+  const what = g.kind === "points" ? t("goalPoints", { n: g.points }) : t("goal_" + g.kind);
+  const r = g.reason || "";
+  const why = !r ? "" : r.startsWith("Schneider announced") ? t("goalWhySchneider") : r.startsWith("ouvert") ? t("goalWhyOuvert")
+    : r.startsWith("Schwarz announced") ? t("goalWhySchwarz") : r.startsWith("the bid") ? t("goalWhyBid", { b: a.bid })
+    : r.startsWith("overbid") ? t("goalWhyOverbid", { b: a.bid }) : r;
+  return why ? `${what} (${why})` : what;
+}
+
+// A value of the position: the declarer's final card points with best play, and won (✓) or lost (✗).
+function anaValue(points, wins) {
+  if (wins === null || wins === undefined) return h("span", { cls: "v unknown", title: t("anaNotSolved") }, points === null || points === undefined ? "–" : points);
+  const word = t(wins ? "anaWon" : "anaLost");
+  return h("span", { cls: "v " + (wins ? "won" : "lost"), title: word }, points === null || points === undefined ? "" : points + " ", wins ? "✓" : "✗");
+}
+
+function outcomeWords(points, wins, isNull) {
+  const res = t(wins ? "anaWon" : "anaLost");
+  if (isNull || points === null || points === undefined) return res;
+  return t("anaPointsResult", { p: points, r: res });
+}
+
+function endingWhat(a, e) {
+  const k = "ending_" + e.kind;
+  return t(k) === k ? e.description : t(k, { who: anaName(a, e.seat) });
+}
+
+function renderAnalysis() {
+  const A = S.analysis;
+  if (!A) return;
+  const parts = [h("h2", {}, A.dealNo === null ? t("analysisTitleShort") : t("analysisTitle", { n: A.dealNo }))];
+  const back = A.from === "sheet" ? h("button", { onclick: showSheet, text: t("scoreSheet") })
+    : A.from === "result" && S.state && S.state.view && S.state.view.result && S.state.table.deal_no === A.dealNo ? h("button", { onclick: showResult, text: t("result") }) : "";
+  const actions = h("div", { cls: "actions" }, back, h("button", { cls: "primary", onclick: closeDialog, text: t("close") }));
+  const a = A.data;
+  if (A.error) {
+    parts.push(h("p", { cls: "ana-error", role: "alert" }, t("analysisFailed", { msg: A.error })));
+  } else if (!a) {
+    parts.push(h("p", { cls: "ana-wait", role: "status" }, h("span", { cls: "thinking" }, t("analysing")), " ", h("span", { cls: "muted small" }, t("analysingWhat"))));
+  } else if (a.skipped) {
+    const key = a.actual.ended_by === "passed_in" ? "anaSkipPassedIn" : a.actual.ended_by === "ramsch" ? "anaSkipRamsch" : "";
+    parts.push(h("p", { cls: "explain" }, key ? t(key) : a.skipped));
+  } else {
+    parts.push(...analysisBody(a));
+  }
+  parts.push(actions);
+  const d = $("#dialog");
+  const keep = S.dialog === "analysis" ? d.scrollTop : 0;
+  openDialog("analysis", ...parts);
+  d.scrollTop = keep;
+}
+
+function analysisBody(a) {
+  const isNull = /^null/.test(a.contract || "");
+  const decl = anaName(a, a.declarer);
+  const out = [];
+  // contract and result
+  out.push(h("p", { cls: "explain" }, t("anaContract", { who: decl, contract: gameWords(a.contract), b: a.bid, goal: goalText(a) })));
+  const facts = h("ul", { cls: "facts" },
+    h("li", {}, t("anaStart"), ": ", h("b", {}, a.start.declarer_wins === null ? t("anaNotSolved") : outcomeWords(a.start.declarer_points, a.start.declarer_wins, isNull))),
+    h("li", {}, t("anaActual"), ": ", h("b", {}, a.actual.won === null ? "–" : outcomeWords(a.actual.declarer_points, a.actual.won, isNull)),
+      a.actual.ended_by !== "played" && a.ending ? " — " + endingWhat(a, a.ending) : ""));
+  out.push(facts);
+  if (a.start.declarer_wins !== null && a.actual.won !== null) {
+    const key = "verdict_" + (a.start.declarer_wins ? "won" : "lost") + "_" + (a.actual.won ? "won" : "lost");
+    out.push(h("p", { cls: "verdict" }, t(key)));
+  }
+  // turning points, in words
+  out.push(h("h3", {}, t("turningPoints")));
+  const rows = a.cards;
+  const turns = rows.filter((r) => r.turning_point);
+  const list = h("ol", { cls: "turns" });
+  for (const r of turns) {
+    const best = r.best.length ? h("span", {}, ...chips(r.best)) : "?";
+    const params = { trick: r.trick, who: h("b", {}, anaName(a, r.seat)), card: cardChip(r.card), best, goal: goalText(a) };
+    list.append(h("li", {}, ...tNodes(r.role === "declarer" ? "tpDeclarer" : "tpDefender", params)));
+  }
+  const e = a.ending;
+  if (e && e.turning_point) {
+    list.append(h("li", {}, t("tpEnding", { n: e.after_cards, what: endingWhat(a, e), res: outcomeWords(e.points, e.wins, isNull) })));
+  }
+  out.push(list.children.length ? list : h("p", { cls: "muted" }, t("noTurningPoints")));
+  // card points given away and turning points by player
+  out.push(h("h3", {}, t("givenAway")));
+  out.push(h("table", { cls: "list small ana-seats" },
+    h("tr", {}, h("th", {}, ""), isNull ? "" : h("th", { cls: "num" }, t("givenAwayCol")), h("th", { cls: "num" }, t("turnsCol"))),
+    [0, 1, 2].map((s) => h("tr", { cls: s === a.declarer ? "decl" : "" },
+      h("td", {}, anaName(a, s), s === a.declarer ? h("span", { cls: "muted" }, " (" + t("declarer") + ")") : ""),
+      isNull ? "" : h("td", { cls: "num" }, a.points_lost[s]),
+      h("td", { cls: "num" }, a.turning_points_by_seat[s])))));
+  if (!isNull) out.push(h("p", { cls: "muted small" }, t("givenAwayHelp")));
+  // a row per card
+  out.push(h("h3", {}, t("cardByCard")));
+  const head = h("tr", {}, h("th", { cls: "num col-trick" }, t("trickCol")), h("th", {}, t("playerCol")), h("th", {}, t("cardCol")),
+    h("th", {}, t("bestCol")), h("th", { cls: "col-before" }, t("beforeCol")), h("th", {}, t("afterCol")),
+    isNull ? "" : h("th", { cls: "num" }, t("costCol")), h("th", {}, ""));
+  const cols = isNull ? 7 : 8;
+  const body = rows.flatMap((r) => {
+    const best = r.legal.length === 1 ? h("span", { cls: "muted" }, t("onlyCard"))
+      : !r.analysed ? "–" : r.best.length === r.legal.length ? h("span", { cls: "muted" }, t("anyCard")) : h("span", { cls: "bestcards" }, chips(r.best));
+    // narrow screens show the trick as a row of its own instead of a column
+    const trickRow = r.number % 3 === 1 ? h("tr", { cls: "trick-row" + (r.trick % 2 ? " odd" : "") }, h("td", { colspan: cols }, t("trickCol") + " " + r.trick)) : null;
+    const row = h("tr", { cls: "card-row" + (r.trick % 2 ? " odd" : "") + (r.turning_point ? " turn" : "") + (r.number % 3 === 1 ? " lead" : ""), title: r.note || null },
+      h("td", { cls: "num col-trick" }, r.number % 3 === 1 ? r.trick : ""),
+      h("td", { cls: "who" + (r.role === "declarer" ? " decl" : "") }, anaName(a, r.seat)),
+      h("td", {}, cardChip(r.card)),
+      h("td", { cls: "best" }, best),
+      h("td", { cls: "col-before" }, anaValue(r.points_before, r.wins_before)),
+      h("td", {}, anaValue(r.points_after, r.wins_after)),
+      isNull ? "" : h("td", { cls: "num" + (r.cost ? " cost" : " muted") }, r.cost === null ? "–" : r.cost),
+      h("td", {}, r.turning_point ? h("b", { cls: "turn-mark", title: t("turningPoint") },
+        h("span", { cls: "long" }, t("turnMark")), h("span", { cls: "short" }, "!")) : ""));
+    return trickRow ? [trickRow, row] : [row];
+  });
+  out.push(h("div", { cls: "ana-scroll" }, h("table", { cls: "list small ana-cards" }, head, body)));
+  const help = [t(isNull ? "anaHelpNull" : "anaHelp")];
+  if (a.not_analysed.length) help.push(t("anaNotAnalysed", { n: a.not_analysed.length, s: a.time_limit }));
+  out.push(h("p", { cls: "muted small" }, help.join(" ")));
+  return out;
 }
 
 function showInvite() {
@@ -935,11 +1122,11 @@ selDeck.value = DECK;
 selLang.addEventListener("change", () => {
   LANG = selLang.value; localStorage.setItem("skat.lang", LANG); applyStaticTexts(); render();
   if (!S.tableId) showLobby();
-  if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult();
+  if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult(); else if (S.dialog === "analysis") renderAnalysis();
 });
 selDeck.addEventListener("change", () => {
   DECK = selDeck.value; localStorage.setItem("skat.deck", DECK); render();
-  if (S.dialog === "result") showResult();
+  if (S.dialog === "result") showResult(); else if (S.dialog === "analysis") renderAnalysis();
 });
 window.addEventListener("beforeunload", () => { S.closing = true; });
 applyStaticTexts();
