@@ -8,6 +8,7 @@ import asyncio
 import json
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -40,15 +41,16 @@ def client(db_url: str):
 
 
 @pytest.fixture()
-def counted(monkeypatch) -> list[int]:
-    """Counts the solver runs of the server's analyses (analyse_game calls)."""
-    calls: list[int] = []
+def counted(monkeypatch) -> list[str]:
+    """Counts the analyses handed to a worker (the labels), in any AnalysisCache."""
+    calls: list[str] = []
+    start = AnalysisCache._start
 
-    def counting(record, **kw):
-        calls.append(1)
-        return analyse_game(record, **kw)
+    def counting(self, record, label):
+        calls.append(label)
+        return start(self, record, label)
 
-    monkeypatch.setattr(server_app, "analyse_game", counting)
+    monkeypatch.setattr(AnalysisCache, "_start", counting)
     return calls
 
 
@@ -194,7 +196,7 @@ def finished_records(n: int) -> list[dict]:
 
 def test_the_cache_is_bounded_and_shares_one_solve_between_concurrent_requests(counted):
     records = finished_records(3)
-    cache = AnalysisCache(size=2)
+    cache = AnalysisCache(size=2, processes=False)
 
     async def scenario() -> None:
         a, b = await asyncio.gather(cache.get("t", 1, records[0], "T"), cache.get("t", 1, records[0], "T"))
@@ -215,7 +217,8 @@ def test_the_cache_is_bounded_and_shares_one_solve_between_concurrent_requests(c
 
 
 def test_the_solver_runs_off_the_event_loop(monkeypatch):
-    """While a deal is analysed the loop keeps serving: the analysis runs on the cache's worker thread."""
+    """While a deal is analysed the loop keeps serving: on the worker thread of a thread cache, and in a
+    worker process in the server's cache, which gives the same analysis as in process."""
     record = finished_records(1)[0]
     started, release = threading.Event(), threading.Event()
     threads: list[str] = []
@@ -227,10 +230,10 @@ def test_the_solver_runs_off_the_event_loop(monkeypatch):
         return analyse_game(record, **kw)
 
     monkeypatch.setattr(server_app, "analyse_game", slow)
-    cache = AnalysisCache()
+    on_thread = AnalysisCache(processes=False)
 
     async def scenario() -> None:
-        task = asyncio.ensure_future(cache.get("t", 1, record, "T"))
+        task = asyncio.ensure_future(on_thread.get("t", 1, record, "T"))
         while not started.is_set():
             await asyncio.sleep(0.01)
         ticks = 0
@@ -244,14 +247,23 @@ def test_the_solver_runs_off_the_event_loop(monkeypatch):
     try:
         asyncio.run(scenario())
     finally:
-        cache.shutdown()
+        on_thread.shutdown()
     assert threads and threads[0].startswith("skat-analysis")
+    monkeypatch.undo()
+
+    in_process = AnalysisCache(time_limit=None)
+    try:
+        got = asyncio.run(in_process.get("t", 1, record, "T"))
+        assert isinstance(in_process._pool, ProcessPoolExecutor)
+    finally:
+        in_process.shutdown()
+    assert got == analyse_record(record, "T, deal 1", None)
 
 
 def test_a_record_that_does_not_replay_is_a_clear_server_error(counted):
     record = finished_records(1)[0]
     record["actions"] = record["actions"][:5]  # the deal stops in the auction: not a finished game
-    cache = AnalysisCache()
+    cache = AnalysisCache()  # the error comes back from the worker process
     try:
         with pytest.raises(TableError) as err:
             asyncio.run(cache.get("t", 1, record, "T"))

@@ -7,7 +7,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -18,15 +18,18 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 
 from skat.analysis import analyse_game
+from skat.cards import CardSet
 from skat.errors import SkatError
 from skat.game import Game
 from skat.records.iss import to_iss
+from skat.rules.ranking import GameType
 from skat.rulesets import get_ruleset
-from skat.server.bots import FALLBACKS, default_level
+from skat.server.bots import FALLBACKS, bot_process_pool, default_level
 from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
+from skat.solver import move_values_array
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -216,27 +219,36 @@ def analyse_record(record: dict[str, Any], label: str, time_limit: float | None 
     return analysis
 
 
-class AnalysisCache:
-    """Analyses of finished deals by (table, deal): solved on a worker thread, off the event loop, one at a
-    time, at most :data:`ANALYSIS_TIME_LIMIT` seconds per position; the last :data:`ANALYSIS_CACHE_SIZE`
-    are kept. Requests for a deal that is being analysed wait for the same result."""
+def warm_up_solver() -> None:
+    """Load the solver's compiled kernels (about half a second in a fresh process) with one tiny search."""
+    hands = (CardSet("CJ SJ").mask, CardSet("HA HT").mask, CardSet("DA DT").mask)
+    move_values_array(int(GameType.GRAND), hands, (), 0, 0, question="points", time_limit=60.0)
 
-    def __init__(self, size: int = ANALYSIS_CACHE_SIZE, time_limit: float | None = ANALYSIS_TIME_LIMIT) -> None:
+
+class AnalysisCache:
+    """Analyses of finished deals by (table, deal), the last :data:`ANALYSIS_CACHE_SIZE` kept; requests for a
+    deal that is being analysed wait for the same result.
+
+    The solver runs off the event loop, one deal at a time, at most ``time_limit`` seconds per position: in
+    a worker process (``processes=True``, the server's choice: the compiled solver holds the GIL while it
+    searches, so on a thread it would still pause the server's other tables), or on a worker thread.
+    """
+
+    def __init__(self, size: int = ANALYSIS_CACHE_SIZE, time_limit: float | None = ANALYSIS_TIME_LIMIT, *,
+                 processes: bool = True) -> None:
         self.size = size
         self.time_limit = time_limit
         """Seconds per position (None: solve every position exactly, however long it takes)."""
+        self.processes = processes
         self.entries: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = OrderedDict()
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: Executor | None = None
 
     async def get(self, table_id: str, deal_no: int, record: dict[str, Any], table_name: str) -> dict[str, Any]:
+        """The analysis JSON of a finished deal's record (see :func:`analyse_record`), solved once."""
         key = (table_id, deal_no)
         future = self.entries.get(key)
         if future is None:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis")
-            label = f"{table_name}, deal {deal_no}"
-            future = asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label,
-                                                                self.time_limit)
+            future = self._start(record, f"{table_name}, deal {deal_no}")
             self.entries[key] = future
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
@@ -247,17 +259,30 @@ class AnalysisCache:
         except SkatError as exc:
             self._forget(key, future)
             raise TableError("analysis_failed", f"deal {deal_no} could not be analysed: {exc}", 500) from None
+        except BrokenExecutor:
+            self._forget(key, future)
+            self.shutdown()  # the worker died (killed, out of memory): the next request starts a new one
+            raise TableError("analysis_failed", f"the analysis of deal {deal_no} stopped unexpectedly; ask again",
+                             503) from None
         except BaseException:
             if future.done():  # a failure is not kept; a request that was cancelled leaves the work running
                 self._forget(key, future)
             raise
+
+    def _start(self, record: dict[str, Any], label: str) -> asyncio.Future[dict[str, Any]]:
+        """Hand one analysis to the worker."""
+        if self._pool is None:
+            self._pool = (bot_process_pool(workers=1) if self.processes
+                          else ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis"))
+            self._pool.submit(warm_up_solver)  # runs first: the first deal's time limit is spent solving
+        return asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label, self.time_limit)
 
     def _forget(self, key: tuple[str, int], future: asyncio.Future[dict[str, Any]]) -> None:
         if self.entries.get(key) is future:
             del self.entries[key]
 
     def shutdown(self) -> None:
-        """Stop the worker thread (an analysis running now finishes in the background)."""
+        """Stop the worker (an analysis running now finishes in the background)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
