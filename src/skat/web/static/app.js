@@ -1033,7 +1033,7 @@ function analysisBody(a) {
   }
   out.push(list.children.length ? list : h("p", { cls: "muted" }, t("noTurningPoints")));
   // card points given away and turning points by player
-  out.push(h("h3", {}, t("givenAway")));
+  out.push(h("h3", {}, t(isNull ? "turnsBySeat" : "givenAway")));
   out.push(h("table", { cls: "list small ana-seats" },
     h("tr", {}, h("th", {}, ""), isNull ? "" : h("th", { cls: "num" }, t("givenAwayCol")), h("th", { cls: "num" }, t("turnsCol"))),
     [0, 1, 2].map((s) => h("tr", { cls: s === a.declarer ? "decl" : "" },
