@@ -257,6 +257,8 @@ def test_time_limit_stops_a_hard_search() -> None:
     from skat.solver import SearchLimitExceeded
 
     pos = _hard_full_deal()
+    warm = SUIT_AND_GRAND[0]
+    solve_points(*_args(warm), warm.declarer_points)  # loading the compiled kernels is not the search's time
     t = time.monotonic()
     with pytest.raises(SearchLimitExceeded) as info:
         move_values(*_args(pos), declarer_points=pos.declarer_points, time_limit=0.002)
@@ -264,6 +266,37 @@ def test_time_limit_stops_a_hard_search() -> None:
     assert info.value.time_limit == 0.002 and info.value.seconds >= 0.002
     assert solve_points(*_args(pos), pos.declarer_points, time_limit=60.0) == \
         solve_points(*_args(pos), pos.declarer_points)
+
+
+def test_a_search_lets_other_threads_run() -> None:
+    """The kernels release the GIL: a thread keeps going while another searches (a server judging a claim)."""
+    import threading
+    import time
+
+    hands, _ = deal(13)
+    args = (4, (hands[0], hands[1], hands[2]), (), 1, 1)  # a grand for middlehand: one call of ~50 ms here
+    solve_points(*args, 0)  # compiled and loaded
+    done = threading.Event()
+    calls: list[float] = []
+
+    def search() -> None:
+        for _ in range(3):
+            t = time.perf_counter()
+            solve_points(*args, 0)
+            calls.append(time.perf_counter() - t)
+        done.set()
+
+    worker = threading.Thread(target=search)
+    worker.start()
+    longest_gap, last = 0.0, time.perf_counter()
+    while not done.is_set():
+        time.sleep(0.001)
+        now = time.perf_counter()
+        longest_gap, last = max(longest_gap, now - last), now
+    worker.join()
+    # holding the GIL, each search would stop this loop for its whole length
+    assert min(calls) > 0.005
+    assert longest_gap < min(calls) / 2, (longest_gap, calls)
 
 
 @pytest.mark.parametrize("limits", [{"node_limit": 0}, {"node_limit": 2.5}, {"node_limit": True},

@@ -1,4 +1,7 @@
-"""Compiled hot loops of the solver: numba ``@njit(cache=True)`` kernels over 32-bit card masks.
+"""Compiled hot loops of the solver: numba ``@njit(cache=True, nogil=True)`` kernels over 32-bit card masks.
+
+The kernels release the GIL while they run, so a search on one thread (a server judging a claim)
+lets the other threads go on.
 
 Everything numba compiles lives in this one file, so that numba's on-disk cache (keyed on this
 file's timestamp) can never run a stale copy of a helper from another module.
@@ -246,7 +249,7 @@ def new_context(tt_bits: int = TT_BITS):
 
 
 # ----------------------------------------------------------------------------- small helpers
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def layout_points(gt, m):
     """Card points of a layout mask."""
     return (
@@ -258,7 +261,7 @@ def layout_points(gt, m):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def to_layout(gt, mask):
     """A card mask (Card numbers) in the layout of game type ``gt``."""
     out = 0
@@ -270,7 +273,7 @@ def to_layout(gt, mask):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def from_layout(gt, mask):
     """The inverse of :func:`to_layout`."""
     out = 0
@@ -282,7 +285,7 @@ def from_layout(gt, mask):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def beats(gt, a, b):
     """True if layout card ``a`` beats the card ``b`` now winning the trick."""
     ga = GRP[gt, a]
@@ -292,7 +295,7 @@ def beats(gt, a, b):
     return ga == TRUMP_GROUP[gt]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def best_beater(gt, hand, lead, w):
     """The highest card with which a seat holding ``hand`` can beat card ``w`` in a trick led
     with ``lead``, or -1 if it cannot."""
@@ -309,7 +312,7 @@ def best_beater(gt, hand, lead, w):
     return highest_bit(higher)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def legal_layout(gt, hand, n, c0):
     """Legal cards of a layout hand; ``n`` cards are in the trick and ``c0`` led it."""
     if n == 0:
@@ -320,7 +323,7 @@ def legal_layout(gt, hand, n, c0):
     return hand
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _trick_value(gt, mode, decl, winner, pts):
     if mode == 0:
         return pts if winner == decl else 0
@@ -329,7 +332,7 @@ def _trick_value(gt, mode, decl, winner, pts):
     return 1 if winner != decl else 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _rest_bounds(gt, mode, decl, h0, h1, h2, rem):
     """Lower and upper bound of the rest value at a trick start from the top trumps.
 
@@ -365,7 +368,7 @@ def _rest_bounds(gt, mode, decl, h0, h1, h2, rem):
     return 0, hi - (popcount(run) + 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _max_rest(gt, mode, rem, n):
     if mode == 0:
         return layout_points(gt, rem)
@@ -404,7 +407,7 @@ _NEXT = 1
 _RETURN = 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, MK, gen, ttmask, TK):
     """Legal moves of seat ``p`` into MB[d], one per class of equivalent cards, with ordering keys.
 
@@ -511,7 +514,7 @@ def _gen_moves(gt, mode, decl, h0, h1, h2, leader, n, c0, c1, p, ttmove, d, MB, 
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _quick(gt, mode, decl, gen, ttmask, h0, h1, h2, leader, alpha, beta, TK, TD):
     """The value of a trick start when it needs no search (empty, last trick, bound or table
     cut-off, the same tests as in :func:`search`), else -1."""
@@ -556,7 +559,7 @@ def _quick(gt, mode, decl, gen, ttmask, h0, h1, h2, leader, alpha, beta, TK, TD)
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
     """Fail-soft alpha-beta over the rest value (see the module docstring), with an explicit stack.
 
@@ -838,7 +841,7 @@ def search(h0, h1, h2, leader, n, c0, c1, alpha, beta, P, TK, TD, MB, MK, FS):
             state = _NEXT
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _child(h0, h1, h2, leader, n, c0, c1, m, alpha, beta, P, TK, TD, MB, MK, FS):
     """Rest value after the player to move plays layout card ``m`` (or of the position if m < 0)."""
     if m < 0:
@@ -868,7 +871,7 @@ def _child(h0, h1, h2, leader, n, c0, c1, m, alpha, beta, P, TK, TD, MB, MK, FS)
     return tv + search(h0, h1, h2, winner, 0, -1, -1, alpha - tv, beta - tv, P, TK, TD, MB, MK, FS)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS):
     """Exact value in [lo, hi] by null-window tests: the first at ``guess``, then each at the
     current upper bound ``hi``.
@@ -898,7 +901,7 @@ def _mtdf(h0, h1, h2, leader, n, c0, c1, m, lo, hi, guess, P, TK, TD, MB, MK, FS
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _setup(gt, decl, mode, P):
     P[P_ABORT] = 0
     P[P_GT] = gt
@@ -906,7 +909,7 @@ def _setup(gt, decl, mode, P):
     P[P_MODE] = mode
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def solve_rest(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, guess, P, TK, TD, MB, MK, FS):
     """Exact rest value of a position given in Card numbers (``c0, c1`` -1 when absent)."""
     _setup(gt, decl, mode, P)
@@ -927,7 +930,7 @@ def solve_rest(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, guess, P, TK, TD, 
     return _mtdf(l0, l1, l2, leader, n, t0, t1, -1, 0, hi, guess, P, TK, TD, MB, MK, FS)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def rest_test(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, P, TK, TD, MB, MK, FS):
     """True if the rest value reaches ``target`` (one null-window search)."""
     _setup(gt, decl, mode, P)
@@ -941,7 +944,7 @@ def rest_test(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, P, TK, TD, 
     return search(l0, l1, l2, leader, n, t0, t1, target - 1, target, P, TK, TD, MB, MK, FS) >= target
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def move_values(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, out, P, TK, TD, MB, MK, FS):
     """Value of every legal card of the player to move, written to ``out[card]`` (Card numbers).
 
@@ -1005,7 +1008,7 @@ def move_values(gt, decl, mode, h0, h1, h2, leader, n, c0, c1, target, out, P, T
 
 
 # ----------------------------------------------------------------------------- random playouts
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def random_playouts(gt, decl, h0, h1, h2, leader, n, c0, c1, count, seed, out_points, out_tricks):
     """Play the rest of the deal ``count`` times with uniformly random legal cards.
 
