@@ -18,18 +18,16 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Res
 from fastapi.staticfiles import StaticFiles
 
 from skat.analysis import analyse_game
-from skat.cards import CardSet
 from skat.errors import SkatError
 from skat.game import Game
 from skat.records.iss import to_iss
-from skat.rules.ranking import GameType
 from skat.rulesets import get_ruleset
 from skat.server.bots import FALLBACKS, bot_process_pool, default_level
 from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
-from skat.solver import move_values_array
+from skat.solver import warm_up
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -219,19 +217,13 @@ def analyse_record(record: dict[str, Any], label: str, time_limit: float | None 
     return analysis
 
 
-def warm_up_solver() -> None:
-    """Load the solver's compiled kernels (about half a second in a fresh process) with one tiny search."""
-    hands = (CardSet("CJ SJ").mask, CardSet("HA HT").mask, CardSet("DA DT").mask)
-    move_values_array(int(GameType.GRAND), hands, (), 0, 0, question="points", time_limit=60.0)
-
-
 class AnalysisCache:
     """Analyses of finished deals by (table, deal), the last :data:`ANALYSIS_CACHE_SIZE` kept; requests for a
     deal that is being analysed wait for the same result.
 
     The solver runs off the event loop, one deal at a time, at most ``time_limit`` seconds per position: in
-    a worker process (``processes=True``, the server's choice: the compiled solver holds the GIL while it
-    searches, so on a thread it would still pause the server's other tables), or on a worker thread.
+    a worker process (``processes=True``, the server's choice: the analysis' Python work between searches
+    would otherwise compete with the server's other tables for the GIL), or on a worker thread.
     """
 
     def __init__(self, size: int = ANALYSIS_CACHE_SIZE, time_limit: float | None = ANALYSIS_TIME_LIMIT, *,
@@ -274,7 +266,7 @@ class AnalysisCache:
         if self._pool is None:
             self._pool = (bot_process_pool(workers=1) if self.processes
                           else ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis"))
-            self._pool.submit(warm_up_solver)  # runs first: the first deal's time limit is spent solving
+            self._pool.submit(warm_up)  # runs first: the first deal's time limit is spent solving
         return asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label, self.time_limit)
 
     def _forget(self, key: tuple[str, int], future: asyncio.Future[dict[str, Any]]) -> None:

@@ -27,7 +27,7 @@ limit); a search that passes one raises :class:`SearchLimitExceeded` instead of 
 
 The kernels are compiled by numba on first use and cached on disk (``__pycache__`` next to
 ``kernels.py``, or the directory in ``NUMBA_CACHE_DIR``), so only the first process after an
-install pays for the compilation.  Not thread-safe across threads sharing a context: every
+install pays for the compilation; ``warm_up()`` loads them ahead of a time-limited search.  Not thread-safe across threads sharing a context: every
 thread gets its own transposition table.
 """
 
@@ -45,6 +45,7 @@ from skat.solver.search import (
     random_playouts,
     solve,
     solve_points,
+    warm_up,
 )
 
 __all__ = [
@@ -62,4 +63,5 @@ __all__ = [
     "move_values_array",
     "random_playouts",
     "last_node_count",
+    "warm_up",
 ]
