@@ -7,20 +7,20 @@
 * ``strong``: perfect-information Monte Carlo on the full budget (40 worlds,
   0.5 s a card) with bidding, skat and discard decisions by simulation.
 
-Measured strength (``bench/players.py`` and ``skat arena``, duplicate deals, standard
-rules, 2-core machine, November 2026; Seeger-Fabian points per game, 95 % CI):
+Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine,
+November 2026; Seeger-Fabian points per game, 95 % CI; the README's table of players):
 
-* ``strong`` vs ``heuristic``: +14.0 [+8.7, +19.4] over 200 deals (seed 2026); an
-  earlier 30-deal match gave +25.3 [+10.8, +39.8].  One core: 11 ms median per card
-  (p95 0.51 s, max 1.25 s), bidding/skat decisions p95 1.09 s, max 1.31 s (the
-  first decision for a hand simulates, later ones reuse it).
+* ``strong`` vs ``heuristic``: +16.4 [+14.5, +18.2] over 2,000 deals (12,000 games, seed
+  2026, 0 illegal actions; ``bench/data/arena/``).  One core: 14 ms median per card (p95
+  0.50 s), bidding/skat decisions p95 1.04 s, max 1.8 s (the first decision for a hand
+  simulates, later ones reuse it).
 * ``heuristic`` vs ``random``: +260.7 [+259.6, +261.8] over 16,667 deals (100,002
   games, no illegal action).
 * ``easy`` vs ``heuristic``: -12.6 [-17.6, -7.5] over 300 deals (seed 5).
-* ``medium`` vs ``heuristic``: +17.9 [+10.3, +25.6] over 60 deals (seed 5), 32 ms per
+* ``medium`` vs ``heuristic``: +18.8 [+15.0, +22.6] over 300 deals (seed 2027), 19 ms per
   decision on average.
 * ``strong`` vs ``medium``: -1.5 [-11.1, +8.2] over 60 deals (seed 9): no measurable
-  difference yet; ``strong`` declares less often (26 % vs 33 % of its solo seats).
+  difference yet; ``strong`` declares less often (its simulated bidding is cautious).
 """
 
 from __future__ import annotations
