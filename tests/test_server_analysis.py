@@ -21,6 +21,7 @@ from tests.test_server_house import three_people
 import skat.server.app as server_app
 from skat.analysis import analyse_game
 from skat.game import Game
+from skat.records.iss import parse_iss
 from skat.server import create_app
 from skat.server.app import ANALYSIS_TIME_LIMIT, AnalysisCache, analyse_record
 from skat.server.tables import TableError
@@ -176,6 +177,12 @@ def test_the_iss_record_of_a_played_deal_needs_no_optional_part(client):
     assert client.get("/api/meta").json()["iss_records"] is True
     r = client.get(f"/api/tables/{table_id}/games/1.iss")
     assert r.status_code == 200 and r.text.startswith("(;GM[Skat]") and "attachment" in r.headers["content-disposition"]
+    # the header names the table's players by game seat (forehand first) and the deal number
+    block = client.get(f"/api/tables/{table_id}/games/1.json").json()["table"]
+    for seat, name in enumerate(block["players"]):
+        assert f"P{seat}[{name}]" in r.text
+    assert "ID[1]" in r.text
+    assert parse_iss(r.text, 1).players == tuple(block["players"])
 
 
 # ---------------------------------------------------------------------- the cache itself

@@ -169,7 +169,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_iss(table_id: str, deal_no: int) -> Response:
         record = _finished_record(mgr(), table_id, deal_no)
         try:
-            text = to_iss(Game.from_record(record))
+            text = to_iss(Game.from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
             raise TableError("no_iss_record", f"deal {deal_no} cannot be written as an ISS record: {exc}; "
                              "download its JSON record instead", 422) from None
@@ -201,6 +201,21 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.include_router(officers_router)  # Officers' Skat for two at /officers
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def _iss_header(record: dict[str, Any]) -> dict[str, Any]:
+    """The players' names (by game seat), deal number and table name of a table's record for its ISS header;
+    characters the ISS format cannot hold in a value (``]``, line breaks) become ``)`` and spaces."""
+    block = record.get("table") or {}
+
+    def clean(text: Any) -> str:
+        return str(text).replace("]", ")").replace("\r", " ").replace("\n", " ")
+
+    header: dict[str, Any] = {"game_id": int(block.get("deal_no") or 0), "comment": clean(block.get("name", ""))}
+    players = block.get("players")
+    if isinstance(players, list) and len(players) == 3:
+        header["players"] = [clean(name) for name in players]
+    return header
 
 
 def analyse_record(record: dict[str, Any], label: str, time_limit: float | None = ANALYSIS_TIME_LIMIT) -> dict[str, Any]:
