@@ -587,7 +587,7 @@ def plot_cumulative(summary: dict[str, Any], path: str | Path) -> Path:
                  f"(95% CI {d['ci95'][0]:+.1f} .. {d['ci95'][1]:+.1f}), {summary['deals']} duplicate deals",
                  fontsize=10)
     ax.set_xlabel("deal")
-    ax.set_ylabel(f"cumulative difference ({a} - {b})\nSF points per game", fontsize=9)
+    ax.set_ylabel(f"sum of the per-deal differences ({a} - {b})\nin SF points per game", fontsize=9)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     path = Path(path)
