@@ -24,3 +24,20 @@ def vectors(category: str, rulesets: tuple[str, ...] | None = None) -> list[dict
 @pytest.fixture(scope="session")
 def iss_sample_path() -> Path:
     return SHARED / "data" / "iss" / "sample.sgf"
+
+
+@pytest.fixture()
+def db_url(tmp_path: Path) -> str:
+    """A fresh SQLite database file for a server."""
+    return f"sqlite:///{tmp_path / 'skat.sqlite'}"
+
+
+@pytest.fixture()
+def client(db_url: str):
+    """A test client of the table server on a fresh database (lifespan started)."""
+    from fastapi.testclient import TestClient
+
+    from skat.server import create_app
+
+    with TestClient(create_app(db_url)) as c:
+        yield c

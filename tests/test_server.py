@@ -4,26 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
 from skat.game import Game
-from skat.server import create_app
 
 CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
-
-
-@pytest.fixture()
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'skat.sqlite'}"
-
-
-@pytest.fixture()
-def client(db_url: str):
-    with TestClient(create_app(db_url)) as c:
-        yield c
 
 
 def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> dict:

@@ -31,17 +31,6 @@ SCREENSHOT = Path("/tmp/analysis.png")
 
 
 @pytest.fixture()
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'skat.sqlite'}"
-
-
-@pytest.fixture()
-def client(db_url: str):
-    with TestClient(create_app(db_url)) as c:
-        yield c
-
-
-@pytest.fixture()
 def counted(monkeypatch) -> list[str]:
     """Counts the analyses handed to a worker (the labels), in any AnalysisCache."""
     calls: list[str] = []

@@ -6,9 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from contextlib import ExitStack
-from pathlib import Path
 
-import pytest
 from fastapi.testclient import TestClient
 from tests.test_server import visible_cards
 
@@ -17,11 +15,6 @@ from skat.server import create_app
 from skat.server.store import Store, tables_t
 from skat.server.tables import TableManager
 from skat.tournee import TourneeGame
-
-
-@pytest.fixture()
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'skat.sqlite'}"
 
 
 class Trio:
