@@ -96,19 +96,22 @@ def test_malformed_request_body(client):
 
 
 # ----------------------------------------------------------------- WebSocket
-def play_deal(ws, state: dict) -> dict:
-    """Play one deal for this seat with simple choices; returns the final state."""
+def simple_choice(view: dict) -> str:
+    """Hold or bid 18 in the auction, else the first legal action."""
+    legal = view["legal_actions"]
+    if view["phase"] == "bidding":
+        return "hold" if "hold" in legal else ("18" if legal == ["18", "pass"] else "pass")
+    return legal[0]
+
+
+def play_deal(ws, state: dict, choose=simple_choice) -> dict:
+    """Play one deal for this seat, each action by ``choose(view)``; returns the final state."""
     while True:
         state = until_my_turn(ws, state)
         v = state["view"]
         if v["phase"] == "finished":
             return state
-        legal = v["legal_actions"]
-        if v["phase"] == "bidding":
-            action = "hold" if "hold" in legal else ("18" if legal == ["18", "pass"] else "pass")
-        else:
-            action = legal[0]
-        ws.send_text(json.dumps({"type": "action", "action": action, "seq": state["seq"]}))
+        ws.send_text(json.dumps({"type": "action", "action": choose(v), "seq": state["seq"]}))
         state = recv_state(ws)
 
 

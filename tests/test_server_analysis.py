@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from tests.test_server import hello, new_table, recv_state, until_my_turn
+from tests.test_server import hello, new_table, play_deal
 from tests.test_server_house import three_people
 
 import skat.server.app as server_app
@@ -54,15 +54,7 @@ SEED = 4
 
 def play_passing(ws, state: dict) -> dict:
     """Play one deal for this seat: pass in the auction, then the first legal card; the final state."""
-    while True:
-        state = until_my_turn(ws, state)
-        v = state["view"]
-        if v["phase"] == "finished":
-            return state
-        legal = v["legal_actions"]
-        ws.send_text(json.dumps({"type": "action", "action": "pass" if "pass" in legal else legal[0],
-                                 "seq": state["seq"]}))
-        state = recv_state(ws)
+    return play_deal(ws, state, lambda v: "pass" if "pass" in v["legal_actions"] else v["legal_actions"][0])
 
 
 def played_deal(client: TestClient, seed: int = SEED) -> tuple[str, dict]:
