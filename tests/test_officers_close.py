@@ -20,11 +20,12 @@ from skat.server import create_app
 from skat.server import officers as officers_server
 from skat.server.officers import OfficersTables, create_officers_app
 from skat.server.store import OfficersTableClosedError, Store, normalize_db_url
-from test_officers_web import serve, stop
 from test_server_support import (
     chromium_launch_kwargs,
     free_port,
     postgres,  # noqa: F401 - the fixture
+    serve,
+    stop,
 )
 
 BODY = {"variant": "classic", "seed": 17, "seat": 0}

@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import threading
-import time
 
 import pytest
 from fastapi import FastAPI
@@ -23,7 +21,7 @@ from skat.officers.game import DOWN, OUT, OWN, UP
 from skat.officers.options import VARIANTS
 from skat.server import officers as officers_server
 from skat.server.officers import PAGE, TABLES, create_officers_app, page_url, router
-from test_server_support import ROOT, chromium_launch_kwargs, free_port
+from test_server_support import ROOT, chromium_launch_kwargs, free_port, serve, stop
 
 SHOTS = ROOT / "test-output" / "screenshots"
 CARD_RE = re.compile(r"\b[CSHD][789TJQKA]\b")
@@ -208,26 +206,6 @@ def test_stand_alone_app_and_start_address():
 
 
 # ------------------------------------------------------------------ browser
-def serve(app: FastAPI, port: int):
-    """Run ``app`` on ``port`` in a thread; returns the uvicorn server (``stop(srv)`` ends it)."""
-    import uvicorn
-
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        assert time.time() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    srv.thread = thread  # type: ignore[attr-defined]
-    return srv
-
-
-def stop(srv) -> None:
-    srv.should_exit = True
-    srv.thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def server():
     port = free_port()

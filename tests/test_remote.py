@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import threading
-import time
 
 import httpx
 import pytest
@@ -18,6 +16,7 @@ from skat.remote import parse_table_link, play_remote, view_from_json
 from skat.rulesets import PUB, TOURNEE
 from skat.server.app import create_app
 from skat.tournee import TourneeGame
+from test_server_support import serve, stop
 
 
 def free_port() -> int:
@@ -28,21 +27,11 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
-
     db = tmp_path_factory.mktemp("remote") / "skat.sqlite"
     port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(f"sqlite:///{db}"), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 20
-    while not srv.started:
-        assert time.time() < deadline, "the test server did not start"
-        time.sleep(0.05)
+    srv = serve(create_app(f"sqlite:///{db}"), port)
     yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    stop(srv)
 
 
 def new_table(base: str, **body) -> dict:

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -154,3 +155,24 @@ class ServerProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+
+
+def serve(app, port: int):
+    """Run ``app`` on ``port`` in a thread; returns the uvicorn server (``stop(srv)`` ends it)."""
+    import uvicorn
+
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 20
+    while not srv.started:
+        assert time.time() < deadline, "the test server did not start"
+        time.sleep(0.05)
+    srv.thread = thread  # type: ignore[attr-defined]
+    return srv
+
+
+def stop(srv) -> None:
+    """End a server started by :func:`serve`."""
+    srv.should_exit = True
+    srv.thread.join(10)
