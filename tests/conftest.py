@@ -1,19 +1,19 @@
-"""Shared fixtures: the rules vectors and ISS sample from ../shared."""
+"""Shared fixtures: the rules vectors and the ISS sample, both kept in tests/data (see tests/data/README.md)."""
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("SKAT_SHARED", ROOT.parent / "shared"))
+DATA = ROOT / "tests" / "data"
+ISS_SAMPLE = DATA / "iss" / "sample.sgf"
 
 
 def load_vectors() -> list[dict]:
-    path = SHARED / "rules" / "vectors.json"
+    path = DATA / "vectors.json"
     return json.loads(path.read_text())["cases"]
 
 
@@ -23,7 +23,7 @@ def vectors(category: str, rulesets: tuple[str, ...] | None = None) -> list[dict
 
 @pytest.fixture(scope="session")
 def iss_sample_path() -> Path:
-    return SHARED / "data" / "iss" / "sample.sgf"
+    return ISS_SAMPLE
 
 
 @pytest.fixture()

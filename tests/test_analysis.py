@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from conftest import SHARED
+from conftest import ISS_SAMPLE
 from skat.actions import Bid, Play
 from skat.analysis import (
     AnalysisError,
@@ -34,7 +34,7 @@ from skat.rulesets import ISKO, PUB
 from skat.solver import Position, solve_points
 from skat.solver import reference as ref
 
-SAMPLE = SHARED / "data" / "iss" / "sample.sgf"
+SAMPLE = ISS_SAMPLE
 RECORDS = {r.id: r for r in read_iss_file(SAMPLE)}
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED
+from conftest import ISS_SAMPLE
 from skat import CardSet, Contract, Game, GameType, RecordError
 from skat.cards import mask_points
 from skat.cli import main
@@ -30,7 +30,7 @@ from skat.records.iss import (
 )
 from skat.rules.value import matadors
 
-SAMPLE = SHARED / "data" / "iss" / "sample.sgf"
+SAMPLE = ISS_SAMPLE
 RECORDS = read_iss_file(SAMPLE)
 BY_ID = {r.id: r for r in RECORDS}
 

@@ -1,7 +1,7 @@
 """The one-line game records of the International Skat Server (ISS).
 
 A record looks like ``(;GM[Skat]PC[...]ID[...]P0[..]P1[..]P2[..]MV[w <deal> 1 p 2 18 ...]R[d:2 win v:72 ...] ;)``.
-The format is described in ``shared/data/iss/SOURCES.md``. This module reads such records
+The format is described in ``docs/iss.md``. This module reads such records
 (:func:`parse_iss`, :func:`read_iss_file`), replays them through :class:`skat.Game`
 (:func:`replay`), recomputes their result and compares it with the ``R[...]`` field
 (:func:`verify`), and writes records of finished games (:func:`to_iss`).
