@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from skat.game import Game
-from skat.players.registry import make_player
+from skat.players.registry import check_player_name, make_player
 from skat.rulesets import get_ruleset
 
 __all__ = [
@@ -100,6 +100,7 @@ def arena_player(name: str, seed: int | None = None) -> Any:
     (:class:`skat.players.base.Player`).  Worker processes and Ray tasks load it the same way,
     so the module must be importable there too (the current directory is searched first).
     """
+    check_player_name(name, own_bots=True)
     if ":" not in name:
         return make_player(name, seed)
     where, _, attr = name.rpartition(":")

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+
+from skat.errors import SkatError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
@@ -22,9 +25,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+EPILOG = """\
+The rules the engine applies, every table option with its allowed values and default, and which
+reading each rule set takes where the sources disagree: docs/rules.md in the source repository
+(`skat rules show NAME` prints a rule set's options). `skat COMMAND --help` explains a command."""
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the module of ``command`` is imported (so one broken command cannot stop the others)."""
-    parser = argparse.ArgumentParser(prog="skat", description="Skat: rules engine, computer players and a table.")
+    parser = argparse.ArgumentParser(
+        prog="skat", description="Skat: rules engine, computer players and a table.", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
@@ -53,11 +64,29 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args._run(args) or 0)
+        status = int(args._run(args) or 0)
+        sys.stdout.flush()  # a reader that went away shows here, not at the interpreter's exit
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
-        return 0
+        return _reader_gone()
+    except SkatError as exc:  # an error a person can act on: a message, not a traceback
+        print(f"skat {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _reader_gone() -> int:
+    """The output's reader closed the pipe (``skat ... | head``): end quietly with status 0.
+
+    Standard output is pointed at /dev/null so that Python's final flush raises nothing.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real file descriptor (captured output): nothing to flush
+        pass
+    return 0
 
 
 if __name__ == "__main__":

@@ -10,12 +10,13 @@ import sys
 from pathlib import Path
 
 from skat.arena import ArenaConfig, format_summary, plot_cumulative, run_match, write_json
+from skat.players.registry import OWN_BOT_FORMS, PLAYER_NAMES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", required=True, metavar="A,B",
-                        help="two players, e.g. strong,heuristic; a bot of your own as package.module:Factory or "
-                             "path/to/bot.py:Factory (called with a seed, returns an object with choose(view))")
+                        help=f"two players, e.g. strong,heuristic: {', '.join(PLAYER_NAMES)}, or a bot of your "
+                             f"own ({OWN_BOT_FORMS}: called with a seed, returns an object with choose(view))")
     parser.add_argument("--deals", type=int, default=100, help="number of deals (each is played 6 times)")
     parser.add_argument("--seed", type=int, default=0, help="match seed: deals and player seeds derive from it")
     parser.add_argument("--ruleset", default="isko2018", help="rule set name (default isko2018)")

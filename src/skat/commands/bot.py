@@ -6,13 +6,14 @@ import argparse
 import asyncio
 import sys
 
+from skat.players.registry import OWN_BOT_FORMS, PLAYER_NAMES
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("link", help="the seat's link as the server gives it: http://host:port/t/TABLE#token=TOKEN")
     parser.add_argument("--token", default=None, help="the seat's token, when the link has none")
     parser.add_argument("--player", default="strong",
-                        help="strong, medium, easy, heuristic, pimc, random, or a bot of your own "
-                             "(package.module:Factory or path/to/bot.py:Factory); default strong")
+                        help=f"{', '.join(PLAYER_NAMES)}, or a bot of your own ({OWN_BOT_FORMS}); default strong")
     parser.add_argument("--deals", type=int, default=None, help="leave after this many deals (default: stay)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
     parser.add_argument("--quiet", action="store_true", help="do not print each deal's result")

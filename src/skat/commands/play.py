@@ -15,6 +15,7 @@ from skat.actions import parse_action
 from skat.cards import CardSet
 from skat.errors import IllegalActionError
 from skat.game import SEAT_NAMES, Game, Phase
+from skat.players.registry import LEVELS, PLAYER_NAMES
 from skat.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
@@ -29,8 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--officers-variant", default="classic",
                         choices=["classic", "passing", "harlequin", "half_open", "admiral"],
                         help="with --variant officers: which Officers' Skat (default classic)")
-    parser.add_argument("--level", default=None,
-                        help="computer players' level: strong (default when available), heuristic or random")
+    parser.add_argument("--level", default=None, choices=PLAYER_NAMES, metavar="LEVEL",
+                        help=f"computer players' level: {', '.join(LEVELS)} (default strong), or heuristic or "
+                             "random (the simple players for bot authors)")
     parser.add_argument("--name", default="", help="your name at the table")
     parser.add_argument("--ruleset", default="isko2018",
                         help="rule set of the browser table: isko2018 (default), old_pre1999, pub, pirate, tournee")

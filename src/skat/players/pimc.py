@@ -30,7 +30,6 @@ from skat.actions import Action, Play
 from skat.cards import Card, mask_points
 from skat.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer, fallback_action
-from skat.players.registry import register
 from skat.players.worlds import Knowledge, sample_worlds
 from skat.rules.ranking import GameType, winner_index
 
@@ -200,9 +199,3 @@ class PIMCPlayer:
             return hint
         return Play(Card(min(ties, key=lambda c: (mask_points(1 << c), c & 7))))
 
-
-def _make(seed: int | None) -> PIMCPlayer:
-    return PIMCPlayer(seed)
-
-
-register("pimc", _make)

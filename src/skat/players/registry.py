@@ -6,10 +6,19 @@ from collections.abc import Callable
 
 from skat.players.base import Player, RandomPlayer
 
-__all__ = ["register", "make_player", "PLAYER_NAMES"]
+__all__ = ["register", "make_player", "check_player_name", "LEVELS", "PLAYER_NAMES", "OWN_BOT_FORMS"]
+
+LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
+"""The levels for people, weakest first (``strong`` is the web table's default)."""
+
+PLAYER_NAMES: tuple[str, ...] = (*LEVELS, "heuristic", "random")
+"""Every built-in player by name: the levels, then ``heuristic`` and ``random`` for bot authors.
+The command line, the lobby, ``skat bot``, ``skat arena`` and the README use these names."""
+
+OWN_BOT_FORMS = "FILE.py:Factory or package.module:Factory"
+"""How a bot of one's own is named where a command takes one (``skat arena``, ``skat bot``)."""
 
 _FACTORIES: dict[str, Callable[[int | None], Player]] = {"random": RandomPlayer}
-PLAYER_NAMES = _FACTORIES.keys()
 
 
 def register(name: str, factory: Callable[[int | None], Player]) -> None:
@@ -17,13 +26,26 @@ def register(name: str, factory: Callable[[int | None], Player]) -> None:
     _FACTORIES[name] = factory
 
 
+def check_player_name(name: str, *, own_bots: bool = False) -> str:
+    """``name`` if it is a built-in player, else ValueError listing the known names.
+
+    With ``own_bots`` a bot of one's own (:data:`OWN_BOT_FORMS`) passes too; it is loaded later.
+    """
+    if isinstance(name, str) and (name in PLAYER_NAMES or (own_bots and ":" in name)):
+        return name
+    known = ", ".join(PLAYER_NAMES)
+    extra = f", or a bot of your own ({OWN_BOT_FORMS})" if own_bots else ""
+    raise ValueError(f"unknown player {name!r}; choose one of: {known}{extra}")
+
+
 def make_player(name: str, seed: int | None = None) -> Player:
-    """A new player by name (``random``, ``heuristic``, ``pimc``, ``easy``, ``medium``, ``strong``...)."""
+    """A new player by name: one of :data:`PLAYER_NAMES` or a name given to :func:`register`."""
     _load_builtin()
     try:
         factory = _FACTORIES[name]
     except KeyError:
-        raise ValueError(f"unknown player {name!r}; choose one of: {', '.join(sorted(_FACTORIES))}") from None
+        check_player_name(name)
+        raise ValueError(f"player {name!r} is not available here (its module could not be loaded)") from None
     return factory(seed)
 
 
@@ -31,7 +53,7 @@ def _load_builtin() -> None:
     """Import the modules that register the stronger players (if present)."""
     import importlib
 
-    for module in ("skat.players.heuristic", "skat.players.pimc", "skat.players.levels"):
+    for module in ("skat.players.heuristic", "skat.players.levels"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -20,9 +20,10 @@ from fastapi.staticfiles import StaticFiles
 from skat.analysis import analyse_game
 from skat.errors import SkatError
 from skat.game import Game
+from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rulesets import get_ruleset
-from skat.server.bots import FALLBACKS, bot_process_pool, default_level
+from skat.server.bots import bot_process_pool, default_level
 from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
@@ -90,7 +91,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"protocol": PROTOCOL_VERSION, "levels": list(FALLBACKS), "default_level": default_level(),
+        return {"protocol": PROTOCOL_VERSION, "levels": list(PLAYER_NAMES), "default_level": default_level(),
                 "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": True,
                 "ruleset_descriptions": {name: get_ruleset(name).description for name in table_rulesets()}}
 

@@ -27,7 +27,7 @@ FALLBACKS = ("strong", "heuristic", "random")
 """The order in which a failing or missing computer player is replaced."""
 
 
-SEARCH_LEVELS = frozenset({"strong", "medium", "easy", "pimc"})
+SEARCH_LEVELS = frozenset({"strong", "medium", "easy"})
 """Players whose thinking goes to the process pool."""
 
 

@@ -21,9 +21,10 @@ from typing import Any
 from skat.actions import CONCEDE, Action, parse_action
 from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
+from skat.players.registry import check_player_name
 from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
-from skat.server.bots import BotSeat, available_bot, bot_process_pool, claim_is_sound, default_level
+from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
@@ -546,9 +547,10 @@ class TableManager:
             if kind == "human":
                 rows.append({"position": pos, "kind": "human", "name": "", "bot": None, "token_hash": None})
             else:
-                bot = available_bot(kind)
-                if bot != kind and kind not in ("strong", "heuristic", "medium", "easy", "pimc", "random"):
-                    raise TableError("bad_seats", f"unknown computer player {kind!r}")
+                try:
+                    check_player_name(kind)
+                except ValueError as exc:
+                    raise TableError("bad_seats", f"seat {pos}: {exc} (or 'human' for a person)") from None
                 rows.append({"position": pos, "kind": "bot", "name": _bot_label(kind, pos), "bot": kind,
                              "token_hash": None})
         token = None
