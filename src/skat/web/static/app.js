@@ -282,11 +282,11 @@ function render() {
   if (!st) return;
   applyStaticTexts();
   $("#table-name").textContent = st.table.name + (st.table.deal_no ? " · " + t("dealNo", { n: st.table.deal_no }) : "");
-  renderOpponents();
-  renderCenter();
-  renderPanel();
-  renderHand();
-  renderSide();
+  // each part on its own: a fault in one (reported as an uncaught error) must not take away the
+  // panel's buttons, or the player is stuck at the table
+  for (const part of [renderOpponents, renderCenter, renderPanel, renderHand, renderSide]) {
+    try { part(); } catch (e) { setTimeout(() => { throw e; }); }
+  }
 }
 
 function roleOf(pos) {
@@ -358,7 +358,8 @@ function wonBy(seat) {
   return seat === S.state.you.seat ? t("trickWonByYou") : t("trickWonBy", { who: seatName(seat) });
 }
 
-function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null; }
+function isPassedIn(v) { return !!v && v.phase === "finished" && !!v.result && v.result.kind === "passed_in"; }
+function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null && !isPassedIn(v); }
 function kontraLevel(v) { return (v && v.kontra_level) || 0; }
 
 // The game in words: the Tournee game's own name when there is one, else the contract.
@@ -407,6 +408,9 @@ function infoText() {
     return t("ramschPlay") + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
   }
   if (v.phase === "finished" && v.result && v.result.kind === "ramsch") return t("ramschPlay");
+  // all passed (ISkO: passed in): a finished deal without a declarer, so nobody to name below
+  if (isPassedIn(v)) return t("passedIn");
+  if (v.declarer === null) return v.phase === "finished" ? t("result") : "";
   const mine = v.declarer !== null && v.declarer === mySeat;
   if (v.phase === "skat") return t(mine ? "auctionWonYou" : "auctionWon", { who: seatName(v.declarer), v: v.bid });
   if (v.phase === "discard") return t(mine ? "pickingUpYou" : "pickingUp", { who: seatName(v.declarer) });
@@ -417,7 +421,6 @@ function infoText() {
     if (S.holdTrick) return plays + " — " + wonBy(S.holdTrick.winner);
     return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
   }
-  if (v.phase === "finished" && v.result && v.result.kind === "passed_in") return t("passedIn");
   return plays;
 }
 
