@@ -729,6 +729,7 @@ function showResult() {
   const tableId = st.table.id, dealNo = st.table.deal_no;
   if (r.kind === "passed_in") {
     parts.push(h("h2", {}, t("passedIn")));
+    if (LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));
   } else if (r.ramsch) {
     parts.push(...ramschResult(r));
   } else if (!r.outcome) {
@@ -761,7 +762,7 @@ function showResult() {
     st.you.role === "player" && !ready && st.table.status !== "finished" ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
-    S.meta && S.meta.iss_records && r.contract && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
+    S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
