@@ -282,11 +282,11 @@ function render() {
   if (!st) return;
   applyStaticTexts();
   $("#table-name").textContent = st.table.name + (st.table.deal_no ? " · " + t("dealNo", { n: st.table.deal_no }) : "");
-  renderOpponents();
-  renderCenter();
-  renderPanel();
-  renderHand();
-  renderSide();
+  // each part on its own: a fault in one (reported as an uncaught error) must not take away the
+  // panel's buttons, or the player is stuck at the table
+  for (const part of [renderOpponents, renderCenter, renderPanel, renderHand, renderSide]) {
+    try { part(); } catch (e) { setTimeout(() => { throw e; }); }
+  }
 }
 
 function roleOf(pos) {
@@ -358,7 +358,8 @@ function wonBy(seat) {
   return seat === S.state.you.seat ? t("trickWonByYou") : t("trickWonBy", { who: seatName(seat) });
 }
 
-function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null; }
+function isPassedIn(v) { return !!v && v.phase === "finished" && !!v.result && v.result.kind === "passed_in"; }
+function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null && !isPassedIn(v); }
 function kontraLevel(v) { return (v && v.kontra_level) || 0; }
 
 // The game in words: the Tournee game's own name when there is one, else the contract.
@@ -407,6 +408,9 @@ function infoText() {
     return t("ramschPlay") + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
   }
   if (v.phase === "finished" && v.result && v.result.kind === "ramsch") return t("ramschPlay");
+  // all passed (ISkO: passed in): a finished deal without a declarer, so nobody to name below
+  if (isPassedIn(v)) return t("passedIn");
+  if (v.declarer === null) return v.phase === "finished" ? t("result") : "";
   const mine = v.declarer !== null && v.declarer === mySeat;
   if (v.phase === "skat") return t(mine ? "auctionWonYou" : "auctionWon", { who: seatName(v.declarer), v: v.bid });
   if (v.phase === "discard") return t(mine ? "pickingUpYou" : "pickingUp", { who: seatName(v.declarer) });
@@ -417,7 +421,6 @@ function infoText() {
     if (S.holdTrick) return plays + " — " + wonBy(S.holdTrick.winner);
     return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
   }
-  if (v.phase === "finished" && v.result && v.result.kind === "passed_in") return t("passedIn");
   return plays;
 }
 
@@ -726,6 +729,7 @@ function showResult() {
   const tableId = st.table.id, dealNo = st.table.deal_no;
   if (r.kind === "passed_in") {
     parts.push(h("h2", {}, t("passedIn")));
+    if (LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));
   } else if (r.ramsch) {
     parts.push(...ramschResult(r));
   } else if (!r.outcome) {
@@ -758,7 +762,7 @@ function showResult() {
     st.you.role === "player" && !ready && st.table.status !== "finished" ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
-    S.meta && S.meta.iss_records && r.contract && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
+    S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
