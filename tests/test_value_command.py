@@ -242,3 +242,11 @@ def test_the_help_shows_the_grammar(capsys):
     out = capsys.readouterr().out
     assert "skat value GAME [hand] [ouvert] [schneider announced | schwarz announced]" in out
     assert "skat value grand hand --with 2 --points 78" in out
+
+
+def test_won_in_play_but_overbid(capsys):
+    """grand hand with 1 = 3 x 24 = 72 < bid 96: lost however it was played, at 4 x 24 = 96: -2 x 96 = -192."""
+    rc, out, _ = words(capsys, "grand", "hand", "--with", "1", "--won", "--bid", "96")
+    assert rc == 0 and value_and_entry(out) == (72, -192)
+    assert out.splitlines()[2] == ("grand hand with 1: (1 + 1 game + 1 hand) × 24 = 72, bid 96: overbid, "
+                                   "lost at 4 × 24 = 96 (won in play): -2 × 96 = -192")

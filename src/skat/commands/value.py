@@ -287,7 +287,7 @@ def value_words(words: list[str], *, with_: int | None = None, without: int | No
     if won is False and outcome.won:
         raise InputError(f"--lost contradicts {points} card points: they win {_name(contract)}"
                          + ("" if bid else " (give --bid if it was overbid)"))
-    return outcome, rules, _explain(outcome, rules, points if points_given else None, kontra)
+    return outcome, rules, _explain(outcome, rules, points if points_given else None, kontra, won)
 
 
 def _play(contract: Contract, rules: RuleSet, points: int | None, won: bool | None, schneider: bool,
@@ -378,7 +378,7 @@ def _entry(outcome: Outcome, rules: RuleSet, amount: int, kontra: int) -> str:
     return terms if terms == f"{outcome.score:+d}" else f"{terms} = {outcome.score:+d}"
 
 
-def _explain(outcome: Outcome, rules: RuleSet, points: int | None, kontra: int = 0) -> str:
+def _explain(outcome: Outcome, rules: RuleSet, points: int | None, kontra: int = 0, won: bool | None = None) -> str:
     """One line in words: the value with its levels, then how the game ended and the entry."""
     c = outcome.contract
     if c.is_null:
@@ -399,8 +399,8 @@ def _explain(outcome: Outcome, rules: RuleSet, points: int | None, kontra: int =
     if outcome.overbid:
         base = outcome.base_value or 1
         lost_at = base * -(-outcome.bid // base)
-        tail = (f", bid {outcome.bid}: overbid, lost at {lost_at // base} × {base} = {lost_at}"
-                f"{' (played' + played + ')' if played else ''}")
+        note = f" (played{played})" if played else " (won in play)" if won else ""
+        tail = f", bid {outcome.bid}: overbid, lost at {lost_at // base} × {base} = {lost_at}{note}"
         return f"{head}{tail}: {_entry(outcome, rules, lost_at, kontra)}"
     if outcome.won:
         return f"{head}, won{played}: {_entry(outcome, rules, outcome.game_value, kontra)}"
