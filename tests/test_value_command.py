@@ -250,3 +250,14 @@ def test_won_in_play_but_overbid(capsys):
     assert rc == 0 and value_and_entry(out) == (72, -192)
     assert out.splitlines()[2] == ("grand hand with 1: (1 + 1 game + 1 hand) × 24 = 72, bid 96: overbid, "
                                    "lost at 4 × 24 = 96 (won in play): -2 × 96 = -192")
+
+
+def test_game_words_may_follow_the_flags(capsys):
+    """A person types the flags where they come to mind: `grand --with 2 hand` is `grand hand --with 2`."""
+    from skat.cli import main
+
+    assert main(["value", "grand", "--with", "2", "hand", "--points", "78"]) == 0
+    assert capsys.readouterr().out.splitlines()[:2] == ["value: 96", "entry: +96"]
+    with pytest.raises(SystemExit) as info:
+        main(["value", "grand", "--bogus"])
+    assert info.value.code == 2 and "usage: skat value" in capsys.readouterr().err

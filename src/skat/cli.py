@@ -12,8 +12,9 @@ from skat.errors import SkatError
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # name: (module, one-line help)
-    "value": ("skat.commands.value", "game-value calculator: JSON on stdin, JSON on stdout"),
-    "deal": ("skat.commands.deal", "play one deal with random players and print its JSON record"),
+    "value": ("skat.commands.value",
+              "game-value calculator: a game in words (skat value grand hand --with 2 --points 78), or JSON on stdin"),
+    "deal": ("skat.commands.deal", "play one deal with random players and print a short record (--json: the full one)"),
     "solve": ("skat.commands.solve", "double-dummy solver: a position as JSON on stdin, its value as JSON"),
     "arena": ("skat.commands.arena", "duplicate match between two players, with statistics"),
     "play": ("skat.commands.play", "play Skat against computer players in the browser (or --text in the terminal)"),
@@ -45,7 +46,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         module = importlib.import_module(module_name)
         p = sub.add_parser(name, help=help_text, description=(module.__doc__ or help_text).strip())
         module.add_arguments(p)
-        p.set_defaults(_run=module.run)
+        p.set_defaults(_run=module.run, _parser=p)
     return parser
 
 
@@ -59,7 +60,12 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    words = getattr(args, "words", None)
+    if extra and isinstance(words, list) and not any(a.startswith("-") for a in extra):
+        words.extend(extra)  # `skat value grand --with 2 hand`: game words may follow the flags
+    elif extra:
+        getattr(args, "_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
