@@ -108,6 +108,21 @@ class Option:
             return f"{count} whole numbers from {self.low} to {self.high}{rising}"
         return f"{count} distinct names from {', '.join(self.choices)}"
 
+    def short(self) -> str:
+        """What the option accepts, briefly (a column of ``skat rules show``; :meth:`accepts` says it all)."""
+        if self.kind == "bool":
+            return "true, false"
+        if self.kind == "int":
+            return f"{self.low} to {self.high}"
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        if self.kind == "text":
+            return f"text, up to {self.max_length} characters" if self.max_length else "text"
+        if self.kind == "ints":
+            rising = ", rising" if self.increasing else ""
+            return f"{self._count_words()} numbers, {self.low} to {self.high}{rising}"
+        return "any of " + ", ".join(self.choices)
+
     def _count_words(self) -> str:
         if self.length is not None:
             return str(self.length)
@@ -117,7 +132,7 @@ class Option:
 
     def allowed(self) -> dict[str, Any]:
         """The constraints, JSON-ready (for machines: ``skat rules show --json``)."""
-        out: dict[str, Any] = {"type": self.kind, "accepts": self.accepts()}
+        out: dict[str, Any] = {"type": self.kind, "accepts": self.accepts(), "short": self.short()}
         for key in ("low", "high", "length", "max_length"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)

@@ -8,7 +8,7 @@ from typing import Any
 from skat.schema import OptionError, Schema, choice, flag, json_value, number
 
 __all__ = ["VARIANTS", "VARIANT_ALIASES", "SCORINGS", "OfficersOptions", "OfficersOptionError", "SCHEMA",
-           "normalize_variant"]
+           "normalize_variant", "option_variants"]
 
 VARIANTS: tuple[str, ...] = ("classic", "passing", "harlequin", "half_open", "admiral")
 """``classic`` layout game; ``passing`` (forehand may pass the choice); ``harlequin`` and
@@ -38,6 +38,15 @@ SCORINGS: tuple[str, ...] = ("matadors", "full_matadors", "base", "card_points",
 _NOT_IN_ADMIRAL = ("scoring", "schneider_rule", "schwarz_rule", "schneider_on_loss", "allow_null", "allow_ramsch",
                    "null_value")
 _ONLY_IN_ADMIRAL = ("all_pass",)
+
+
+def option_variants(name: str) -> tuple[str, ...]:
+    """The variants in which option ``name`` may be changed (``skat rules show officers``)."""
+    if name in _NOT_IN_ADMIRAL:
+        return tuple(v for v in VARIANTS if v != "admiral")
+    if name in _ONLY_IN_ADMIRAL:
+        return ("admiral",)
+    return VARIANTS
 
 
 class OfficersOptionError(OptionError):
