@@ -140,8 +140,8 @@ def format_rows(title: dict[str, Any], rows: list[dict[str, Any]], width: int = 
     name_w = max(len("option"), *(len(r["name"]) for r in rows)) + 2
     value_w = max(len("value"), min(30, max(len(_shown_value(r["value"])) for r in rows)))
     allowed_w = max(24, width - name_w - value_w - 4)
-    lines = [f"{title['name']}: {title['description']}", "* differs from the default"
-             if title["name"] == OFFICERS else "* differs from the ISkO (isko2018)", ""]
+    base = "the default" if title["name"] == OFFICERS else "the ISkO's (isko2018)"
+    lines = [f"{title['name']}: {title['description']}", f"(* marks a value that differs from {base})", ""]
     lines.append(f"  {'option':<{name_w - 2}}  {'value':<{value_w}}  allowed")
     lines.append(f"  {'-' * (name_w - 2)}  {'-' * value_w}  {'-' * min(allowed_w, 40)}")
     for r in rows:
