@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "iss": ("skat.commands.iss", "ISS game records: verify a file against its results, or explain it"),
     "bot": ("skat.commands.bot", "a computer player takes a person's seat at a skat serve table (remote)"),
     "analyze": ("skat.commands.analyze", "analyse played games double dummy: turning points and costly cards"),
+    "rules": ("skat.commands.rules", "the rule sets and their options: values, allowed values and what they mean"),
 }
 
 

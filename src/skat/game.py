@@ -51,7 +51,7 @@ from skat.rules.value import (
     matador_count,
     max_multiplier,
 )
-from skat.rulesets import ISKO, RuleSet
+from skat.rulesets import ISKO, RuleSet, RuleSetError
 
 
 def _pure_python_core():  # type: ignore[no-untyped-def]
@@ -295,6 +295,18 @@ def _bid_action(value: int) -> Bid:
     if action is None:
         action = _BIDS[value] = Bid(value)
     return action
+
+
+def record_ruleset(record: dict[str, Any], default: RuleSet) -> RuleSet:
+    """The rule set a game record carries (``default`` when it has none), every option checked by
+    :data:`skat.rulesets.SCHEMA`; a bad one raises :class:`~skat.errors.RecordError` naming it."""
+    raw = record.get("ruleset")
+    if raw is None or raw == {}:
+        return default
+    try:
+        return RuleSet.from_json(raw)
+    except RuleSetError as exc:
+        raise RecordError(f"the record's rule set cannot be used: {exc}") from None
 
 
 def _ladder(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]:
@@ -924,8 +936,8 @@ class Game(GameCore):
             from skat.tournee import TourneeGame
 
             return TourneeGame.from_record(record)  # type: ignore[return-value]
+        ruleset = record_ruleset(record, ISKO)
         try:
-            ruleset = RuleSet.from_json(record.get("ruleset") or {})
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset,
                        start=record.get("start", "auction"))
         except (KeyError, TypeError, ValueError) as exc:

@@ -11,18 +11,22 @@ score sheet carries the whole rule set (:meth:`RuleSet.to_json`).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from skat.rules.bidding import BID_VALUES
+from skat.schema import OptionError, Schema, choice, flag, json_value, names, number, numbers, text
 
 __all__ = [
     "RuleSet", "ISKO", "OLD_PRE1999", "PUB", "PIRATE", "TOURNEE", "PRESETS", "get_ruleset",
-    "BOCK_TRIGGERS", "TOURNEE_BID_VALUES", "RuleSetError",
+    "BOCK_TRIGGERS", "TOURNEE_BID_VALUES", "TOURNEE_GAME_VALUES", "RuleSetError", "SCHEMA", "on_tournee_ladder",
 ]
 
 
-class RuleSetError(ValueError):
-    """An unknown option or an option value the engine does not know."""
+class RuleSetError(OptionError):
+    """An unknown rule option, or a value of the wrong type or out of range (a ValueError); the message
+    names the option and what it accepts."""
 
 
 BOCK_TRIGGERS: dict[str, str] = {
@@ -38,212 +42,219 @@ BOCK_TRIGGERS: dict[str, str] = {
 """The Bock triggers the engine knows, by name (RULES.md section 7; D13)."""
 
 
-def _tournee_ladder() -> tuple[int, ...]:
-    """Historical bids: every value from 10 in steps of 2, and every game value a table can reach."""
-    units = (5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24)
-    values = set(range(10, 100, 2))
-    for unit in units:
+_TOURNEE_SPANS: tuple[tuple[int, int, int], ...] = (
+    *((unit, 2, 14) for unit in (5, 6, 7, 8)),  # Tournee: up to 11 matadors + game + schneider + schwarz
+    *((unit, 2, 16) for unit in (9, 10, 11, 12)),  # Solo: the same + schneider and schwarz announced
+    (12, 2, 7), (16, 2, 7),  # Grand Tournee, Gucki: up to 4 matadors + game + schneider + schwarz
+    (20, 2, 9),  # Grand Solo: the same + both announcements
+    (24, 4, 9),  # Grand Ouvert: both announcements always count
+)
+"""Per unit value (RULES.md 10.2) the lowest and highest multiplier a Tournee game can reach (10.3)."""
+
+TOURNEE_GAME_VALUES: tuple[int, ...] = tuple(sorted(
+    {unit * m for unit, low, high in _TOURNEE_SPANS for m in range(low, high + 1)} | {20, 40}))
+"""Every value a game of the historical rules can have (Null 20 and Null Ouvert 40 included); the highest
+is 216 (Grand Ouvert with 4: 9 x 24)."""
+
+TOURNEE_TOP_BID: int = TOURNEE_GAME_VALUES[-1]
+"""No Tournee game is worth more, so no bid of the historical ladder lies above it."""
+
+_TOURNEE_VALUE_SET = frozenset(TOURNEE_GAME_VALUES)
+_STANDARD_VALUE_SET = frozenset(BID_VALUES)
+
+
+def on_tournee_ladder(value: int) -> bool:
+    """Whether ``value`` is a bid of the historical rules: 10 to 216, a raise by 2 or a game value."""
+    return 10 <= value <= TOURNEE_TOP_BID and (value % 2 == 0 or value in _TOURNEE_VALUE_SET)
+
+
+TOURNEE_BID_VALUES: tuple[int, ...] = tuple(sorted(set(range(10, 100, 2)) | _TOURNEE_VALUE_SET))
+"""Bids of the historical rules (RULES.md 10.1): from 10, raises by 2 or to any game value a Tournee
+table can reach (:data:`TOURNEE_GAME_VALUES`, up to 216)."""
+
+
+def _legacy_tournee_ladder() -> tuple[int, ...]:
+    """The Tournee preset's ladder before it was cut to what a game can reach (unit x 2..19, up to 456)."""
+    values = set(range(10, 100, 2)) | {20, 40}
+    for unit in (5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24):
         values |= {unit * m for m in range(2, 20) if unit * m >= 10}
-    values |= {20, 40}
     return tuple(sorted(values))
 
 
-TOURNEE_BID_VALUES: tuple[int, ...] = _tournee_ladder()
-"""Bids of the historical rules (RULES.md 10.1): from 10, raises by 2 or to any game value."""
+_LEGACY_TOURNEE_LADDER: list[int] = list(_legacy_tournee_ladder())
+"""A record that carries it is read with :data:`TOURNEE_BID_VALUES` instead (:meth:`RuleSet.from_json`)."""
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "variant": ("standard", "tournee"),
-    "all_pass": ("passed_in", "ramsch", "redeal"),
-    "ramsch_scoring": ("augen", "fixed", "hoyle"),
-    "ramsch_skat": ("last_trick", "loser"),
-    "ramsch_tie": ("all_lose", "share", "last_trick"),
-    "kontra_who": ("any_defender", "bidders"),
-    "kontra_until": ("own_first_card", "first_lead"),
-}
+_LADDER_RULE = ("a strictly increasing list of bids: game values of standard Skat (18 to 264, RULES.md 2), "
+                "or, with a first bid below 18, the historical ladder (10 to 216: even numbers and Tournee "
+                "game values, RULES.md 10.1), which a tournee table must use")
+
+
+def _ladder_complaint(values: tuple[int, ...]) -> str | None:
+    """What is wrong with a bid ladder whose items passed as rising whole numbers, or None."""
+    if values and values[0] < 18:
+        bad = next((v for v in values if not on_tournee_ladder(v)), None)
+        return None if bad is None else (f"{bad} is not on the historical ladder (an even number or a "
+                                         f"Tournee game value up to {TOURNEE_TOP_BID})")
+    bad = next((v for v in values if v not in _STANDARD_VALUE_SET), None)
+    return None if bad is None else f"{bad} is not a game value"
 
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Options of a Skat table. Every field is documented; defaults are the ISkO's.
+    """Options of a Skat table; the defaults are the ISkO's.
 
-    The RULES.md section or disagreement number (D1...) that an option settles is
-    named in its documentation.
+    Each field is declared with its type, its range or choices and its documentation, which
+    names the RULES.md section or disagreement (D1...) it settles (:mod:`skat.schema`;
+    :data:`SCHEMA` reads them). Every way in checks the options against it: the constructor,
+    :meth:`replace`, :meth:`from_json` (records), ``skat series --set`` and a server table's
+    ``options``.
     """
 
-    name: str = "isko2018"
-    description: str = "International Skat Order 2018 (tournament rules)"
-    variant: str = "standard"
-    """``standard`` Skat, or ``tournee``: the historical Tournee Skat of RULES.md section 10."""
-    bid_values: tuple[int, ...] = BID_VALUES
-    """The bid ladder."""
-    lost_game_factor: int = 2
-    """A lost game costs this many times its value (ISkO: every lost game counts double)."""
-    lost_hand_game_factor: int = 2
-    """The same for lost hand games (1 before the rule change of 1999, RULES.md D1)."""
-    grand_ouvert_base36: bool = False
-    """Old rule of seeds 000/001: grand ouvert has base 36 and no ouvert level (RULES.md D4)."""
-    schneider_points: int = 90
-    """Card points the declarer needs to make the defenders Schneider (historical: 91, D2)."""
-    all_pass: str = "passed_in"
-    """When all three pass (D5): ``passed_in`` (ISkO: counts as a game, nobody scores, the next
-    dealer deals), ``ramsch`` (Ramsch with the same cards, section 6) or ``redeal`` (seeds 000 A
-    and 001: the same dealer deals again, and the deal does not count as a game)."""
+    name: str = text("isko2018", "The rule set's name (a preset's, or your own).", min_length=1, max_length=40)
+    description: str = text("International Skat Order 2018 (tournament rules)", "One line about the rule set.")
+    variant: str = choice("standard", ("standard", "tournee"),
+                          "``standard`` Skat, or ``tournee``: the historical Tournee Skat of RULES.md section 10.")
+    bid_values: tuple[int, ...] = numbers(
+        BID_VALUES, 10, 264, "The bid ladder.", min_length=1, max_length=200, increasing=True, rule=_LADDER_RULE,
+        test=_ladder_complaint)
+    lost_game_factor: int = number(
+        2, 1, 4, "A lost game costs this many times its value (ISkO: every lost game counts double).")
+    lost_hand_game_factor: int = number(
+        2, 1, 4, "The same for lost hand games (1 before the rule change of 1999, RULES.md D1).")
+    grand_ouvert_base36: bool = flag(
+        False, "Old rule of seeds 000/001: grand ouvert has base 36 and no ouvert level (RULES.md D4).")
+    schneider_points: int = number(
+        90, 61, 120, "Card points the declarer needs to make the defenders Schneider (historical: 91, D2).")
+    all_pass: str = choice("passed_in", ("passed_in", "ramsch", "redeal"), """When all three pass (D5):
+        ``passed_in`` (ISkO: counts as a game, nobody scores, the next dealer deals), ``ramsch`` (Ramsch
+        with the same cards, section 6) or ``redeal`` (seeds 000 A and 001: the same dealer deals again,
+        and the deal does not count as a game).""")
 
     # --- Ramsch (RULES.md section 6) ---------------------------------------------------------
-    ramsch_grand_hand: bool = False
-    """Before a Ramsch starts, each player from forehand on may announce Grand Hand instead; it
-    is played and scored as normal Skat, and the same dealer deals again [PAGAT-SR]."""
-    ramsch_scoring: str = "augen"
-    """``augen`` (the most card points lose them, D8), ``fixed`` (loser -10, -15 with one
-    Jungfrau, -20 with two or a Durchmarsch), or ``hoyle`` (+10 to the lowest, +20 if he took no
-    trick, -30 for taking every trick; RULES.md 10.3)."""
-    ramsch_fixed_stakes: tuple[int, int, int] = (10, 15, 20)
-    """The stakes of ``fixed`` Ramsch: no Jungfrau, one Jungfrau, two Jungfrauen (Durchmarsch)."""
-    ramsch_skat: str = "last_trick"
-    """Who gets the skat's card points (D9): ``last_trick`` (the winner of the last trick) or
-    ``loser`` (the player with most card points; when tied, each of them)."""
-    ramsch_tie: str = "all_lose"
-    """Two tied for most card points in Augenramsch (D10): ``all_lose`` (both lose the full
-    amount), ``share`` (they split it, rounded up) or ``last_trick`` (of the tied players, the
-    one who took the last trick loses; if neither did, both lose). 40:40:40 scores nothing."""
-    ramsch_jungfrau: bool = True
-    """In Augenramsch each Jungfrau (a player who took no trick) doubles the loser's minus."""
-    ramsch_durchmarsch: bool = True
-    """In Augenramsch a player who takes every trick (Durchmarsch) scores +120 instead of losing."""
-    schieberamsch: bool = False
-    """Every Ramsch is a Schieberamsch: before the play each player from forehand on takes the skat
-    and pushes two cards, or pushes it on unseen (RULES.md section 6, D11)."""
-    schieberamsch_jacks: bool = False
-    """Jacks may be pushed in the skat (most tables forbid it)."""
-    schieberamsch_unseen_push: bool = True
-    """A player may push the skat on without looking at it; each such push doubles the loser's
-    minus (1 push x2, 2 pushes x4, 3 pushes x8). Without it everybody must take the skat."""
+    ramsch_grand_hand: bool = flag(False, """Before a Ramsch starts, each player from forehand on may
+        announce Grand Hand instead; it is played and scored as normal Skat, and the same dealer deals
+        again [PAGAT-SR].""")
+    ramsch_scoring: str = choice("augen", ("augen", "fixed", "hoyle"), """``augen`` (the most card points
+        lose them, D8), ``fixed`` (loser -10, -15 with one Jungfrau, -20 with two or a Durchmarsch), or
+        ``hoyle`` (+10 to the lowest, +20 if he took no trick, -30 for taking every trick; RULES.md 10.3).""")
+    ramsch_fixed_stakes: tuple[int, int, int] = numbers((10, 15, 20), 0, 1000, """The stakes of ``fixed``
+        Ramsch: no Jungfrau, one Jungfrau, two Jungfrauen (Durchmarsch).""", length=3)
+    ramsch_skat: str = choice("last_trick", ("last_trick", "loser"), """Who gets the skat's card points
+        (D9): ``last_trick`` (the winner of the last trick) or ``loser`` (the player with most card points;
+        when tied, each of them).""")
+    ramsch_tie: str = choice("all_lose", ("all_lose", "share", "last_trick"), """Two tied for most card
+        points in Augenramsch (D10): ``all_lose`` (both lose the full amount), ``share`` (they split it,
+        rounded up) or ``last_trick`` (of the tied players, the one who took the last trick loses; if
+        neither did, both lose). 40:40:40 scores nothing.""")
+    ramsch_jungfrau: bool = flag(
+        True, "In Augenramsch each Jungfrau (a player who took no trick) doubles the loser's minus.")
+    ramsch_durchmarsch: bool = flag(
+        True, "In Augenramsch a player who takes every trick (Durchmarsch) scores +120 instead of losing.")
+    schieberamsch: bool = flag(False, """Every Ramsch is a Schieberamsch: before the play each player from
+        forehand on takes the skat and pushes two cards, or pushes it on unseen (RULES.md section 6, D11).""")
+    schieberamsch_jacks: bool = flag(False, "Jacks may be pushed in the skat (most tables forbid it).")
+    schieberamsch_unseen_push: bool = flag(True, """A player may push the skat on without looking at it;
+        each such push doubles the loser's minus (1 push x2, 2 pushes x4, 3 pushes x8). Without it
+        everybody must take the skat.""")
 
     # --- Kontra / Re (RULES.md 5.3, D12) -----------------------------------------------------
-    kontra: bool = False
-    """A defender may say Kontra and the declarer answer Re; each call doubles the score of the
-    game, won or lost, and not its value (overbidding is judged without it)."""
-    kontra_who: str = "any_defender"
-    """Who may say Kontra: ``any_defender``, or ``bidders`` (only a defender who bid or held in
-    the auction, that is at least 18) [kneipenskat; XSKAT -kontra18]."""
-    kontra_until: str = "own_first_card"
-    """Until when: ``own_first_card`` (a defender before he plays to the first trick; the declarer
-    may answer Re until the first trick is complete) or ``first_lead`` (both only before the first
-    card is led). Kontra and Re are side actions: they are said out of turn, as at a real table."""
-    kontra_re: bool = True
-    """The declarer may answer Kontra with Re."""
+    kontra: bool = flag(False, """A defender may say Kontra and the declarer answer Re; each call doubles
+        the score of the game, won or lost, and not its value (overbidding is judged without it).""")
+    kontra_who: str = choice("any_defender", ("any_defender", "bidders"), """Who may say Kontra:
+        ``any_defender``, or ``bidders`` (only a defender who bid or held in the auction, that is at
+        least 18) [kneipenskat; XSKAT -kontra18].""")
+    kontra_until: str = choice("own_first_card", ("own_first_card", "first_lead"), """Until when:
+        ``own_first_card`` (a defender before he plays to the first trick; the declarer may answer Re
+        until the first trick is complete) or ``first_lead`` (both only before the first card is led).
+        Kontra and Re are side actions: they are said out of turn, as at a real table.""")
+    kontra_re: bool = flag(True, "The declarer may answer Kontra with Re.")
 
     # --- Bock rounds and the pirate sequence (RULES.md section 7, D13) -----------------------
-    bock_triggers: tuple[str, ...] = ()
-    """Events that queue a Bock round, named in :data:`BOCK_TRIGGERS`; each event queues one
-    round (as many games as players) in which every score is doubled. Empty: no Bock rounds."""
-    bock_value_threshold: int = 120
-    """Game value at or above which the ``value`` trigger fires (Q6: a house number)."""
-    bock_includes_trigger: bool = False
-    """The game that triggers a Bock round counts double itself [SKATSP]."""
-    bock_ramsch_round: bool = False
-    """Each Bock round is followed by a Ramsch round: every deal is played as Ramsch [XSKAT]."""
-    pirate: bool = False
-    """Seed 001's sequence: once a player's running total reaches ``pirate_threshold``, one Bock
-    round follows, then one Schieber round (every deal a Schieberamsch)."""
-    pirate_threshold: int = 100
-    """The running total that starts the pirate sequence (Q7: any player, at or above it)."""
-    pirate_repeat: bool = False
-    """After the pirate sequence the threshold rises by ``pirate_threshold`` (200, 300...) and the
-    sequence can come again; without it the sequence is played once per series (Q7)."""
-    pirate_bock_lost_hand_factor: int = 2
-    """Q7: what a lost hand game costs in the pirate Bock round, in times its value. 2 reads the
-    seed literally (only skat-pickup losses count four times); 4 treats it like any lost game."""
+    bock_triggers: tuple[str, ...] = names((), tuple(BOCK_TRIGGERS), """Events that queue a Bock round,
+        named in :data:`BOCK_TRIGGERS`; each event queues one round (as many games as players) in which
+        every score is doubled. Empty: no Bock rounds.""",
+        rule=f"a list of Bock triggers, each at most once, from {', '.join(BOCK_TRIGGERS)} (empty: no Bock rounds)")
+    bock_value_threshold: int = number(
+        120, 0, 1000, "Game value at or above which the ``value`` trigger fires (Q6: a house number).")
+    bock_includes_trigger: bool = flag(False, "The game that triggers a Bock round counts double itself [SKATSP].")
+    bock_ramsch_round: bool = flag(
+        False, "Each Bock round is followed by a Ramsch round: every deal is played as Ramsch [XSKAT].")
+    pirate: bool = flag(False, """Seed 001's sequence: once a player's running total reaches
+        ``pirate_threshold``, one Bock round follows, then one Schieber round (every deal a
+        Schieberamsch).""")
+    pirate_threshold: int = number(
+        100, 1, 10_000, "The running total that starts the pirate sequence (Q7: any player, at or above it).")
+    pirate_repeat: bool = flag(False, """After the pirate sequence the threshold rises by
+        ``pirate_threshold`` (200, 300...) and the sequence can come again; without it the sequence is
+        played once per series (Q7).""")
+    pirate_bock_lost_hand_factor: int = number(2, 1, 8, """Q7: what a lost hand game costs in the pirate
+        Bock round, in times its value. 2 reads the seed literally (only skat-pickup losses count four
+        times); 4 treats it like any lost game.""")
 
     # --- Real table (RULES.md section 8) ------------------------------------------------------
-    real_table: bool = False
-    """Score-keeping for games played with physical cards: a card that does not follow suit is
-    recorded as a revoke and ends the game against the guilty side (ISkO 4.1.3-4.1.5) instead of
-    being refused."""
+    real_table: bool = flag(False, """Score-keeping for games played with physical cards: a card that does
+        not follow suit is recorded as a revoke and ends the game against the guilty side (ISkO
+        4.1.3-4.1.5) instead of being refused.""")
 
     # --- Score sheet (RULES.md 5.2, D14) -------------------------------------------------------
-    seeger_won: int = 50
-    """Seeger-Fabian: added to the declarer's entry for a won game."""
-    seeger_lost: int = 50
-    """Seeger-Fabian: taken from the declarer's entry for a lost game."""
-    fabian_bonus: tuple[int, int, int] = (40, 30, 30)
-    """Seeger-Fabian: what each other player at a 3-, 4- or 5-table gets when a declarer loses
-    (the sitting-out players included). 5-tables are not in the source; 30 carries the 4-table
-    rule over."""
+    seeger_won: int = number(50, 0, 1000, "Seeger-Fabian: added to the declarer's entry for a won game.")
+    seeger_lost: int = number(50, 0, 1000, "Seeger-Fabian: taken from the declarer's entry for a lost game.")
+    fabian_bonus: tuple[int, int, int] = numbers((40, 30, 30), 0, 1000, """Seeger-Fabian: what each other
+        player at a 3-, 4- or 5-table gets when a declarer loses (the sitting-out players included).
+        5-tables are not in the source; 30 carries the 4-table rule over.""", length=3)
 
     def __post_init__(self) -> None:
-        for option, allowed in _CHOICES.items():
-            value = getattr(self, option)
-            if value not in allowed:
-                raise RuleSetError(f"rule option {option}={value!r} is unknown; choose one of: {', '.join(allowed)}")
-        unknown = [t for t in self.bock_triggers if t not in BOCK_TRIGGERS]
-        if unknown:
-            raise RuleSetError(
-                f"unknown Bock trigger(s) {', '.join(unknown)}; known: {', '.join(BOCK_TRIGGERS)}"
-            )
-        if self.lost_game_factor < 1 or self.lost_hand_game_factor < 1:
-            raise RuleSetError("a lost game costs at least once its value (lost_game_factor >= 1)")
-        if not 61 <= self.schneider_points <= 120:
-            raise RuleSetError(f"schneider_points must lie between 61 and 120, got {self.schneider_points}")
-        if self.pirate_threshold <= 0:
-            raise RuleSetError("pirate_threshold must be positive")
-        if len(self.fabian_bonus) != 3 or len(self.ramsch_fixed_stakes) != 3:
-            raise RuleSetError("fabian_bonus and ramsch_fixed_stakes need three numbers each")
-        if list(self.bid_values) != sorted(set(self.bid_values)) or not self.bid_values:
-            raise RuleSetError("bid_values must be a non-empty, strictly increasing list")
+        SCHEMA.validate(self)
+        if self.variant == "tournee":
+            bad = next((v for v in self.bid_values if not on_tournee_ladder(v)), None)
+            if bad is not None:
+                raise SCHEMA.fail("bid_values", self.bid_values,
+                                  f"a tournee table bids on the historical ladder, and {bad} is not on it")
 
     @property
     def ramsch_possible(self) -> bool:
         """Whether this table plays Ramsch at all (all pass, Ramsch rounds, the pirate Schieber round)."""
         return self.all_pass == "ramsch" or self.bock_ramsch_round or self.pirate
 
-    def replace(self, **changes) -> RuleSet:
-        """A copy with some options changed; unknown options raise a clear error."""
-        fields = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(changes) - fields)
-        if unknown:
-            raise RuleSetError(f"unknown rule option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
-        for key in ("bid_values", "bock_triggers", "fabian_bonus", "ramsch_fixed_stakes"):
-            if key in changes and not isinstance(changes[key], tuple):
-                changes[key] = tuple(changes[key])
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed; an unknown option or a bad value raises :class:`RuleSetError`."""
+        SCHEMA.refuse_unknown(changes)
         return dataclasses.replace(self, **changes)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Every option, JSON-ready (lists for tuples)."""
-        d = dataclasses.asdict(self)
-        for key, value in d.items():
-            if isinstance(value, tuple):
-                d[key] = list(value)
-        return d
+        return {name: json_value(getattr(self, name)) for name in SCHEMA.options}
 
     @classmethod
-    def from_json(cls, data: dict) -> RuleSet:
-        """Read :meth:`to_json` output; options missing there keep the named preset's values."""
+    def from_json(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Read :meth:`to_json` output; options missing there keep the named preset's values.
+
+        Every name and value is checked, strictly (``1`` is not ``true``); a bad one raises
+        :class:`RuleSetError` naming it. A Tournee ladder written before the ladder was cut to
+        what a game can reach (it went up to 456) is read as today's :data:`TOURNEE_BID_VALUES`.
+        """
+        if not isinstance(data, Mapping):
+            raise RuleSetError(f"a rule set is a JSON object of rule options, not {type(data).__name__}")
         data = dict(data)
-        name = str(data.get("name", "isko2018")).lower()
-        base = PRESETS.get(name, cls())
+        SCHEMA.refuse_unknown(data)
+        name = data.get("name", "isko2018")
+        base = PRESETS.get(name.lower(), ISKO) if isinstance(name, str) else ISKO
+        if data.get("variant", base.variant) == "tournee" and data.get("bid_values") == _LEGACY_TOURNEE_LADDER:
+            data["bid_values"] = TOURNEE_BID_VALUES
         return base.replace(**data)
 
     def describe(self) -> list[tuple[str, object, str]]:
         """(option, value, documentation) for every option: the printable rule sheet."""
-        docs = _option_docs()
-        return [(f.name, getattr(self, f.name), docs.get(f.name, "")) for f in dataclasses.fields(self)]
+        return [(name, getattr(self, name), " ".join(option.doc.split())) for name, option in SCHEMA.options.items()]
+
+    def changed(self, base: RuleSet | None = None) -> dict[str, Any]:
+        """The options (JSON-ready) whose value differs from ``base``'s (default: ISkO's)."""
+        base = ISKO if base is None else base
+        return {k: v for k, v in self.to_json().items() if v != json_value(getattr(base, k))}
 
 
-def _option_docs() -> dict[str, str]:
-    """The attribute docstrings of :class:`RuleSet`, read from the source."""
-    import ast
-    import inspect
-    import textwrap
-
-    tree = ast.parse(textwrap.dedent(inspect.getsource(RuleSet)))
-    docs: dict[str, str] = {}
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    for node, nxt in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            if isinstance(nxt, ast.Expr) and isinstance(getattr(nxt, "value", None), ast.Constant):
-                docs[node.target.id] = " ".join(str(nxt.value.value).split())
-    return docs
+SCHEMA = Schema(RuleSet, "rule option", RuleSetError)
+"""The options of :class:`RuleSet`: the type, range or choices and doc of each (:mod:`skat.schema`)."""
 
 
 ISKO = RuleSet()

@@ -52,7 +52,7 @@ from skat.actions import (
 )
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.game import GameResult, Phase, SeatView, check_discard, deal
+from skat.game import GameResult, Phase, SeatView, check_discard, deal, record_ruleset
 from skat.rules.bidding import Auction, AuctionError
 from skat.rules.contract import Contract
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
@@ -567,8 +567,11 @@ class TourneeGame:
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> TourneeGame:
         """Rebuild a game from :meth:`to_record` output by replaying every action."""
+        ruleset = record_ruleset(record, TOURNEE)
+        if ruleset.variant != "tournee":
+            raise RecordError(f"a Tournee record needs a Tournee rule set, not {ruleset.name!r} "
+                              f"(variant={ruleset.variant!r})")
         try:
-            ruleset = RuleSet.from_json(record.get("ruleset") or {"name": "tournee"})
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=list(record["skat"]), ruleset=ruleset)
             for i, (seat, token) in enumerate(record["actions"]):
                 try:

@@ -1,7 +1,8 @@
 """Play a whole series (a list) at a table of 3, 4 or 5 computer players and print the score sheet.
 
 Example: ``skat series --players 4 --ruleset pub --games 48 --seed 7 --json``. Options of the
-rule set can be changed one by one: ``--set kontra=true --set ramsch_scoring=fixed``. The same
+rule set can be changed one by one: ``--set kontra=true --set ramsch_scoring=fixed``; each value is
+checked against the option (``skat rules show pub`` lists the options and what they accept). The same
 seed deals the same cards, so two tables can play exactly the same series.
 """
 
@@ -11,7 +12,7 @@ import argparse
 import json
 import sys
 
-from skat.rulesets import PRESETS, RuleSetError, get_ruleset
+from skat.rulesets import PRESETS, SCHEMA, RuleSetError, get_ruleset
 from skat.table import Table, TableError
 
 DEFAULT_BOT = "heuristic"
@@ -26,7 +27,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", default=None, help=f"computer player (default {DEFAULT_BOT} if available, else random)")
     parser.add_argument("--names", default=None, help="comma-separated player names in seat order")
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
-                        help="change one rule option on top of the preset (repeatable; JSON values)")
+                        help="change one rule option on top of the preset (repeatable): true/false, a number, "
+                             "a word, or a comma list (bid_values=18,20,22); skat rules show NAME lists them")
     parser.add_argument("--json", action="store_true", help="print the score sheet as JSON")
     parser.add_argument("--show-rules", action="store_true",
                         help="print every option of the rule set with its documentation, and stop")
@@ -44,26 +46,12 @@ def _bot_name(requested: str | None) -> str:
     return DEFAULT_BOT
 
 
-def _options(pairs: list[str]) -> dict:
-    changes = {}
-    for pair in pairs:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise RuleSetError(f"--set expects OPTION=VALUE, got {pair!r}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        changes[key.strip()] = value
-    return changes
-
-
 def run(args: argparse.Namespace) -> int:
     from skat.players import make_player
 
     try:
         rules = get_ruleset(args.ruleset)
-        changes = _options(args.set)
+        changes = SCHEMA.parse_assignments(args.set)
         if changes:
             rules = rules.replace(**changes)
         names = args.names.split(",") if args.names else [f"P{i + 1}" for i in range(args.players)]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["VARIANTS", "VARIANT_ALIASES", "SCORINGS", "OfficersOptions", "normalize_variant"]
+from skat.schema import OptionError, Schema, choice, flag, json_value, number
+
+__all__ = ["VARIANTS", "VARIANT_ALIASES", "SCORINGS", "OfficersOptions", "OfficersOptionError", "SCHEMA",
+           "normalize_variant", "option_variants"]
 
 VARIANTS: tuple[str, ...] = ("classic", "passing", "harlequin", "half_open", "admiral")
 """``classic`` layout game; ``passing`` (forehand may pass the choice); ``harlequin`` and
@@ -32,65 +34,60 @@ def normalize_variant(name: str) -> str:
 SCORINGS: tuple[str, ...] = ("matadors", "full_matadors", "base", "card_points", "points_234")
 """Scoring systems of RULES.md section 9; ``matadors`` (jack matadors + 1) x base is the default (D16)."""
 
-_CHOICES: dict[str, tuple[Any, ...]] = {
-    "scoring": SCORINGS,
-    "schneider_rule": ("less_than_30", "at_most_30"),
-    "schwarz_rule": ("no_points", "no_tricks"),
-    "all_pass": ("ramsch", "passed_in"),
-}
-
 # Options that only mean something in some variants (a wrong one is an error, not silently ignored).
 _NOT_IN_ADMIRAL = ("scoring", "schneider_rule", "schwarz_rule", "schneider_on_loss", "allow_null", "allow_ramsch",
                    "null_value")
 _ONLY_IN_ADMIRAL = ("all_pass",)
 
 
+def option_variants(name: str) -> tuple[str, ...]:
+    """The variants in which option ``name`` may be changed (``skat rules show officers``)."""
+    if name in _NOT_IN_ADMIRAL:
+        return tuple(v for v in VARIANTS if v != "admiral")
+    if name in _ONLY_IN_ADMIRAL:
+        return ("admiral",)
+    return VARIANTS
+
+
+class OfficersOptionError(OptionError):
+    """An unknown Officers' Skat option, a value of the wrong type or out of range (a ValueError)."""
+
+
 @dataclass(frozen=True)
 class OfficersOptions:
-    """Agreements of an Officers' Skat table. The defaults are the seed's reading (RULES.md D16, Q9)."""
+    """Agreements of an Officers' Skat table. The defaults are the seed's reading (RULES.md D16, Q9).
 
-    scoring: str = "matadors"
-    """``matadors``: (jack matadors + 1) x base, Schneider x2, Schwarz x4, a loss costs twice the value;
-    ``full_matadors``: the same with Skat's full matador run (jacks, then A T K Q 9 8 7 of trumps);
-    ``base``: the winner gets the base value, doubled for Schneider; ``card_points``: the winner gets
-    the card points he took; ``points_234``: the winner gets 2, 3 for Schneider, 4 for Schwarz, 60:60 1 each."""
-    schneider_rule: str = "less_than_30"
-    """``less_than_30`` (the seed: "less than 30" card points) or ``at_most_30`` (Skat's rule)."""
-    schwarz_rule: str = "no_points"
-    """``no_points`` (the seed: "no points at all") or ``no_tricks`` (Skat's rule: no trick taken)."""
-    schneider_on_loss: bool = False
-    """Whether a losing chooser who is himself Schneider/Schwarz loses the doubled amount (the seed: no)."""
-    kontra: bool = True
-    """Kontra and Re may be said (each doubles the score)."""
-    allow_null: bool = False
-    """Null may be chosen (by agreement): the chooser must take no trick."""
-    allow_ramsch: bool = False
-    """Ramsch may be chosen (by agreement): the player with fewer card points wins."""
-    null_value: int = 23
-    """The value of a Null game (Skat's Null value)."""
-    all_pass: str = "ramsch"
-    """Admiral's Skat: what happens when both pass the auction: ``ramsch`` or ``passed_in`` (nobody scores)."""
+    Declared like :class:`skat.rulesets.RuleSet` (:mod:`skat.schema`): :data:`SCHEMA` checks every
+    option wherever it enters (keywords of :class:`~skat.officers.OfficersGame`, a server table's
+    ``options``, a record).
+    """
+
+    scoring: str = choice("matadors", SCORINGS, """``matadors``: (jack matadors + 1) x base, Schneider x2,
+        Schwarz x4, a loss costs twice the value; ``full_matadors``: the same with Skat's full matador run
+        (jacks, then A T K Q 9 8 7 of trumps); ``base``: the winner gets the base value, doubled for
+        Schneider; ``card_points``: the winner gets the card points he took; ``points_234``: the winner
+        gets 2, 3 for Schneider, 4 for Schwarz, 60:60 1 each.""")
+    schneider_rule: str = choice("less_than_30", ("less_than_30", "at_most_30"),
+                                 "``less_than_30`` (the seed: \"less than 30\" card points) or ``at_most_30`` (Skat's rule).")
+    schwarz_rule: str = choice("no_points", ("no_points", "no_tricks"), """``no_points`` (the seed: "no points
+        at all") or ``no_tricks`` (Skat's rule: no trick taken).""")
+    schneider_on_loss: bool = flag(False, """Whether a losing chooser who is himself Schneider/Schwarz loses the
+        doubled amount (the seed: no).""")
+    kontra: bool = flag(True, "Kontra and Re may be said (each doubles the score).")
+    allow_null: bool = flag(False, "Null may be chosen (by agreement): the chooser must take no trick.")
+    allow_ramsch: bool = flag(False, "Ramsch may be chosen (by agreement): the player with fewer card points wins.")
+    null_value: int = number(23, 1, 100, "The value of a Null game (Skat's Null value).")
+    all_pass: str = choice("ramsch", ("ramsch", "passed_in"), """Admiral's Skat: what happens when both pass
+        the auction: ``ramsch`` or ``passed_in`` (nobody scores).""")
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"option {name}={value!r} is not known; choose one of: {', '.join(allowed)}")
-        for name in ("schneider_on_loss", "kontra", "allow_null", "allow_ramsch"):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"option {name} must be True or False, got {getattr(self, name)!r}")
-        if not isinstance(self.null_value, int) or isinstance(self.null_value, bool) or self.null_value <= 0:
-            raise ValueError(f"option null_value must be a positive whole number, got {self.null_value!r}")
+        SCHEMA.validate(self)
 
     @classmethod
     def for_variant(cls, variant: str, **options: Any) -> OfficersOptions:
         """Options for a variant; unknown names or options that do not apply to it raise ValueError."""
         variant = normalize_variant(variant)
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ValueError(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        opts = cls(**options)
+        opts = cls(**SCHEMA.check_changes(options))
         default = cls()
         if variant == "admiral":
             bad = [n for n in _NOT_IN_ADMIRAL if getattr(opts, n) != getattr(default, n)]
@@ -99,13 +96,19 @@ class OfficersOptions:
             bad = [n for n in _ONLY_IN_ADMIRAL if getattr(opts, n) != getattr(default, n)]
             why = "it belongs to Admiral's Skat, the variant with an auction"
         if bad:
-            raise ValueError(f"option(s) {', '.join(bad)} do not apply to the {variant} variant: {why}")
+            raise OfficersOptionError(f"option(s) {', '.join(bad)} do not apply to the {variant} variant: {why}",
+                                      bad[0])
         return opts
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Every option, JSON-ready."""
+        return {name: json_value(getattr(self, name)) for name in SCHEMA.options}
 
     def changed(self) -> dict[str, Any]:
         """Only the options that differ from the defaults."""
         default = OfficersOptions()
         return {k: v for k, v in self.to_json().items() if getattr(default, k) != v}
+
+
+SCHEMA = Schema(OfficersOptions, "option", OfficersOptionError)
+"""The options of :class:`OfficersOptions`: the type, range or choices and doc of each (:mod:`skat.schema`)."""

@@ -64,6 +64,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.officers import OfficersBot, OfficersGame, Phase, parse_officers_action
+from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
 from skat.officers.options import VARIANTS
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
 
@@ -342,7 +343,10 @@ class ActionRequest(BaseModel):
 
 
 def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGame:
+    """The table's first game; options are checked by :data:`skat.officers.options.SCHEMA` first (so no
+    other keyword, such as ``deck``, gets through), and nothing is created when one is refused (422)."""
     try:
+        OFFICERS_SCHEMA.check_changes(options)
         return OfficersGame(variant, seed=seed, **options)
     except (ValueError, TypeError) as exc:
         raise HTTPException(422, f"cannot start the game: {exc}") from None

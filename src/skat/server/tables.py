@@ -24,6 +24,8 @@ from skat.game import Game, Phase
 from skat.players.registry import check_player_name
 from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
+from skat.rulesets import SCHEMA as RULE_SCHEMA
+from skat.schema import json_value
 from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
@@ -696,28 +698,20 @@ def _display(mask: int, game_type: Any) -> list[str]:
     return [c.name for c in display_order(mask, game_type)]
 
 
-_SCALAR = (bool, int, str)
-
-
 def _check_options(ruleset: str, options: Any) -> dict[str, Any]:
-    """Rule options a table changes on top of its preset (``{"schieberamsch": true}``), checked."""
+    """Rule options a table changes on top of its preset (``{"schieberamsch": true}``), each checked by
+    :data:`skat.rulesets.SCHEMA` (strict JSON types, ranges, choices) and then together by the engine."""
     if options is None:
         return {}
     if not isinstance(options, dict) or len(options) > 40:
         raise TableError("bad_options", "options is an object of rule options, e.g. {\"kontra\": true}")
-    clean: dict[str, Any] = {}
-    for key, value in options.items():
-        if isinstance(value, list) and all(isinstance(x, _SCALAR) for x in value):
-            value = tuple(value)
-        elif not isinstance(value, _SCALAR):
-            raise TableError("bad_options", f"rule option {key!r} must be true/false, a number, a word or a list")
-        clean[key] = value
     try:
+        clean = RULE_SCHEMA.check_changes(options)
         rules = get_ruleset(ruleset).replace(**clean)
         Game(seed=0, ruleset=rules)  # the engine accepts the combination
     except (RuleSetError, TypeError, ValueError) as exc:
-        raise TableError("bad_options", f"the rule options cannot be used: {exc}") from None
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in clean.items()}
+        raise TableError("bad_options", str(exc)) from None
+    return {k: json_value(v) for k, v in clean.items()}
 
 
 def _clean_name(name: Any) -> str:
