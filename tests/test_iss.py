@@ -461,6 +461,32 @@ def test_writing_needs_a_finished_game_and_plain_names():
         to_iss(game, ("a", "b"))
 
 
+def test_a_ramsch_is_not_written():
+    import dataclasses
+
+    from skat.rulesets import ISKO
+
+    game = Game(seed=3, ruleset=dataclasses.replace(ISKO, all_pass="ramsch"))
+    rng = random.Random(1)
+    for _ in range(3):
+        game.apply("pass")
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.result.kind == "ramsch"
+    with pytest.raises(ValueError, match="Ramsch"):
+        to_iss(game)
+
+
+def test_deal_may_end_each_hand_with_a_bar_as_iss_sends_it_live():
+    line = _sample_line("541932")
+    deal = line.split("MV[w ", 1)[1].split(" ", 1)[0]
+    cards = deal.split(".")
+    live = ".".join(cards[:10]) + "|" + ".".join(cards[10:20]) + "|" + ".".join(cards[20:30]) + "|" + ".".join(cards[30:])
+    rec = parse_iss(line.replace(deal, live))
+    assert (rec.hands, rec.skat) == (BY_ID["541932"].hands, BY_ID["541932"].skat)
+    assert verify(rec) == []
+
+
 def test_passed_in_game_round_trip():
     game = Game(seed=5)
     for _ in range(3):

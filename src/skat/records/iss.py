@@ -186,6 +186,8 @@ def _parse_move(number: int, actor: str, text: str) -> IssMove:
     if actor == "w":
         parts = text.split(".")
         if number == 1:
+            # the archive joins the 32 cards by '.'; ISS's live messages end each hand with '|'
+            parts = re.split(r"[.|]", text)
             if len(parts) != 32:
                 raise RecordError(f"{where}: the deal must name 32 cards joined by '.', found {len(parts)}")
             if "??" in parts:
@@ -829,6 +831,8 @@ def to_iss(
     """
     if not game.is_over:
         raise ValueError("only a finished game can be written as an ISS record")
+    if game.result is not None and game.result.kind == "ramsch":
+        raise ValueError("ISS plays no Ramsch: a Ramsch cannot be written as an ISS record")
     names = [str(p) for p in players]
     if len(names) != 3:
         raise ValueError(f"give three player names, not {len(names)}")
