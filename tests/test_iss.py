@@ -3,14 +3,20 @@ timeouts and players leaving, writing records and reading them back."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
+import shutil
+import subprocess
+import sys
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import skat
 from conftest import ISS_SAMPLE
 from skat import CardSet, Contract, Game, GameType, RecordError
 from skat.cards import mask_points
@@ -455,6 +461,32 @@ def test_writing_needs_a_finished_game_and_plain_names():
         to_iss(game, ("a", "b"))
 
 
+def test_a_ramsch_is_not_written():
+    import dataclasses
+
+    from skat.rulesets import ISKO
+
+    game = Game(seed=3, ruleset=dataclasses.replace(ISKO, all_pass="ramsch"))
+    rng = random.Random(1)
+    for _ in range(3):
+        game.apply("pass")
+    while not game.is_over:
+        game.apply(rng.choice(game.legal_actions()))
+    assert game.result.kind == "ramsch"
+    with pytest.raises(ValueError, match="Ramsch"):
+        to_iss(game)
+
+
+def test_deal_may_end_each_hand_with_a_bar_as_iss_sends_it_live():
+    line = _sample_line("541932")
+    deal = line.split("MV[w ", 1)[1].split(" ", 1)[0]
+    cards = deal.split(".")
+    live = ".".join(cards[:10]) + "|" + ".".join(cards[10:20]) + "|" + ".".join(cards[20:30]) + "|" + ".".join(cards[30:])
+    rec = parse_iss(line.replace(deal, live))
+    assert (rec.hands, rec.skat) == (BY_ID["541932"].hands, BY_ID["541932"].skat)
+    assert verify(rec) == []
+
+
 def test_passed_in_game_round_trip():
     game = Game(seed=5)
     for _ in range(3):
@@ -522,3 +554,29 @@ def test_show_command_explains_a_record(capsys):
 def test_verify_command_missing_file(tmp_path, capsys):
     assert main(["iss", "verify", str(tmp_path / "none.sgf")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("head") is None, reason="needs the head command")
+def test_show_into_a_closed_pipe_ends_quietly(tmp_path):
+    # `skat iss show FILE | head -n 1`: head leaves after one line; more output than a pipe holds
+    # must not be reported as a fault of FILE, and the command ends with 0
+    path = tmp_path / "many.sgf"
+    path.write_text(SAMPLE.read_text() * 8)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(Path(skat.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]))
+    show = subprocess.Popen([sys.executable, "-m", "skat", "iss", "show", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    head = subprocess.Popen(["head", "-n", "1"], stdin=show.stdout, stdout=subprocess.PIPE)
+    assert show.stdout is not None and show.stderr is not None
+    show.stdout.close()  # head alone reads the pipe now
+    first, _ = head.communicate(timeout=120)
+    err = show.stderr.read().decode()
+    show.stderr.close()
+    assert show.wait(timeout=120) == 0, err
+    assert first.decode() == "ISS record ID 1707755 (line 1): xskat / xskat:2 / @iI4t7tt\n"
+    assert err == ""
+
+
+def test_a_file_that_cannot_be_read_is_still_named(tmp_path, capsys):
+    assert main(["iss", "show", str(tmp_path)]) == 2  # a folder, not a file
+    assert f"skat iss: cannot read {tmp_path}: " in capsys.readouterr().err

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -41,11 +42,29 @@ def _records(path: Path) -> Iterator[IssRecord | RecordError]:
 def run(args: argparse.Namespace) -> int:
     try:
         if args.iss_command == "verify":
-            return _verify(args.file)
-        return _show(args.file, args.ids)
+            status = _verify(args.file)
+        else:
+            status = _show(args.file, args.ids)
+        sys.stdout.flush()  # a closed output shows here, not at exit
+        return status
+    except BrokenPipeError:
+        # the reader of our output went away (``skat iss show FILE | head``): nothing is wrong
+        # with FILE, so end quietly
+        _discard_stdout()
+        return 0
     except OSError as exc:
         print(f"skat iss: cannot read {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so that flushing what is still buffered at exit cannot
+    raise BrokenPipeError again (as the Python documentation on SIGPIPE recommends)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (a test's capture)
+        pass
 
 
 def _verify(path: Path) -> int:

@@ -11,8 +11,9 @@ Seats are numbered as in the engine: 0 forehand, 1 middlehand, 2 rearhand.
 ISS moves map to engine actions as follows: a number, ``y`` and ``p`` are Bid, Hold and
 Pass; ``s`` is PickUp (the server answers ``w c1.c2`` with the skat); a declaration such
 as ``G.CT.DT`` is Discard then Declare (ISS may also send the discard as a separate move,
-before or after a bare declaration such as ``G``); a card is Play; ``SC`` is Claim; ``RE``
-is Concede from a defender and Resign from the declarer. Timeouts (``w TI.n``) and a
+before or after a bare declaration such as ``G``); a card is Play; ``SC`` (the declarer shows
+his cards; play goes on) is Claim; ``RE`` is Concede from a defender (the game ends when both
+have conceded) and Resign from the declarer. Timeouts (``w TI.n``) and a
 player leaving (``w LE.n``) are not engine actions: their result is computed here, by the
 rule ISS applies (see :func:`replay`).
 """
@@ -185,6 +186,8 @@ def _parse_move(number: int, actor: str, text: str) -> IssMove:
     if actor == "w":
         parts = text.split(".")
         if number == 1:
+            # the archive joins the 32 cards by '.'; ISS's live messages end each hand with '|'
+            parts = re.split(r"[.|]", text)
             if len(parts) != 32:
                 raise RecordError(f"{where}: the deal must name 32 cards joined by '.', found {len(parts)}")
             if "??" in parts:
@@ -504,9 +507,10 @@ def replay(record: IssRecord, ruleset: RuleSet = ISKO) -> tuple[Game, ComputedRe
       play; announced levels count). His hand is forfeit: he keeps his tricks and the skat
       (the discard once made), and the matadors are counted over those cards.
 
-    When the engine ends a game that ISS lets run on (a Null declarer who took a trick,
-    a missed Schwarz announcement), the moves after the end are not applied; they are
-    listed in ``ignored_moves``.
+    The engine ends a Null game at the declarer's first trick and an announced Schwarz (every
+    suit or grand ouvert) at his first lost trick; ISS ends them there too (IDs 25 and 13577 in
+    ``tests/data/iss/early_end.sgf``). Should a record run on past that point, the moves after
+    the end are not applied; they are listed in ``ignored_moves``.
     """
     label = record.label
     try:
@@ -654,7 +658,14 @@ def _points_and_tricks(game: Game) -> tuple[int, int]:
 
 
 def result_of_game(game: Game, ignored_moves: tuple[IssMove, ...] = ()) -> ComputedResult:
-    """The ISS result of a game the engine finished (played out, claimed, conceded, resigned, passed in)."""
+    """The ISS result of a game the engine finished (played out, claimed, conceded, resigned, passed in).
+
+    ``p`` and ``t`` count the declarer's tricks and the skat (the discard once made), plus the
+    cards not yet played when both defenders conceded. ``s`` and ``z`` are the Schneider and
+    Schwarz of that card distribution; a game that ended at the declarer's first lost trick of an
+    announced Schwarz counts only the cards taken so far (see :func:`_schneider_schwarz_so_far`).
+    ``r`` is 1 for a claim, a concession or the declarer giving up.
+    """
     result = game.result
     if result is None:
         raise ValueError("the game is not finished; only a finished game has a result")
@@ -664,6 +675,7 @@ def result_of_game(game: Game, ignored_moves: tuple[IssMove, ...] = ()) -> Compu
     outcome = result.outcome
     contract = result.contract
     assert outcome is not None and contract is not None
+    schneider, schwarz = outcome.schneider, outcome.schwarz
     if contract.is_null:
         # ISS counts the Null declarer's card points as his tricks plus the skat (or discard)
         points = _points_and_tricks(game)[0]
@@ -672,6 +684,8 @@ def result_of_game(game: Game, ignored_moves: tuple[IssMove, ...] = ()) -> Compu
         assert result.declarer_points is not None and outcome.matadors is not None
         points = result.declarer_points
         m = outcome.matadors if outcome.matadors_with else -outcome.matadors
+        if result.kind == "played" and len(game.tricks) < 10:
+            schneider, schwarz = _schneider_schwarz_so_far(game, points)
     fields: dict[str, int | str] = {
         "d": result.declarer,
         "result": "win" if outcome.won else "loss",
@@ -680,14 +694,40 @@ def result_of_game(game: Game, ignored_moves: tuple[IssMove, ...] = ()) -> Compu
         "bid": "overbid" if outcome.overbid else "bidok",
         "p": points,
         "t": result.declarer_tricks,
-        "s": int(outcome.schneider),
-        "z": int(outcome.schwarz),
+        "s": int(schneider),
+        "z": int(schwarz),
         "p0": 0, "p1": 0, "p2": 0,
         "l": -1, "to": -1,
         "r": int(result.kind in ("claimed", "conceded", "resigned")),
     }
     return ComputedResult(fields, contract=contract, ended_by=result.kind, explanation=result.explanation,
                           game_result=result, ignored_moves=ignored_moves)
+
+
+def _schneider_schwarz_so_far(game: Game, declarer_points: int) -> tuple[bool, bool]:
+    """``s`` and ``z`` of a suit or grand game that ended before its tenth trick without a claim,
+    concession or resignation: an announced Schwarz (every suit or grand ouvert included) ends at
+    the declarer's first lost trick.
+
+    ISS writes both flags over the cards taken so far; the cards not yet played count for nobody
+    (ID 13577, clubs ouvert lost in the first trick: ``p:13 t:0 s:0 z:0``, where counting the rest
+    for the defenders would make the declarer Schneider and Schwarz). So ``s`` is 1 when the
+    declarer has reached the Schneider mark or the defenders' tricks hold 90 points, ``z`` when one
+    side holds all ten tricks (which cannot happen before the tenth trick).
+    """
+    declarer = game.declarer
+    assert declarer is not None
+    defender_points = 0
+    defender_tricks = 0
+    for d in range(3):
+        if d != declarer:
+            mask, count = _tricks_mask(game, d)
+            defender_points += mask_points(mask)
+            defender_tricks += count
+    declarer_tricks = _tricks_mask(game, declarer)[1]
+    schneider = declarer_points >= game.ruleset.schneider_points or defender_points >= 90
+    schwarz = declarer_tricks == 10 or defender_tricks == 10
+    return schneider, schwarz
 
 
 def _fault_result(
@@ -791,6 +831,8 @@ def to_iss(
     """
     if not game.is_over:
         raise ValueError("only a finished game can be written as an ISS record")
+    if game.result is not None and game.result.kind == "ramsch":
+        raise ValueError("ISS plays no Ramsch: a Ramsch cannot be written as an ISS record")
     names = [str(p) for p in players]
     if len(names) != 3:
         raise ValueError(f"give three player names, not {len(names)}")
