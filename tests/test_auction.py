@@ -1,4 +1,4 @@
-"""The auction (RULES.md section 2): who bids to whom, jumps, holding, passing, forehand's right."""
+"""The auction (docs/rules.md section 2): who bids to whom, jumps, holding, passing, forehand's right."""
 
 from __future__ import annotations
 

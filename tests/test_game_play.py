@@ -1,4 +1,4 @@
-"""Declaration and play of one deal by the ISkO (RULES.md sections 1, 3, 4, 8)."""
+"""Declaration and play of one deal by the ISkO (docs/rules.md sections 1, 3, 4, 8)."""
 
 from __future__ import annotations
 
@@ -180,7 +180,7 @@ def test_schneider_and_schwarz_only_in_hand_games():
 
 def test_a_declaration_that_cannot_reach_the_bid_is_refused():
     """PREISSKAT: held 45 as "diamonds without 4", found CJ in the skat: diamonds is out; grand and
-    null ouvert may still be declared (RULES.md section 3)."""
+    null ouvert may still be declared (docs/rules.md section 3)."""
     hands = ["DA DT DK DQ D9 D8 HA HT SA ST", "SJ HJ DJ CA CT CK CQ C9 C8 C7", "HK HQ H9 H8 H7 SK SQ S9 S8 S7"]
     g = Game(hands=hands, skat="CJ D7")
     forehand_declares(g, bid=45)

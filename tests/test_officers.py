@@ -1,4 +1,4 @@
-"""Officers' Skat (RULES.md section 9): vectors os-01..os-09, layout and deal, variants, options,
+"""Officers' Skat (docs/rules.md section 9): vectors os-01..os-09, layout and deal, variants, options,
 seat views, records and illegal actions."""
 
 from __future__ import annotations

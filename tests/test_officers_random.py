@@ -1,4 +1,4 @@
-"""Thousands of seeded random Officers' Skat games per variant: the invariants of RULES.md section 9.
+"""Thousands of seeded random Officers' Skat games per variant: the invariants of docs/rules.md section 9.
 
 16 tricks (15 plus the skat in Admiral's), 120 card points, only uncovered cards playable,
 hidden cards never on the wire to a player who may not see them, Kontra/Re and scoring as

@@ -1,4 +1,4 @@
-"""Ramsch as a game (RULES.md section 6): all pass, Grand Hand instead, Schieberamsch pushes."""
+"""Ramsch as a game (docs/rules.md section 6): all pass, Grand Hand instead, Schieberamsch pushes."""
 
 from __future__ import annotations
 

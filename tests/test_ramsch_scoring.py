@@ -1,4 +1,4 @@
-"""Ramsch scoring options (RULES.md section 6, D8-D11): each option changes the result."""
+"""Ramsch scoring options (docs/rules.md section 6, D8-D11): each option changes the result."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_jungfrau_doubles_once_per_jungfrau():
 
 
 def test_pushes_double_and_jungfrau_again():
-    """ra-07 in RULES.md: 70 points, 2 pushes and 1 Jungfrau give -560."""
+    """ra-07 in docs/rules.md: 70 points, 2 pushes and 1 Jungfrau give -560."""
     out = score_ramsch([70, 50, 0], [6, 4, 0], 0, last_trick=0, pushes=2)
     assert out.scores == (-560, 0, 0) and out.multiplier == 8
 

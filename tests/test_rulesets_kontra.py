@@ -1,4 +1,4 @@
-"""Kontra / Re (RULES.md 5.3, D12): who may call, until when, the doubling, and the record."""
+"""Kontra / Re (docs/rules.md 5.3, D12): who may call, until when, the doubling, and the record."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Real-table mode (RULES.md section 8): a revoke is recorded and decides the game."""
+"""Real-table mode (docs/rules.md section 8): a revoke is recorded and decides the game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Score sheet: classic list, Seeger-Fabian (RULES.md 5.2) and settlement (10.4), table and JSON."""
+"""Score sheet: classic list, Seeger-Fabian (docs/rules.md 5.2) and settlement (10.4), table and JSON."""
 
 from __future__ import annotations
 

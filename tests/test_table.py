@@ -1,4 +1,4 @@
-"""Series at a 3-, 4- or 5-player table (RULES.md section 1): seats, dealer rotation, sitting out,
+"""Series at a 3-, 4- or 5-player table (docs/rules.md section 1): seats, dealer rotation, sitting out,
 reproducible deals, and a score sheet that follows from its entries."""
 
 from __future__ import annotations

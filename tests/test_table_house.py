@@ -1,4 +1,4 @@
-"""House rules at the table (RULES.md sections 6, 7): Bock rounds and their queue, Ramsch rounds,
+"""House rules at the table (docs/rules.md sections 6, 7): Bock rounds and their queue, Ramsch rounds,
 the pirate sequence, and full PUB/PIRATE series at 3, 4 and 5 players."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Historical Tournee Skat (RULES.md section 10): the historical_hoyle vectors and the game itself."""
+"""Historical Tournee Skat (docs/rules.md section 10): the historical_hoyle vectors and the game itself."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_historical_declaration(case):
 
 
 def test_fifteen_games():
-    """4 Tournee + 4 Solo + 4 Grand + 2 Null declarer games, and Ramsch (RULES.md 10.2)."""
+    """4 Tournee + 4 Solo + 4 Grand + 2 Null declarer games, and Ramsch (docs/rules.md 10.2)."""
     assert len(TOURNEE_GAMES) + len(["ramsch"]) == 15
     assert sum(1 for name in TOURNEE_GAMES if name.startswith(("grand", "gucki"))) == 4
 

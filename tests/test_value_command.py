@@ -108,7 +108,7 @@ def value_and_entry(out: str) -> tuple[int, int]:
     ("spades --without 4 --won", 55, 55),
     # with 11 (every trump) in diamonds: 11 + 1 game = 12 x 9 = 108; exactly 60 points lose: -216
     ("diamonds --with 11 --points 60", 108, -216),
-    # null hand 35, won; lost it costs -2 x 35 = -70 under ISkO, but -35 before 1999 (RULES.md D1)
+    # null hand 35, won; lost it costs -2 x 35 = -70 under ISkO, but -35 before 1999 (docs/rules.md D1)
     ("null hand --won", 35, 35),
     ("null hand --lost", 35, -70),
     ("null hand --lost --ruleset old_pre1999", 35, -35),
@@ -147,7 +147,7 @@ def test_the_explanation_shows_the_arithmetic(capsys, argv, line):
 
 
 def test_seeger_fabian_entry(capsys):
-    """RULES.md 5.2: +50 for a won game; -50 for a lost one, and the others +40 (3-table) or +30 (4-table)."""
+    """docs/rules.md 5.2: +50 for a won game; -50 for a lost one, and the others +40 (3-table) or +30 (4-table)."""
     rc, out, _ = words(capsys, "grand", "hand", "--with", "2", "--points", "78", "--seeger")
     assert rc == 0 and out.splitlines()[3] == "Seeger-Fabian: +146 (+96 + 50)"  # 96 + 50
     rc, out, _ = words(capsys, "clubs", "--without", "3", "--points", "55", "--seeger")
@@ -183,7 +183,7 @@ def test_json_input_refuses_word_options(capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("argv, reason", [
-    # RULES.md 3: Schneider and Schwarz may be announced in hand games only
+    # docs/rules.md 3: Schneider and Schwarz may be announced in hand games only
     ("spades schneider announced --with 1 --won", "only be announced in a hand game"),
     ("clubs schwarz announced --with 1 --won", "only be announced in a hand game"),
     # a bare 'schneider' could mean announced or made in play
@@ -206,7 +206,7 @@ def test_json_input_refuses_word_options(capsys, monkeypatch):
     ("clubs --with 1", "say how the game went"),
     # won and lost against the points and the rules
     ("clubs --with 1 --points 55 --won", "the declarer needs 61"),
-    ("clubs --with 1 --points 60 --won", "the declarer needs 61"),  # 60:60 loses (RULES.md 4.3)
+    ("clubs --with 1 --points 60 --won", "the declarer needs 61"),  # 60:60 loses (docs/rules.md 4.3)
     ("clubs --with 1 --points 75 --lost", "--lost contradicts 75 card points"),
     ("clubs --with 1 --won --lost", "--won or --lost, not both"),
     ("grand hand schneider announced --with 1 --points 85 --won", "needs 90 card points"),

@@ -87,17 +87,17 @@ def test_settlement_vector(case):
 
 
 def test_settlement_foster_example():
-    """RULES.md 10.4 (set-01): totals 186, 42, 344, 116 settle +14, -130, +172, -56."""
+    """docs/rules.md 10.4 (set-01): totals 186, 42, 344, 116 settle +14, -130, +172, -56."""
     assert settlement([186, 42, 344, 116]) == [14, -130, 172, -56]
 
 
 def test_settlement_pairwise_equals_n_times_difference():
-    """RULES.md 10.4 (set-02): Foster's pairwise balance -7, +88, +19 -> -121, +164, -43."""
+    """docs/rules.md 10.4 (set-02): Foster's pairwise balance -7, +88, +19 -> -121, +164, -43."""
     assert [3 * s for s in settlement([-7, 88, 19])] == [-121, 164, -43]
 
 
 def test_seeger_fabian_preisskat_example():
-    """RULES.md 5.2 (sf-07): the 48-game 4-table example, plain and extended Seeger."""
+    """docs/rules.md 5.2 (sf-07): the 48-game 4-table example, plain and extended Seeger."""
     points = {"A": 492, "B": 628, "C": 660, "D": -32}
     record = {"A": (12, 0), "B": (12, 2), "C": (10, 1), "D": (6, 5)}
     total_lost = sum(lost for _, lost in record.values())

@@ -194,7 +194,7 @@ class GameCore:
     history = cython.declare(list, visibility="public")
     _hands = cython.declare(list, visibility="public")
     _game_type = cython.declare(cython.int, visibility="public")
-    # the auction (RULES.md 2), as in skat.rules.bidding.Auction
+    # the auction (docs/rules.md 2), as in skat.rules.bidding.Auction
     _ladder = cython.declare(tuple, visibility="public")
     _bid_actions = cython.declare(tuple, visibility="public")
     _ladder_next = cython.declare(dict, visibility="public")
@@ -390,7 +390,7 @@ class GameCore:
 
     def _declaration_options(self, hand_game: bool) -> tuple:
         """The contracts the declarer may announce now and their actions, in the order of
-        HAND_CONTRACTS or SKAT_CONTRACTS: they must be able to reach the bid (RULES.md 3).
+        HAND_CONTRACTS or SKAT_CONTRACTS: they must be able to reach the bid (docs/rules.md 3).
         Cached until the discard changes."""
         key = (hand_game, self.discard)
         cache = self._declarable_cache
@@ -640,7 +640,7 @@ class GameCore:
         c: cython.int = trick[2]
         gt: cython.int = self._game_type
         row: cython.int = 32 * gt
-        # the highest trump wins, else the highest card of the led suit (RULES.md 1)
+        # the highest trump wins, else the highest card of the led suit (docs/rules.md 1)
         trumps: cython.ulonglong = _TRUMPS[gt]
         follow: cython.ulonglong = _FOLLOW[row + a]
         follow |= trumps

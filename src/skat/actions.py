@@ -121,28 +121,28 @@ class Resign(Action):
 
 @dataclass(frozen=True, slots=True)
 class Kontra(Action):
-    """A defender doubles the score of the game (house rule, RULES.md 5.3)."""
+    """A defender doubles the score of the game (house rule, docs/rules.md 5.3)."""
 
     token = "kontra"
 
 
 @dataclass(frozen=True, slots=True)
 class Re(Action):
-    """The declarer answers Kontra and doubles the score again (house rule, RULES.md 5.3)."""
+    """The declarer answers Kontra and doubles the score again (house rule, docs/rules.md 5.3)."""
 
     token = "re"
 
 
 @dataclass(frozen=True, slots=True)
 class Push(Action):
-    """Schieberamsch: pass the skat on to the next player without looking at it (RULES.md 6)."""
+    """Schieberamsch: pass the skat on to the next player without looking at it (docs/rules.md 6)."""
 
     token = "push"
 
 
 @dataclass(frozen=True, slots=True)
 class Turn(Action):
-    """Tournee Skat: turn up the top card of the skat to fix trumps (RULES.md 10.2)."""
+    """Tournee Skat: turn up the top card of the skat to fix trumps (docs/rules.md 10.2)."""
 
     token = "turn"
 

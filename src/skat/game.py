@@ -128,7 +128,7 @@ class GameResult:
 
     kind: str
     """``played`` (to the end), ``claimed``, ``conceded``, ``resigned``, ``revoke`` (real-table mode:
-    a player did not follow suit, RULES.md 8), ``passed_in``, or ``ramsch``."""
+    a player did not follow suit, docs/rules.md 8), ``passed_in``, or ``ramsch``."""
     declarer: int | None
     contract: Contract | None
     bid: int
@@ -144,7 +144,7 @@ class GameResult:
     """Score-sheet entries per seat (standard Skat writes only the declarer; Ramsch every loser)."""
     explanation: str
     kontra_level: int = 0
-    """0, 1 (Kontra was said) or 2 (Re): the score is doubled once per call (RULES.md 5.3)."""
+    """0, 1 (Kontra was said) or 2 (Re): the score is doubled once per call (docs/rules.md 5.3)."""
     ramsch: Any = None
     """The :class:`skat.ramsch.RamschOutcome` of a Ramsch (card points, losers, Jungfrauen, pushes)."""
     revoke_by: int | None = None
@@ -395,7 +395,7 @@ class Game(GameCore):
 
     @property
     def kontra_level(self) -> int:
-        """0, 1 after Kontra, 2 after Re (RULES.md 5.3)."""
+        """0, 1 after Kontra, 2 after Re (docs/rules.md 5.3)."""
         return 0 if self._house is None else self._house.kontra_level
 
     @property
@@ -468,7 +468,7 @@ class Game(GameCore):
 
     def side_actions(self, seat: int) -> list[Action]:
         """Actions a seat may take at any moment of the play, in turn or not: claim, concede,
-        resign, and under the house rules Kontra and Re (RULES.md 5.3)."""
+        resign, and under the house rules Kontra and Re (docs/rules.md 5.3)."""
         if self.phase is not _PLAY or self.declarer is None:
             return []
         calls = self._calls(seat) if self.ruleset.kontra else []
@@ -496,7 +496,7 @@ class Game(GameCore):
         return [] if seat in played else [KONTRA]
 
     def _declarable(self, hand_game: bool) -> list[Contract]:
-        """Contracts the declarer may announce now: they must be able to reach the bid (RULES.md 3)."""
+        """Contracts the declarer may announce now: they must be able to reach the bid (docs/rules.md 3)."""
         return self._declaration_options(hand_game)[0]
 
     def _declaration_options_by_contract(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
@@ -749,7 +749,7 @@ class Game(GameCore):
         )
 
     def _revoke(self, seat: int, card: int) -> None:
-        """Real-table mode: a card that does not follow suit ends the game (RULES.md 8, ISkO 4.2.3)."""
+        """Real-table mode: a card that does not follow suit ends the game (docs/rules.md 8, ISkO 4.2.3)."""
         self._hands[seat] &= ~(1 << card)
         self.trick.append(card)
         self._house_state().revoke_by = seat

@@ -1,4 +1,4 @@
-"""Ramsch and Schieberamsch (RULES.md section 6): who gets the skat, who loses, and by how much.
+"""Ramsch and Schieberamsch (docs/rules.md section 6): who gets the skat, who loses, and by how much.
 
 Ramsch is played with grand's trick rules and no declarer; every player plays for himself.
 The play itself runs in :class:`skat.game.Game` (a deal that all passed turns into a Ramsch
@@ -147,7 +147,7 @@ def score_ramsch(
 def _hoyle(
     points: list[int], tricks: Sequence[int], last_trick: int, durchmarsch: int | None, scores: list[int]
 ) -> tuple[tuple[int, ...], str]:
-    """Historical Ramsch (RULES.md 10.3): the lowest scores +10, or +20 without a trick; all tricks -30."""
+    """Historical Ramsch (docs/rules.md 10.3): the lowest scores +10, or +20 without a trick; all tricks -30."""
     if durchmarsch is not None:
         scores[durchmarsch] = -30
         return (durchmarsch,), f"{SEATS[durchmarsch]} took every trick: -30"

@@ -2,8 +2,8 @@
 
 ``ISKO`` (the International Skat Order 2018) is the default. The other presets are
 the house rules of the seeds: ``PUB`` (Ramsch when all pass, Kontra/Re, Bock rounds),
-``PIRATE`` (the "pirate/robber skat" of seed 001, RULES.md section 7) and ``TOURNEE``
-(the historical American Tournee Skat of RULES.md section 10). Any preset can be
+``PIRATE`` (the "pirate/robber skat" of seed 001, docs/rules.md section 7) and ``TOURNEE``
+(the historical American Tournee Skat of docs/rules.md section 10). Any preset can be
 varied option by option: ``PUB.replace(ramsch_scoring="fixed")``. Every record and
 score sheet carries the whole rule set (:meth:`RuleSet.to_json`).
 """
@@ -39,7 +39,7 @@ BOCK_TRIGGERS: dict[str, str] = {
     "repdigit": "a player's running total becomes 111, 222, ... 999 (or the negative) [XSKAT]",
     "value": "a game whose value is at least bock_value_threshold [XSKAT; the brief's 120, Q6]",
 }
-"""The Bock triggers the engine knows, by name (RULES.md section 7; D13)."""
+"""The Bock triggers the engine knows, by name (docs/rules.md section 7; D13)."""
 
 
 _TOURNEE_SPANS: tuple[tuple[int, int, int], ...] = (
@@ -49,7 +49,7 @@ _TOURNEE_SPANS: tuple[tuple[int, int, int], ...] = (
     (20, 2, 9),  # Grand Solo: the same + both announcements
     (24, 4, 9),  # Grand Ouvert: both announcements always count
 )
-"""Per unit value (RULES.md 10.2) the lowest and highest multiplier a Tournee game can reach (10.3)."""
+"""Per unit value (docs/rules.md 10.2) the lowest and highest multiplier a Tournee game can reach (10.3)."""
 
 TOURNEE_GAME_VALUES: tuple[int, ...] = tuple(sorted(
     {unit * m for unit, low, high in _TOURNEE_SPANS for m in range(low, high + 1)} | {20, 40}))
@@ -69,7 +69,7 @@ def on_tournee_ladder(value: int) -> bool:
 
 
 TOURNEE_BID_VALUES: tuple[int, ...] = tuple(sorted(set(range(10, 100, 2)) | _TOURNEE_VALUE_SET))
-"""Bids of the historical rules (RULES.md 10.1): from 10, raises by 2 or to any game value a Tournee
+"""Bids of the historical rules (docs/rules.md 10.1): from 10, raises by 2 or to any game value a Tournee
 table can reach (:data:`TOURNEE_GAME_VALUES`, up to 216)."""
 
 
@@ -84,9 +84,9 @@ def _legacy_tournee_ladder() -> tuple[int, ...]:
 _LEGACY_TOURNEE_LADDER: list[int] = list(_legacy_tournee_ladder())
 """A record that carries it is read with :data:`TOURNEE_BID_VALUES` instead (:meth:`RuleSet.from_json`)."""
 
-_LADDER_RULE = ("a strictly increasing list of bids: game values of standard Skat (18 to 264, RULES.md 2), "
+_LADDER_RULE = ("a strictly increasing list of bids: game values of standard Skat (18 to 264, docs/rules.md 2), "
                 "or, with a first bid below 18, the historical ladder (10 to 216: even numbers and Tournee "
-                "game values, RULES.md 10.1), which a tournee table must use")
+                "game values, docs/rules.md 10.1), which a tournee table must use")
 
 
 def _ladder_complaint(values: tuple[int, ...]) -> str | None:
@@ -104,7 +104,7 @@ class RuleSet:
     """Options of a Skat table; the defaults are the ISkO's.
 
     Each field is declared with its type, its range or choices and its documentation, which
-    names the RULES.md section or disagreement (D1...) it settles (:mod:`skat.schema`;
+    names the docs/rules.md section or disagreement (D1...) it settles (:mod:`skat.schema`;
     :data:`SCHEMA` reads them). Every way in checks the options against it: the constructor,
     :meth:`replace`, :meth:`from_json` (records), ``skat series --set`` and a server table's
     ``options``.
@@ -113,16 +113,16 @@ class RuleSet:
     name: str = text("isko2018", "The rule set's name (a preset's, or your own).", min_length=1, max_length=40)
     description: str = text("International Skat Order 2018 (tournament rules)", "One line about the rule set.")
     variant: str = choice("standard", ("standard", "tournee"),
-                          "``standard`` Skat, or ``tournee``: the historical Tournee Skat of RULES.md section 10.")
+                          "``standard`` Skat, or ``tournee``: the historical Tournee Skat of docs/rules.md section 10.")
     bid_values: tuple[int, ...] = numbers(
         BID_VALUES, 10, 264, "The bid ladder.", min_length=1, max_length=200, increasing=True, rule=_LADDER_RULE,
         test=_ladder_complaint)
     lost_game_factor: int = number(
         2, 1, 4, "A lost game costs this many times its value (ISkO: every lost game counts double).")
     lost_hand_game_factor: int = number(
-        2, 1, 4, "The same for lost hand games (1 before the rule change of 1999, RULES.md D1).")
+        2, 1, 4, "The same for lost hand games (1 before the rule change of 1999, docs/rules.md D1).")
     grand_ouvert_base36: bool = flag(
-        False, "Old rule of seeds 000/001: grand ouvert has base 36 and no ouvert level (RULES.md D4).")
+        False, "Old rule of seeds 000/001: grand ouvert has base 36 and no ouvert level (docs/rules.md D4).")
     schneider_points: int = number(
         90, 61, 120, "Card points the declarer needs to make the defenders Schneider (historical: 91, D2).")
     all_pass: str = choice("passed_in", ("passed_in", "ramsch", "redeal"), """When all three pass (D5):
@@ -130,13 +130,13 @@ class RuleSet:
         with the same cards, section 6) or ``redeal`` (seeds 000 A and 001: the same dealer deals again,
         and the deal does not count as a game).""")
 
-    # --- Ramsch (RULES.md section 6) ---------------------------------------------------------
+    # --- Ramsch (docs/rules.md section 6) ---------------------------------------------------------
     ramsch_grand_hand: bool = flag(False, """Before a Ramsch starts, each player from forehand on may
         announce Grand Hand instead; it is played and scored as normal Skat, and the same dealer deals
         again [PAGAT-SR].""")
     ramsch_scoring: str = choice("augen", ("augen", "fixed", "hoyle"), """``augen`` (the most card points
         lose them, D8), ``fixed`` (loser -10, -15 with one Jungfrau, -20 with two or a Durchmarsch), or
-        ``hoyle`` (+10 to the lowest, +20 if he took no trick, -30 for taking every trick; RULES.md 10.3).""")
+        ``hoyle`` (+10 to the lowest, +20 if he took no trick, -30 for taking every trick; docs/rules.md 10.3).""")
     ramsch_fixed_stakes: tuple[int, int, int] = numbers((10, 15, 20), 0, 1000, """The stakes of ``fixed``
         Ramsch: no Jungfrau, one Jungfrau, two Jungfrauen (Durchmarsch).""", length=3)
     ramsch_skat: str = choice("last_trick", ("last_trick", "loser"), """Who gets the skat's card points
@@ -151,13 +151,13 @@ class RuleSet:
     ramsch_durchmarsch: bool = flag(
         True, "In Augenramsch a player who takes every trick (Durchmarsch) scores +120 instead of losing.")
     schieberamsch: bool = flag(False, """Every Ramsch is a Schieberamsch: before the play each player from
-        forehand on takes the skat and pushes two cards, or pushes it on unseen (RULES.md section 6, D11).""")
+        forehand on takes the skat and pushes two cards, or pushes it on unseen (docs/rules.md section 6, D11).""")
     schieberamsch_jacks: bool = flag(False, "Jacks may be pushed in the skat (most tables forbid it).")
     schieberamsch_unseen_push: bool = flag(True, """A player may push the skat on without looking at it;
         each such push doubles the loser's minus (1 push x2, 2 pushes x4, 3 pushes x8). Without it
         everybody must take the skat.""")
 
-    # --- Kontra / Re (RULES.md 5.3, D12) -----------------------------------------------------
+    # --- Kontra / Re (docs/rules.md 5.3, D12) -----------------------------------------------------
     kontra: bool = flag(False, """A defender may say Kontra and the declarer answer Re; each call doubles
         the score of the game, won or lost, and not its value (overbidding is judged without it).""")
     kontra_who: str = choice("any_defender", ("any_defender", "bidders"), """Who may say Kontra:
@@ -169,7 +169,7 @@ class RuleSet:
         Kontra and Re are side actions: they are said out of turn, as at a real table.""")
     kontra_re: bool = flag(True, "The declarer may answer Kontra with Re.")
 
-    # --- Bock rounds and the pirate sequence (RULES.md section 7, D13) -----------------------
+    # --- Bock rounds and the pirate sequence (docs/rules.md section 7, D13) -----------------------
     bock_triggers: tuple[str, ...] = names((), tuple(BOCK_TRIGGERS), """Events that queue a Bock round,
         named in :data:`BOCK_TRIGGERS`; each event queues one round (as many games as players) in which
         every score is doubled. Empty: no Bock rounds.""",
@@ -191,12 +191,12 @@ class RuleSet:
         Bock round, in times its value. 2 reads the seed literally (only skat-pickup losses count four
         times); 4 treats it like any lost game.""")
 
-    # --- Real table (RULES.md section 8) ------------------------------------------------------
+    # --- Real table (docs/rules.md section 8) ------------------------------------------------------
     real_table: bool = flag(False, """Score-keeping for games played with physical cards: a card that does
         not follow suit is recorded as a revoke and ends the game against the guilty side (ISkO
         4.1.3-4.1.5) instead of being refused.""")
 
-    # --- Score sheet (RULES.md 5.2, D14) -------------------------------------------------------
+    # --- Score sheet (docs/rules.md 5.2, D14) -------------------------------------------------------
     seeger_won: int = number(50, 0, 1000, "Seeger-Fabian: added to the declarer's entry for a won game.")
     seeger_lost: int = number(50, 0, 1000, "Seeger-Fabian: taken from the declarer's entry for a lost game.")
     fabian_bonus: tuple[int, int, int] = numbers((40, 30, 30), 0, 1000, """Seeger-Fabian: what each other
@@ -288,7 +288,7 @@ PIRATE = ISKO.replace(
     ramsch_durchmarsch=False,
     schieberamsch_unseen_push=False,
 )
-"""Seed 001 as RULES.md section 7 reads it: the seed's old rules (lost hand games single, grand
+"""Seed 001 as docs/rules.md section 7 reads it: the seed's old rules (lost hand games single, grand
 ouvert base 36, a redeal when all pass); once a running total reaches 100, one Bock round (lost
 skat games x4) and then one Schieber round, where each player takes the skat and passes two
 cards on (no jacks) and the loser adds the final skat to his card points."""
@@ -304,7 +304,7 @@ TOURNEE = ISKO.replace(
     all_pass="ramsch",
     ramsch_scoring="hoyle",
 )
-"""RULES.md section 10: bids from 10; Tournee (with "passt mir nicht"), Grand Tournee, Solo,
+"""docs/rules.md section 10: bids from 10; Tournee (with "passt mir nicht"), Grand Tournee, Solo,
 Gucki, Grand Solo, Grand Ouvert, Null 20 and Null Ouvert 40; schneider at 91; lost games single
 except Gucki and second-turn Tournee; Ramsch +10/+20/-30 when all pass; settlement against the
 average."""

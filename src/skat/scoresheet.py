@@ -1,12 +1,12 @@
 """The score sheet of a series: classic list, Seeger-Fabian, and settlement against the average.
 
-* **Classic** (RULES.md 5.1): only the declarer is written, with +value or the lost game's
+* **Classic** (docs/rules.md 5.1): only the declarer is written, with +value or the lost game's
   (already doubled) minus; Ramsch entries are written for every player who scored.
-* **Seeger-Fabian** (RULES.md 5.2): the classic points plus 50 for each won game and minus 50
+* **Seeger-Fabian** (docs/rules.md 5.2): the classic points plus 50 for each won game and minus 50
   for each lost one; when a declarer loses, every other player at the table (the sitting-out
   dealer included) gets 40 at a 3-table or 30 at a 4-table. Passed-in games and Ramsch games
   carry no game bonus.
-* **Settlement** (RULES.md 10.4): each player pays or receives the difference between his
+* **Settlement** (docs/rules.md 10.4): each player pays or receives the difference between his
   classic total and the average of all totals.
 """
 
@@ -59,7 +59,7 @@ class SheetEntry:
 def seeger_fabian_score(points: int, won: int, lost: int, others_lost: int, table_size: int,
                         won_bonus: int = 50, lost_malus: int = 50,
                         fabian_bonus: Sequence[int] = (40, 30, 30)) -> int:
-    """Seeger-Fabian from the aggregates of one player (RULES.md 5.2, STURA's formula)."""
+    """Seeger-Fabian from the aggregates of one player (docs/rules.md 5.2, STURA's formula)."""
     if table_size not in (3, 4, 5):
         raise ValueError(f"a Skat table has 3, 4 or 5 players, not {table_size}")
     return points + (won * won_bonus - lost * lost_malus) + others_lost * fabian_bonus[table_size - 3]

@@ -7,7 +7,7 @@ reproducible deals, Bock and Ramsch rounds, the pirate sequence, and the score s
 >>> [table.players[p] for p in table.seats]
 ['Bob', 'Cid', 'Dan']
 
-Seats in a game are numbered 0 forehand, 1 middlehand, 2 rearhand (RULES.md section 1).
+Seats in a game are numbered 0 forehand, 1 middlehand, 2 rearhand (docs/rules.md section 1).
 At 3 players the dealer is rearhand; at 4 the dealer sits out; at 5 the dealer and the
 third player to his left sit out. The deal passes to the left after every game, passed-in
 games included. Deal ``k`` of a series is shuffled from ``(seed, k)`` alone, so another
@@ -41,7 +41,7 @@ class TableError(SkatError, ValueError):
 
 
 def seats_for(dealer: int, players: int) -> tuple[int, int, int]:
-    """Players (indices) in the seats forehand, middlehand, rearhand for a dealer (RULES.md 1)."""
+    """Players (indices) in the seats forehand, middlehand, rearhand for a dealer (docs/rules.md 1)."""
     d = dealer
     if players == 3:
         return ((d + 1) % 3, (d + 2) % 3, d)
@@ -89,7 +89,7 @@ def _is_repdigit(n: int) -> bool:
 
 def bock_events(result: Any, kontra_level: int, before: Sequence[int], after: Sequence[int],
                 rules: RuleSet) -> list[str]:
-    """The Bock triggers of ``rules.bock_triggers`` that a finished game fires (RULES.md 7)."""
+    """The Bock triggers of ``rules.bock_triggers`` that a finished game fires (docs/rules.md 7)."""
     wanted = rules.bock_triggers
     if not wanted:
         return []

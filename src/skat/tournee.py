@@ -1,4 +1,4 @@
-"""Historical Tournee Skat (RULES.md section 10; seed 000 part B, Foster's Complete Hoyle).
+"""Historical Tournee Skat (docs/rules.md section 10; seed 000 part B, Foster's Complete Hoyle).
 
 Bids are plain numbers from 10. The declarer chooses one of fifteen games:
 
@@ -103,7 +103,7 @@ def game_name(kind: str, game_type: GameType) -> str:
 
 
 def tournee_unit(name: str) -> int:
-    """Unit value of a Tournee game by name (RULES.md 10.2)."""
+    """Unit value of a Tournee game by name (docs/rules.md 10.2)."""
     try:
         return TOURNEE_GAMES[name]
     except KeyError:
@@ -127,7 +127,7 @@ def tournee_outcome(
     schneider_announced: bool = False,
     schwarz_announced: bool = False,
 ) -> Outcome:
-    """Value and score of a finished Tournee game (RULES.md 10.3).
+    """Value and score of a finished Tournee game (docs/rules.md 10.3).
 
     ``name`` is a key of :data:`TOURNEE_GAMES`; ``declarer_cards`` the 12 cards of hand plus
     skat (they decide matadors); ``declarer_points`` include the skat.

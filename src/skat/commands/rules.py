@@ -70,7 +70,7 @@ def _list(as_json: bool) -> int:
     entries = [{"name": name, "aliases": aliases, "description": get_ruleset(name).description,
                 "changed": get_ruleset(name).changed()} for name, aliases in names.items()]
     officers = {"name": OFFICERS, "aliases": [], "description": "Officers' Skat table options (two players, "
-                "RULES.md section 9)", "changed": {}}
+                "docs/rules.md section 9)", "changed": {}}
     if as_json:
         print(json.dumps({"rulesets": entries, "officers": officers}, indent=1))
         return 0
@@ -90,7 +90,7 @@ def _rows(name: str, pairs: list[str]) -> tuple[dict[str, Any], list[dict[str, A
         rows = _schema_rows(OFFICERS_SCHEMA, options, OfficersOptions())
         for row in rows:
             row["variants"] = list(option_variants(row["name"]))
-        title = {"name": OFFICERS, "description": "Options of an Officers' Skat table (RULES.md section 9, D16, Q9)"}
+        title = {"name": OFFICERS, "description": "Options of an Officers' Skat table (docs/rules.md section 9, D16, Q9)"}
         return title, rows
     rules: RuleSet = get_ruleset(name)
     changes = SCHEMA.parse_assignments(pairs)

@@ -1,4 +1,4 @@
-"""Officers' Skat (Offiziersskat): Skat for two players, in all its variants (RULES.md section 9).
+"""Officers' Skat (Offiziersskat): Skat for two players, in all its variants (docs/rules.md section 9).
 
 >>> from skat.officers import OfficersGame
 >>> game = OfficersGame("classic", seed=1)

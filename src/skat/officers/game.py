@@ -1,4 +1,4 @@
-"""One game of Officers' Skat (two players) as a state machine, in every variant of RULES.md section 9.
+"""One game of Officers' Skat (two players) as a state machine, in every variant of docs/rules.md section 9.
 
 Seats: 0 is forehand (the dealer's opponent, who chooses the game), 1 is the dealer.
 Each player's cards lie in piles, the top card playable and the card under it covered;
@@ -658,7 +658,7 @@ class OfficersGame:
         tricks = (self.tricks_won[0], self.tricks_won[1])
         skat_cards = self.discard if self.skat_taken else self.skat
         if self.variant == "admiral" and skat_cards:
-            # The skat counts for the declarer; in Ramsch for the winner of the last trick (RULES.md D9).
+            # The skat counts for the declarer; in Ramsch for the winner of the last trick (docs/rules.md D9).
             to = self.chooser if gt != GameType.RAMSCH else self.tricks[-1][2]
             if gt != GameType.NULL:
                 points[to] += mask_points(skat_cards)  # type: ignore[index]

@@ -1,4 +1,4 @@
-"""Variants and table options of Officers' Skat (RULES.md section 9, D16, Q9)."""
+"""Variants and table options of Officers' Skat (docs/rules.md section 9, D16, Q9)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def normalize_variant(name: str) -> str:
 
 
 SCORINGS: tuple[str, ...] = ("matadors", "full_matadors", "base", "card_points", "points_234")
-"""Scoring systems of RULES.md section 9; ``matadors`` (jack matadors + 1) x base is the default (D16)."""
+"""Scoring systems of docs/rules.md section 9; ``matadors`` (jack matadors + 1) x base is the default (D16)."""
 
 # Options that only mean something in some variants (a wrong one is an error, not silently ignored).
 _NOT_IN_ADMIRAL = ("scoring", "schneider_rule", "schwarz_rule", "schneider_on_loss", "allow_null", "allow_ramsch",
@@ -55,7 +55,7 @@ class OfficersOptionError(OptionError):
 
 @dataclass(frozen=True)
 class OfficersOptions:
-    """Agreements of an Officers' Skat table. The defaults are the seed's reading (RULES.md D16, Q9).
+    """Agreements of an Officers' Skat table. The defaults are the seed's reading (docs/rules.md D16, Q9).
 
     Declared like :class:`skat.rulesets.RuleSet` (:mod:`skat.schema`): :data:`SCHEMA` checks every
     option wherever it enters (keywords of :class:`~skat.officers.OfficersGame`, a server table's

@@ -1,4 +1,4 @@
-"""Scoring of Officers' Skat: RULES.md section 9, default D16, the seed's reading of Q9.
+"""Scoring of Officers' Skat: docs/rules.md section 9, default D16, the seed's reading of Q9.
 
 Pure functions: they take the chosen game, the chooser's cards and the card points and
 tricks each player took, and return an :class:`OfficersOutcome` with each seat's score.
@@ -159,7 +159,7 @@ def score_ramsch(
 ) -> OfficersOutcome:
     """Score a Ramsch: fewer card points win (a tie goes to the player who did not choose it).
 
-    Augenramsch (RULES.md D8) for two: the loser gets minus his card points; a player who took
+    Augenramsch (docs/rules.md D8) for two: the loser gets minus his card points; a player who took
     every trick (Durchmarsch) gets +120. In ``points_234`` scoring the winner gets 2, a Durchmarsch 4,
     and a tie of a Ramsch nobody chose 1 each.
     """
@@ -204,7 +204,7 @@ def score_admiral(
     tricks: tuple[int, int],
     kontra_level: int = 0,
 ) -> OfficersOutcome:
-    """Value an Admiral's Skat game like Skat (RULES.md 4): matadors over the declarer's 15 cards plus
+    """Value an Admiral's Skat game like Skat (docs/rules.md 4): matadors over the declarer's 15 cards plus
     the skat, levels for game, hand, Schneider (<= 30 either side), Schwarz (no trick), announcements;
     the bid must be reached (overbid: 2 x the smallest multiple of the base reaching the bid).
     ``points`` include the skat in the declarer's points."""

@@ -194,7 +194,7 @@ def evaluate(
         )
     with_, count = matador_count(gt, cards_mask)
     # the defenders are schneider when the declarer reaches schneider_points (ISkO 90, historical 91);
-    # the declarer himself is schneider with 30 or fewer under both rules (RULES.md 4.3, 10.3)
+    # the declarer himself is schneider with 30 or fewer under both rules (docs/rules.md 4.3, 10.3)
     schneider = declarer_points >= rules.schneider_points or declarer_points <= 30
     schwarz = declarer_tricks in (0, 10)
     base = _BASE_VALUES[gt]
