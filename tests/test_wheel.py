@@ -1,0 +1,167 @@
+"""The package as its users get it: ``python -m build`` makes an sdist and, from that sdist, a wheel
+with the compiled core; the wheel, installed into a fresh virtual environment, runs the ``skat``
+command and serves the browser table.
+
+Building writes only what the README's install writes too, both ignored by git: Cython's
+``src/skat/_core.c`` and ``src/skat.egg-info``. The build and the install fetch their packages as
+``pip`` does (its index, its cache), so they take about a minute and a half together.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tarfile
+import tomllib
+import urllib.request
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+VERSION = PROJECT["version"]
+BUILT = (".so", ".pyd", ".c", ".pyc")  # build outputs: never package sources
+
+
+def _package_sources() -> list[str]:
+    """Every source file of the package (modules, web pages, data), relative to ``src/``."""
+    top = ROOT / "src"
+    return sorted(
+        path.relative_to(top).as_posix()
+        for path in (top / "skat").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in BUILT
+    )
+
+
+def _clean_env() -> dict[str, str]:
+    """This environment without what would point a program at another Python than the fresh venv's."""
+    drop = {"PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV", "SKAT_PURE_PYTHON"}
+    return {key: value for key, value in os.environ.items() if key not in drop}
+
+
+def _run(args: list[str | Path], *, cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, env=_clean_env(), capture_output=True, text=True,
+                          timeout=timeout)
+    assert done.returncode == 0, f"{args} failed ({done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``python -m build``: the sdist, then the wheel built from that sdist (so the sdist must hold it all)."""
+    try:
+        import build  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("the `build` package is missing: pip install -e '.[test]'")
+    out = tmp_path_factory.mktemp("dist")
+    _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT, timeout=480)
+    return out
+
+
+def _one(folder: Path, pattern: str) -> Path:
+    found = sorted(folder.glob(pattern))
+    assert len(found) == 1, f"{pattern} in {folder}: {[p.name for p in folder.iterdir()]}"
+    return found[0]
+
+
+@pytest.fixture(scope="module")
+def wheel(dist: Path) -> Path:
+    return _one(dist, f"skat-{VERSION}-*.whl")
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh virtual environment (its own pip, nothing of ours) with the wheel and its dependencies."""
+    env_dir = tmp_path_factory.mktemp("wheel-venv")
+    venv.create(env_dir, with_pip=True, clear=True)
+    _run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile", wheel], cwd=env_dir,
+         timeout=480)
+    return env_dir
+
+
+def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
+    sdist = _one(dist, f"skat-{VERSION}.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.partition("/")[2] for name in archive.getnames()}
+    tests = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts and (p.suffix == ".py" or "data" in p.parts)]
+    needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/_core.py",
+              "src/skat/web/static/index.html", *(f"src/{name}" for name in _package_sources()), *tests]
+    assert not [name for name in needed if name not in names]
+    assert not [name for name in names if name.endswith(BUILT)]  # no _core.c, no compiled core
+
+
+def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+        metadata = email.parser.Parser().parsestr(archive.read(f"skat-{VERSION}.dist-info/METADATA").decode())
+        entry_points = archive.read(f"skat-{VERSION}.dist-info/entry_points.txt").decode()
+    assert not [name for name in _package_sources() if name not in names]  # modules, web/static, data
+    assert {"skat/_core.py", "skat/web/static/index.html", "skat/web/static/app.js"} <= names
+    assert len([name for name in names if re.fullmatch(r"skat/_core\..+\.(so|pyd)", name)]) == 1
+    assert not [name for name in names if name.endswith((".c", ".pyc"))]
+    assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
+    assert f"skat-{VERSION}.dist-info/licenses/LICENSE" in names
+    assert "skat = skat.cli:main" in entry_points
+
+    assert metadata["License-Expression"] == "MIT"
+    assert metadata["Requires-Python"] == PROJECT["requires-python"]
+    classifiers = metadata.get_all("Classifier")
+    assert "Topic :: Games/Entertainment :: Board Games" in classifiers
+    assert "Programming Language :: Python :: 3.11" in classifiers
+    urls = dict(entry.split(", ", 1) for entry in metadata.get_all("Project-URL"))
+    assert {"Homepage", "Documentation", "Issues"} <= set(urls)
+
+
+def test_the_installed_wheel_plays(installed: Path, tmp_path: Path) -> None:
+    skat = installed / "bin" / "skat"
+    where = _run([installed / "bin" / "python", "-c",
+                  "import skat, skat.game; print(skat.__file__); print(skat.game.COMPILED)"],
+                 cwd=tmp_path, timeout=120).stdout.split()
+    assert Path(where[0]).is_relative_to(installed)  # the installed package, not this checkout
+    assert where[1] == "True"  # the compiled core came with the wheel
+
+    assert _run([skat, "--version"], cwd=tmp_path, timeout=120).stdout.strip() == f"skat {VERSION}"
+    record = json.loads(_run([skat, "deal", "--seed", "1"], cwd=tmp_path, timeout=120).stdout)
+    assert record["format"] == "skat-game"
+    sheet = json.loads(_run([skat, "series", "--players", "3", "--games", "3", "--seed", "1", "--json"],
+                            cwd=tmp_path, timeout=300).stdout)
+    assert len(sheet["games"]) == 3 and sheet["players"] == ["P1", "P2", "P3"]
+
+
+def test_the_installed_wheel_serves_the_browser_table(installed: Path, tmp_path: Path) -> None:
+    """``skat play --no-browser`` prints the table's address; the page and its static files come from the wheel."""
+    server = subprocess.Popen([installed / "bin" / "skat", "play", "--no-browser", "--level", "random",
+                               "--db", f"sqlite:///{tmp_path / 'play.sqlite'}"],
+                              cwd=tmp_path, env=_clean_env(), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              text=True, start_new_session=True)
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        found = re.search(r"(http://[^/\s]+)(/t/\S+)", first)
+        assert found, f"no table address in {first!r}"
+        base, table = found.groups()
+        for path in (table.partition("#")[0], "/static/app.js", "/static/style.css", "/static/officers.js"):
+            with urllib.request.urlopen(base + path, timeout=30) as response:
+                assert response.status == 200 and response.read(), path
+    finally:  # Ctrl+C for the server and its computer players' worker processes, as in a terminal
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+        try:  # whatever of it is left
+            os.killpg(server.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
