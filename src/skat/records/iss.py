@@ -832,7 +832,8 @@ def to_iss(
     if not game.is_over:
         raise ValueError("only a finished game can be written as an ISS record")
     if game.result is not None and game.result.kind == "ramsch":
-        raise ValueError("ISS plays no Ramsch: a Ramsch cannot be written as an ISS record")
+        pushed = " (nor a Schieberamsch's pushes of the skat)" if game.ruleset.schieberamsch else ""
+        raise ValueError(f"ISS plays no Ramsch: a Ramsch cannot be written as an ISS record{pushed}")
     names = [str(p) for p in players]
     if len(names) != 3:
         raise ValueError(f"give three player names, not {len(names)}")
