@@ -132,7 +132,9 @@ def test_the_installed_wheel_plays(installed: Path, tmp_path: Path) -> None:
     assert where[1] == "True"  # the compiled core came with the wheel
 
     assert _run([skat, "--version"], cwd=tmp_path, timeout=120).stdout.strip() == f"skat {VERSION}"
-    record = json.loads(_run([skat, "deal", "--seed", "1"], cwd=tmp_path, timeout=120).stdout)
+    shown = _run([skat, "deal", "--seed", "1"], cwd=tmp_path, timeout=120).stdout
+    assert shown.startswith("deal --seed 1") and "trick 10" in shown and "result" in shown
+    record = json.loads(_run([skat, "deal", "--seed", "1", "--json"], cwd=tmp_path, timeout=120).stdout)
     assert record["format"] == "skat-game"
     sheet = json.loads(_run([skat, "series", "--players", "3", "--games", "3", "--seed", "1", "--json"],
                             cwd=tmp_path, timeout=300).stdout)
