@@ -35,6 +35,7 @@ from skat.server.store import Store
 from skat.server.tables import table_ruleset
 from skat.table import Table
 from skat.tournee import TourneeGame
+from skat.variants import from_record
 
 # (option changes as JSON, the option the error must name, words the error must hold)
 BAD = [
@@ -310,21 +311,21 @@ def _tournee_record() -> dict:
 
 def test_tournee_records_are_checked_and_old_ladders_still_read():
     record = _tournee_record()
-    assert Game.from_record(record).ruleset == TOURNEE
+    assert from_record(record).ruleset == TOURNEE
     old = set(range(10, 100, 2)) | {20, 40}
     for unit in (5, 6, 7, 8, 9, 10, 11, 12, 16, 20, 24):
         old |= {unit * m for m in range(2, 20) if unit * m >= 10}
     legacy = dict(copy.deepcopy(record))
     legacy["ruleset"]["bid_values"] = sorted(old)  # as written before the ladder was cut to 216
-    assert Game.from_record(legacy).ruleset == TOURNEE
+    assert from_record(legacy).ruleset == TOURNEE
     bad = copy.deepcopy(record)
     bad["ruleset"]["schneider_points"] = 200
     with pytest.raises(RecordError, match="schneider_points"):
-        Game.from_record(bad)
+        from_record(bad)
     standard = copy.deepcopy(record)
     standard["ruleset"] = ISKO.to_json()
     with pytest.raises(RecordError, match="Tournee rule set"):
-        Game.from_record(standard)
+        from_record(standard)
 
 
 def test_an_officers_record_with_tampered_options_is_refused():

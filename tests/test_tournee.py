@@ -8,9 +8,10 @@ import random
 import pytest
 
 from conftest import vectors
-from skat.errors import IllegalActionError
+from skat.errors import IllegalActionError, RecordError
 from skat.game import Game, Phase
 from skat.tournee import TOURNEE_GAMES, TourneeGame, game_name, tournee_null_allowed, tournee_outcome
+from skat.variants import from_record
 
 KIND = {"solo": "solo", "raeuber_skat_game": "solo", "tournee": "tournee", "grand_gucki": "gucki"}
 
@@ -124,7 +125,9 @@ def test_all_pass_plays_historical_ramsch_with_the_same_cards():
     assert sorted(r.scores) in ([0, 0, 10], [0, 0, 20], [-30, 0, 0])
     record = json.loads(json.dumps(g.to_record()))
     assert record["result"]["ramsch"]["scores"] == list(r.scores)
-    assert Game.from_record(record).result.scores == r.scores  # Game.from_record reads Tournee records too
+    assert from_record(record).result.scores == r.scores  # skat.variants.from_record reads every variant's records
+    with pytest.raises(RecordError, match="skat.variants.from_record"):
+        Game.from_record(record)  # the standard game's loader points there
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -46,6 +46,7 @@ from skat.rules.ranking import GameType, winner_index
 from skat.rules.value import Outcome, evaluate
 from skat.rulesets import RuleSet
 from skat.solver import Position, SearchLimitExceeded, move_values_array
+from skat.variants import from_record, variant_of_game
 
 __all__ = [
     "AnalysisError",
@@ -511,7 +512,7 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
     elif kind == "resigned":
         seat, text = decl, _ENDINGS[kind]
     elif kind == "revoke":
-        seat = getattr(game, "revoke_by", None)
+        seat = game.revoke_by
         text = f"seat {seat} did not follow suit (revoke)"
     elif kind == "timeout":
         seat, text = fault_seat, f"seat {fault_seat} timed out"
@@ -529,29 +530,19 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
                   actual_won=actual.won, note=note)
 
 
-def _tournee_outcome(game: Game) -> Callable[[int | None, int], Outcome] | None:
-    """Tournee Skat scores by its own rules (:func:`skat.tournee.tournee_outcome`); None for standard games."""
-    if game.ruleset.variant != "tournee":
-        return None
-    from skat.tournee import tournee_outcome
-
-    contract, decl = game.contract, game.declarer
-    assert contract is not None and decl is not None
-    name = game.game_name  # type: ignore[attr-defined]
-    twelve = game.initial_hands[decl] | game.initial_skat
-
-    def outcome(points: int | None, tricks: int) -> Outcome:
-        return tournee_outcome(name, twelve, points, tricks, game.bid, game.ruleset,
-                               second_turn=game.second_turn,  # type: ignore[attr-defined]
-                               schneider_announced=contract.schneider, schwarz_announced=contract.schwarz)
-
-    return outcome
+def _three_player_game(game: Any) -> Game:
+    """The game itself if the analysis knows its variant's card play (three players), else AnalysisError."""
+    variant = variant_of_game(game)
+    if variant is None or variant.seats != 3:
+        raise AnalysisError(f"a game of {variant.title if variant else type(game).__name__} is not analysed: "
+                            "the analysis knows the card play of three players")
+    return game
 
 
 def _skip_reason(game: Game, ended_by: str) -> str | None:
     if ended_by == "passed_in":
         return "passed in: all three players passed, no game was played, so there is no card play to analyse"
-    if ended_by == "ramsch" or getattr(game, "is_ramsch", False):
+    if ended_by == "ramsch" or game.is_ramsch:
         return "Ramsch: there is no declarer and no contract, so the card play is not analysed"
     if game.declarer is None:
         return f"no game was declared (the deal ended: {ended_by}), so there is no card play to analyse"
@@ -570,7 +561,7 @@ def _analyse(game: Game, actual: ActualResult, label: str, players: tuple[str, s
     assert game.declarer is not None and game.contract is not None
     decl = game.declarer
     goal = contract_goal(game.contract, game.initial_hands[decl] | game.initial_skat, game.bid, game.ruleset,
-                         outcome=_tournee_outcome(game))
+                         outcome=game.outcome_of)
     cards = [(seat, action.card) for seat, action in game.history if isinstance(action, Play)]
     if actual.ended_by == "revoke":
         cards = cards[:-1]  # the revoke ended the game; it is reported as the ending
@@ -615,14 +606,14 @@ def analyse_game(game_or_record: Game | dict | IssRecord | str, *, time_limit: f
             fault_seat = int(computed.fields.get("l", -1))
         label = label or record.label
     elif isinstance(game_or_record, dict):
-        game = Game.from_record(game_or_record)
+        game = _three_player_game(from_record(game_or_record))
         if not game.is_over:
             raise AnalysisError("the game record is of a game that is not finished; only a finished game "
                                 "is analysed")
         actual = _actual_from_game(game)
         label = label or "game record"
-    elif isinstance(game_or_record, Game):
-        game = game_or_record
+    elif variant_of_game(game_or_record) is not None:
+        game = _three_player_game(game_or_record)
         if not game.is_over:
             raise AnalysisError("the game is not finished; only a finished game is analysed (the analysis "
                                 "shows every hand)")

@@ -50,7 +50,8 @@ from typing import Any
 
 from skat.game import Game
 from skat.players.registry import check_player_name, make_player
-from skat.rulesets import get_ruleset
+from skat.rulesets import RuleSet, get_ruleset
+from skat.variants import variant_for_rules
 
 __all__ = [
     "SEATINGS",
@@ -241,13 +242,9 @@ def _offer_calls(game: Game, players: list, seating: tuple[int, int, int], illeg
             errors.append(f"illegal call {action} by seat {seat}")
 
 
-def new_game(seed: int, ruleset: Any) -> Game:
-    """A deal under a rule set: the Tournee variant has a game class of its own."""
-    if getattr(ruleset, "variant", "") == "tournee":
-        from skat.tournee import TourneeGame
-
-        return TourneeGame(seed, ruleset=ruleset)  # type: ignore[return-value]
-    return Game(seed=seed, ruleset=ruleset)
+def new_game(seed: int, ruleset: RuleSet) -> Any:
+    """A deal under a rule set, of the variant the rule set plays (:mod:`skat.variants`)."""
+    return variant_for_rules(ruleset).new_game(seed, ruleset)
 
 
 def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:

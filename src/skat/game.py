@@ -790,6 +790,14 @@ class Game(GameCore):
             outcome=None, scores=out.scores, explanation=out.explanation, ramsch=out,
         )
 
+    def outcome_of(self, declarer_points: int | None, declarer_tricks: int) -> Outcome:
+        """The declared game scored with the declarer's final card points (skat included; None in
+        Null) and tricks, under this deal's bid, rule set and Kontra (for the analysis too)."""
+        assert self.declarer is not None and self.contract is not None
+        twelve = self.initial_hands[self.declarer] | self.initial_skat
+        return evaluate(self.contract, twelve, declarer_points, declarer_tricks, self.bid, self.ruleset,
+                        kontra_level=self.kontra_level)
+
     def _finish(self, kind: str, rest_to_declarer: bool | None = None) -> None:
         declarer = self.declarer
         contract = self.contract
@@ -814,14 +822,7 @@ class Game(GameCore):
                     decl_tricks += rest_tricks
             elif is_null:
                 decl_tricks = max(decl_tricks, 1)  # a null declarer who gives up takes a trick
-        twelve = self.initial_hands[declarer] | self.initial_skat
-        kontra = self.kontra_level
-        outcome = evaluate(
-            contract, twelve, None if is_null else decl_points, decl_tricks, self.bid, self.ruleset,
-            kontra_level=kontra,
-        )
-        if is_null and kind == "conceded":
-            outcome = evaluate(contract, twelve, None, 0, self.bid, self.ruleset, kontra_level=kontra)
+        outcome = self.outcome_of(None if is_null else decl_points, 0 if is_null and kind == "conceded" else decl_tricks)
         scores = [0, 0, 0]
         scores[declarer] = outcome.score
         explanation = outcome.explanation
@@ -845,7 +846,7 @@ class Game(GameCore):
             declarer_tricks=decl_tricks, skat=CardSet.from_mask(self.initial_skat),
             discard=None if self.discard is None else CardSet.from_mask(self.discard),
             outcome=outcome, scores=(scores[0], scores[1], scores[2]), explanation=explanation,
-            kontra_level=kontra, ramsch=None, revoke_by=self.revoke_by,
+            kontra_level=self.kontra_level, ramsch=None, revoke_by=self.revoke_by,
         )
 
     # ----------------------------------------------------------------- views
@@ -932,10 +933,9 @@ class Game(GameCore):
             raise RecordError(f"the game record lacks {', '.join(missing)}")
         if not isinstance(record["actions"], list):
             raise RecordError("the record's actions must be a list of [seat, action] pairs")
-        if record.get("variant") == "tournee":
-            from skat.tournee import TourneeGame
-
-            return TourneeGame.from_record(record)  # type: ignore[return-value]
+        if record.get("variant", "standard") != "standard":
+            raise RecordError(f"a record of the {record.get('variant')!r} variant: read it with "
+                              "skat.variants.from_record, which finds the variant's game")
         ruleset = record_ruleset(record, ISKO)
         try:
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset,

@@ -25,8 +25,10 @@ from typing import Any
 
 from skat.errors import SkatError
 from skat.game import Game
+from skat.ramsch import ramsch_game
 from skat.rulesets import ISKO, RuleSet, get_ruleset
 from skat.scoresheet import ScoreSheet, SheetEntry
+from skat.variants import from_record, variant_for_rules
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score"]
@@ -308,17 +310,11 @@ class Table:
         seed = deal_seed(self.seed, number, attempt)
         rules = self.ruleset
         if kind in ("ramsch", "schieber"):
-            from skat.ramsch import ramsch_game
-
             game = ramsch_game(seed, ruleset=rules, schieberamsch=True if kind == "schieber" else None)
-        elif rules.variant == "tournee":
-            from skat.tournee import TourneeGame
-
-            game = TourneeGame(seed, ruleset=rules)
         else:
-            game = Game(seed, ruleset=rules)
+            game = variant_for_rules(rules).new_game(seed, rules)
         if stored is not None and _start_of(game.to_record()) != _start_of(stored):
-            game = Game.from_record(dict(_start_of(stored), actions=[], result=None))
+            game = from_record(dict(_start_of(stored), actions=[], result=None))
         return _Deal(game, number, self.dealer, seats_for(self.dealer, self.size), kind, attempt)
 
     def _close(self, deal: _Deal) -> bool:
@@ -333,7 +329,7 @@ class Table:
         n = self.size
         scores = [0] * n
         declarer = None if result.declarer is None else deal.seats[result.declarer]
-        kontra = int(getattr(game, "kontra_level", 0) or 0)
+        kontra = game.kontra_level
         in_bock = deal.round in ("bock", "pirate_bock")
         hand = result.contract is not None and result.contract.hand
         for seat, s in enumerate(result.scores):
@@ -344,8 +340,8 @@ class Table:
         events = bock_events(result, kontra, before, after, rules)
         if events and rules.bock_includes_trigger and not in_bock:
             scores = [2 * s for s in scores]
-        outcome = getattr(result, "outcome", None)
-        same_dealer = bool(getattr(game, "ramsch_grand_hand", False))
+        outcome = result.outcome
+        same_dealer = game.ramsch_grand_hand
         entry = SheetEntry(
             number=deal.number, dealer=deal.dealer, seats=deal.seats, declarer=declarer, game=game_name,
             won=result.won if declarer is not None else None, scores=tuple(scores),

@@ -272,8 +272,20 @@ class TourneeGame:
         self.history: list[tuple[int, Action]] = []
         self.result: TourneeResult | None = None
         self.kontra_level = 0
+        """No Kontra in the historical rules (the attribute every variant has)."""
+        self.claimed = False
+        """No claims in the historical rules in this engine."""
+        self.revoke_by: int | None = None
+        """No real-table revokes in this engine's Tournee Skat."""
+        self.ramsch_grand_hand = False
+        """No Grand Hand offer before a Tournee Ramsch."""
 
     # ------------------------------------------------------------------ state
+    @property
+    def is_ramsch(self) -> bool:
+        """Whether this deal is played as Ramsch (all passed)."""
+        return self.kind == "ramsch"
+
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.FINISHED
@@ -501,16 +513,22 @@ class TourneeGame:
         self.result = self._result(kind="ramsch", bid=0, scores=out.scores, game_name="ramsch",
                                    explanation=out.explanation, ramsch=out)
 
+    def outcome_of(self, declarer_points: int | None, declarer_tricks: int) -> Outcome:
+        """The declared game scored by the Tournee rules with the declarer's final card points (skat
+        included; None in Null) and tricks (for the analysis too)."""
+        declarer, contract, name = self.declarer, self.contract, self.game_name
+        assert declarer is not None and contract is not None and name is not None
+        twelve = self.initial_hands[declarer] | self.initial_skat
+        return tournee_outcome(name, twelve, declarer_points, declarer_tricks, self.bid, self.ruleset,
+                               second_turn=self.second_turn, schneider_announced=contract.schneider,
+                               schwarz_announced=contract.schwarz)
+
     def _finish(self) -> None:
         declarer, contract, name = self.declarer, self.contract, self.game_name
         assert declarer is not None and contract is not None and name is not None
         skat_points = mask_points(self.discard if self.skat_taken else self.initial_skat)
         points = self.trick_points[declarer] + skat_points
-        twelve = self.initial_hands[declarer] | self.initial_skat
-        outcome = tournee_outcome(
-            name, twelve, None if contract.is_null else points, self.tricks_won[declarer], self.bid, self.ruleset,
-            second_turn=self.second_turn, schneider_announced=contract.schneider, schwarz_announced=contract.schwarz,
-        )
+        outcome = self.outcome_of(None if contract.is_null else points, self.tricks_won[declarer])
         scores = [0, 0, 0]
         scores[declarer] = outcome.score
         self.phase = Phase.FINISHED

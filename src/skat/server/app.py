@@ -19,7 +19,6 @@ from fastapi.staticfiles import StaticFiles
 
 from skat.analysis import analyse_game
 from skat.errors import SkatError
-from skat.game import Game
 from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rulesets import get_ruleset
@@ -29,6 +28,7 @@ from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
 from skat.solver import warm_up
+from skat.variants import from_record
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -170,7 +170,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_iss(table_id: str, deal_no: int) -> Response:
         record = _finished_record(mgr(), table_id, deal_no)
         try:
-            text = to_iss(Game.from_record(record), **_iss_header(record))
+            text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
             raise TableError("no_iss_record", f"deal {deal_no} cannot be written as an ISS record: {exc}; "
                              "download its JSON record instead", 422) from None

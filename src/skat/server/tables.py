@@ -384,7 +384,7 @@ class ServerTable:
     def claim_answers_due(self) -> list[tuple[int, int]]:
         """Computer defenders who have not yet answered the declarer's open claim: (position, seat)."""
         game = self.game
-        if game is None or game.is_over or not getattr(game, "claimed", False) or game.declarer is None:
+        if game is None or game.is_over or not game.claimed or game.declarer is None:
             return []
         due = []
         for seat in range(3):
