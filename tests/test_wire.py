@@ -306,3 +306,11 @@ def test_the_public_officers_view_shows_only_what_faces_both(variant):
             if game.is_over:
                 FRONTS.pop(id(game))
     assert n >= 2000
+
+
+if __name__ == "__main__":  # PYTHONPATH=src python tests/test_wire.py: write the golden file anew, only when
+    # the protocol changes on purpose or the engine plays these random games differently
+    payload = golden_payload(12, samples=True)
+    lines = [",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in payload["digests"].items()),
+             ",\n".join("  " + dumps(s) for s in payload["samples"])]
+    GOLDEN.write_text(f'{{"games_per_variant": 12,\n "digests": {{\n{lines[0]}\n }},\n "samples": [\n{lines[1]}\n ]}}\n')
