@@ -350,13 +350,29 @@ def test_a_seated_person_closes_the_table(client):
 
 def test_a_spectator_sees_no_seat_secrets():
     """The public view keeps only what everybody may see: no hand, no discard, no skat without a declarer."""
+    from skat.game import Phase
+    from skat.rulesets import PUB
     from skat.server.tables import public_view
+    from skat.tournee import TourneeGame
+    from skat.wire import seat_view_to_json
 
-    seat_view = {"seat": 1, "hand": ["CJ"], "legal_actions": ["pass"], "side_actions": [], "declarer": None,
-                 "skat": ["SA", "S7"], "discard": None, "phase": "push"}
-    out = public_view(seat_view)
+    game = Game(seed=4, ruleset=PUB.replace(schieberamsch=True), start="ramsch")
+    while game.phase is Phase.GRAND_HAND:
+        game.apply("pass")
+    game.apply("pickup")  # Schieberamsch: forehand takes the skat up and pushes two cards on
+    game.apply(game.legal_actions()[0])
+    game.apply("pickup")
+    seat_view = seat_view_to_json(game.view(1))
+    assert seat_view["phase"] == "push" and seat_view["declarer"] is None and seat_view["skat"]
+    out = seat_view_to_json(public_view(game))
     assert out["hand"] == [] and out["skat"] is None and out["seat"] is None and out["legal_actions"] == []
-    defender = dict(seat_view, declarer=0, skat=["CT"], discard=["HA", "H7"], phase="play")
-    out = public_view(defender)
-    assert out["skat"] == ["CT"] and out["discard"] is None and out["hand"] == []
-    assert seat_view["hand"] == ["CJ"]  # the seat's own view is left as it was
+    tournee = TourneeGame(4)
+    for token in ("10", "pass", "pass", "turn"):
+        tournee.apply(token)
+    while tournee.phase is not Phase.PLAY:
+        tournee.apply(tournee.legal_actions()[0])  # accept the turned card, discard two
+    defender = seat_view_to_json(tournee.view((tournee.declarer + 1) % 3))
+    assert tournee.discard is not None and defender["skat"]
+    out = seat_view_to_json(public_view(tournee))
+    assert out["skat"] == defender["skat"] and out["discard"] is None and out["hand"] == []
+    assert seat_view_to_json(game.view(1)) == seat_view  # the seat's own view is left as it was

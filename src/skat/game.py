@@ -189,7 +189,8 @@ class GameResult:
 class SeatView:
     """What one seat may know: never another player's hidden cards."""
 
-    seat: int
+    seat: int | None
+    """The seat (None in a spectator's view, :func:`skat.wire.public_view`)."""
     phase: Phase
     to_move: int | None
     hand: CardSet
@@ -218,28 +219,10 @@ class SeatView:
     """0, 1 after Kontra, 2 after Re (public: they are said aloud)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "kontra_level": self.kontra_level,
-            "seat": self.seat,
-            "phase": self.phase.value,
-            "to_move": self.to_move,
-            "hand": [c.name for c in self.hand],
-            "legal_actions": [str(a) for a in self.legal_actions],
-            "side_actions": [str(a) for a in self.side_actions],
-            "auction": [[s, t] for s, t in self.auction],
-            "bid": self.bid,
-            "declarer": self.declarer,
-            "contract": None if self.contract is None else self.contract.to_json(),
-            "skat": None if self.skat is None else [c.name for c in self.skat],
-            "discard": None if self.discard is None else [c.name for c in self.discard],
-            "open_hands": {str(s): [c.name for c in h] for s, h in self.open_hands.items()},
-            "trick": [[s, c.name] for s, c in self.trick],
-            "tricks": [[ld, [c.name for c in cs], w] for ld, cs, w in self.tricks],
-            "trick_points": list(self.trick_points),
-            "hand_sizes": list(self.hand_sizes),
-            "result": None if self.result is None else self.result.to_json(),
-            "ruleset": self.ruleset,
-        }
+        """The view's JSON as the server sends it: :func:`skat.wire.seat_view_to_json`."""
+        from skat.wire import seat_view_to_json
+
+        return seat_view_to_json(self)
 
 
 _HAND_CONTRACTS: tuple[Contract, ...] = _core.HAND_CONTRACTS

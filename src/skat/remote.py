@@ -1,7 +1,7 @@
 """A computer player in a seat of a ``skat serve`` table, over the table protocol (docs/protocol.md).
 
-The server sends the seat's view as JSON; :func:`view_from_json` rebuilds the
-:class:`~skat.game.SeatView` that a player's ``choose(view)`` takes, so any player of this
+The server sends the seat's view as JSON; :func:`view_from_json` (:func:`skat.wire.seat_view_from_json`)
+rebuilds the :class:`~skat.game.SeatView` that a player's ``choose(view)`` takes, so any player of this
 package, or a bot of one's own, can sit at a table on another machine and play with the same
 code it uses in the arena:
 
@@ -19,51 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from skat.actions import Action, parse_action
-from skat.cards import Card, CardSet
-from skat.game import Phase, SeatView
-from skat.rules.contract import Contract
-from skat.rules.ranking import GameType
+from skat.game import Phase
+from skat.wire import action_token
+from skat.wire import seat_view_from_json as view_from_json
 
 __all__ = ["view_from_json", "TableAddress", "parse_table_link", "play_remote"]
-
-
-def _cards(names: list[str] | None) -> CardSet | None:
-    return None if names is None else CardSet([Card.parse(n) for n in names])
-
-
-def _contract(data: dict[str, Any] | None) -> Contract | None:
-    if data is None:
-        return None
-    return Contract(GameType.parse(data["game"]), hand=data["hand"], schneider=data["schneider"],
-                    schwarz=data["schwarz"], ouvert=data["ouvert"])
-
-
-def view_from_json(data: dict[str, Any]) -> SeatView:
-    """The :class:`SeatView` of a seat view's JSON (``SeatView.to_json()``), for a player to decide on.
-
-    Everything a decision rests on comes back; the result of a finished deal does not (it is
-    ``None``: nobody decides anything then).
-    """
-    parse = parse_action
-    if data.get("ruleset") == "tournee":
-        from skat.tournee import parse_tournee_action as parse
-    actions: list[Action] = [parse(t) for t in data["legal_actions"]]
-    side: list[Action] = [parse(t) for t in data.get("side_actions", [])]
-    hand = _cards(data["hand"])
-    assert hand is not None
-    return SeatView(
-        seat=data["seat"], phase=Phase(data["phase"]), to_move=data["to_move"], hand=hand,
-        legal_actions=actions, side_actions=side,
-        auction=[(s, t) for s, t in data["auction"]], bid=data["bid"], declarer=data["declarer"],
-        contract=_contract(data["contract"]), skat=_cards(data["skat"]), discard=_cards(data["discard"]),
-        open_hands={int(s): CardSet([Card.parse(n) for n in h]) for s, h in data["open_hands"].items()},
-        trick=[(s, Card.parse(c)) for s, c in data["trick"]],
-        tricks=[(ld, tuple(Card.parse(c) for c in cs), w) for ld, cs, w in data["tricks"]],  # type: ignore[misc]
-        trick_points=tuple(data["trick_points"]),  # type: ignore[arg-type]
-        hand_sizes=tuple(data["hand_sizes"]),  # type: ignore[arg-type]
-        result=None, ruleset=data["ruleset"], kontra_level=data.get("kontra_level", 0),
-    )
 
 
 @dataclass(frozen=True)
@@ -149,7 +109,7 @@ async def play_remote(address: TableAddress, player: Any, deals: int | None = No
                     continue  # not our turn, or the same state again (another client joined)
                 action = await asyncio.to_thread(player.choose, view_from_json(view_json))
                 answered = (deal, seq)
-                await ws.send(json.dumps({"type": "action", "action": str(action), "seq": seq}))
+                await ws.send(json.dumps({"type": "action", "action": action_token(action), "seq": seq}))
     except websockets.ConnectionClosed as exc:
         if refusal is None:
             raise RuntimeError(f"the server closed the connection ({exc})") from None

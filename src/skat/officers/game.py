@@ -94,7 +94,8 @@ class OfficersView:
     ``None`` for a card this seat cannot see. Only cards already dealt are shown.
     """
 
-    seat: int
+    seat: int | None
+    """The seat (None in a spectator's view, :func:`skat.wire.public_view`)."""
     variant: str
     phase: Phase
     to_move: int | None
@@ -144,24 +145,10 @@ class OfficersView:
         return CardSet.from_mask(mask)
 
     def to_json(self) -> dict[str, Any]:
-        def pile_json(piles: list[list[Card | None]]) -> list[list[str | None]]:
-            return [[None if c is None else c.name for c in p] for p in piles]
+        """The view's JSON as the server sends it: :func:`skat.wire.officers_view_to_json`."""
+        from skat.wire import officers_view_to_json
 
-        return {
-            "seat": self.seat, "variant": self.variant, "phase": self.phase.value, "to_move": self.to_move,
-            "legal_actions": [str(a) for a in self.legal_actions], "chooser": self.chooser, "game": self.game,
-            "contract": None if self.contract is None else self.contract.to_json(),
-            "kontra_level": self.kontra_level, "bid": self.bid, "auction": [[s, t] for s, t in self.auction],
-            "own_piles": pile_json(self.own_piles), "opponent_piles": pile_json(self.opponent_piles),
-            "hand": [c.name for c in self.hand], "opponent_hand_size": self.opponent_hand_size,
-            "opponent_hand": None if self.opponent_hand is None else [c.name for c in self.opponent_hand],
-            "skat": None if self.skat is None else [c.name for c in self.skat],
-            "discard": None if self.discard is None else [c.name for c in self.discard],
-            "skat_size": self.skat_size, "trick": [[s, c.name] for s, c in self.trick],
-            "tricks": [[ld, [c.name for c in cs], w] for ld, cs, w in self.tricks],
-            "trick_points": list(self.trick_points), "tricks_won": list(self.tricks_won),
-            "result": None if self.result is None else self.result.to_json(), "options": dict(self.options),
-        }
+        return officers_view_to_json(self)
 
 
 def _parse_deck(deck: Any) -> tuple[int, ...]:

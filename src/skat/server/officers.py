@@ -25,7 +25,8 @@ least recently used go first (with a database they are only unloaded).
 A table is open until its player closes it (``/close``): then it is marked closed in the database (its
 games and actions stay stored), dropped from memory, and every later request for it is answered 410.
 
-API (every response of a seat holds only ``OfficersGame.view(seat).to_json()`` and the seat's legal
+API (every response of a seat holds only ``OfficersGame.view(seat)`` in its wire form
+(:func:`skat.wire.officers_view_to_json`) and the seat's legal
 action tokens, so a face-down card the seat may not see never leaves the server):
 
 - ``POST /api/officers/tables`` ``{"variant": "classic", "seed": 7, "options": {...}, "seat": 0}``
@@ -63,10 +64,11 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
-from skat.officers import OfficersBot, OfficersGame, Phase, parse_officers_action
+from skat.officers import OfficersBot, OfficersGame, Phase
 from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
 from skat.officers.options import VARIANTS
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
+from skat.wire import action_tokens, officers_view_to_json, parse_token
 
 __all__ = ["router", "OfficersTable", "OfficersTables", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app",
            "page_url"]
@@ -128,7 +130,7 @@ class OfficersTable:
         view = self.game.view(self.person)
         return {
             "table": self.table_id, "seat": self.person, "seq": self.seq, "game_no": self.game_no,
-            "variant": self.variant, "view": view.to_json(), "legal": [str(a) for a in view.legal_actions],
+            "variant": self.variant, "view": officers_view_to_json(view), "legal": action_tokens(view.legal_actions),
             "sheet": {"games": [list(row) for row in self.sheet],
                       "you": sum(row[0] for row in self.sheet), "computer": sum(row[1] for row in self.sheet)},
         }
@@ -436,7 +438,7 @@ async def post_action(table_id: str, req: ActionRequest, tables: Tables,
         if game.to_move != table.person:
             raise HTTPException(409, "it is not your turn: the computer is to move")
         try:
-            action = parse_officers_action(req.action)
+            action = parse_token(req.action, "officers")
         except IllegalActionError as exc:
             raise HTTPException(422, f"cannot read the action {req.action!r}: {exc}") from None
         try:

@@ -18,7 +18,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.actions import CONCEDE, Action, parse_action
+from skat.actions import CONCEDE, Action
 from skat.errors import IllegalActionError, SkatError
 from skat.game import Game, Phase
 from skat.players.registry import check_player_name
@@ -30,6 +30,7 @@ from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
+from skat.wire import parse_token, public_view, seat_view_to_json
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
 
@@ -66,21 +67,6 @@ def table_ruleset(settings: dict[str, Any]) -> RuleSet:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def public_view(view_json: dict[str, Any]) -> dict[str, Any]:
-    """The public part of a defender's seat view: what a spectator at the table may see.
-
-    A defender's skat holds only cards shown to everybody (a Tournee's turned cards), so it
-    stays; the hand, the discard and the seat's choices go.  Without a declarer (bidding,
-    Ramsch) no seat is a defender and the skat goes too: in Schieberamsch it holds what that
-    seat was pushed.
-    """
-    out = dict(view_json)
-    out.update(seat=None, hand=[], legal_actions=[], side_actions=[], discard=None)
-    if view_json.get("declarer") is None:
-        out["skat"] = None
-    return out
 
 
 Sender = Callable[[dict[str, Any] | str], Awaitable[None]]
@@ -206,7 +192,7 @@ class ServerTable:
         if game is not None:
             if seat is not None:
                 view = game.view(seat)
-                view_json = view.to_json()
+                view_json = seat_view_to_json(view)
                 hints["sorted"] = _sorted_cards(view)
                 if self.ruleset.variant == "standard":  # the estimates know the standard game values only
                     if view.phase is Phase.BIDDING and view.to_move == seat:
@@ -215,9 +201,8 @@ class ServerTable:
                     if values:
                         hints["contracts"] = values
             else:
-                defender = 0 if game.declarer is None else (game.declarer + 1) % 3
-                view = game.view(defender)
-                view_json = public_view(view.to_json())
+                view = public_view(game)  # built from the public facts only
+                view_json = seat_view_to_json(view)
                 hints["sorted"] = _sorted_cards(view, own=False)
         return {
             "type": "state",
@@ -320,7 +305,7 @@ class ServerTable:
         if not isinstance(token, str) or not token.strip() or len(token) > 80:
             raise TableError("bad_action", "the action must be a token such as '18', 'pass', 'pickup' or 'CJ'")
         try:
-            action = parse_action(token)
+            action = parse_token(token, game.ruleset.variant)
         except IllegalActionError as exc:
             raise TableError("bad_action", str(exc)) from None
         if action in game.legal_actions(seat) or action in game.side_actions(seat):
@@ -661,7 +646,7 @@ class TableManager:
             table._enter(start, deal.deal_no)
             game = start.game
             for seat, token in deal.actions:
-                game.apply(parse_action(token), seat)
+                game.apply(parse_token(token, game.ruleset.variant), seat)
             if game.is_over:
                 table._finish_deal(store=not deal.finished)
         table.sheet_changed = False
