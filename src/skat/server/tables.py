@@ -30,7 +30,8 @@ from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
-from skat.wire import parse_token, public_view, seat_view_to_json
+from skat.variants import variant_of_game
+from skat.wire import public_view, seat_view_to_json
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
 
@@ -305,7 +306,7 @@ class ServerTable:
         if not isinstance(token, str) or not token.strip() or len(token) > 80:
             raise TableError("bad_action", "the action must be a token such as '18', 'pass', 'pickup' or 'CJ'")
         try:
-            action = parse_token(token, game.ruleset.variant)
+            action = variant_of_game(game).parse_action(token)
         except IllegalActionError as exc:
             raise TableError("bad_action", str(exc)) from None
         if action in game.legal_actions(seat) or action in game.side_actions(seat):
@@ -646,7 +647,7 @@ class TableManager:
             table._enter(start, deal.deal_no)
             game = start.game
             for seat, token in deal.actions:
-                game.apply(parse_token(token, game.ruleset.variant), seat)
+                game.apply(variant_of_game(game).parse_action(token), seat)
             if game.is_over:
                 table._finish_deal(store=not deal.finished)
         table.sheet_changed = False

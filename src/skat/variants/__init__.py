@@ -17,17 +17,18 @@ docs/architecture.md).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from skat.actions import Action, parse_action
+from skat.actions import Action
 from skat.errors import RecordError
 from skat.game import Game
-from skat.officers.actions import parse_officers_action
 from skat.officers.game import OfficersGame
 from skat.rulesets import ISKO, TOURNEE, RuleSet
-from skat.tournee import TourneeGame, parse_tournee_action
+from skat.tournee import TourneeGame
+from skat.wire import parse_token
 
 __all__ = ["Variant", "DealState", "register", "get_variant", "variant_names", "variants", "variant_for_rules",
            "variant_of_record", "variant_of_game", "from_record"]
@@ -64,7 +65,8 @@ class Variant:
     """One game the engine plays.
 
     ``seats`` is the number of active seats at a deal (3 in Skat, 2 in Officers' Skat);
-    ``parse_action`` reads an action's wire token (``str(action)`` writes it); ``start`` makes a
+    ``parse_action`` reads an action's wire token (:func:`skat.wire.parse_token`; ``str(action)``
+    writes it); ``start`` makes a
     new deal from a seed and the table's rules; ``load`` rebuilds a deal from its record, and
     ``owns`` says whether a record is one of this variant's.
     """
@@ -153,19 +155,19 @@ def _skat_record(variant: str) -> Callable[[Mapping[str, Any]], bool]:
 
 
 register(Variant(
-    name="standard", title="Skat", seats=3, game_class=Game, parse_action=parse_action,
+    name="standard", title="Skat", seats=3, game_class=Game, parse_action=functools.partial(parse_token, variant="standard"),
     start=lambda seed, rules, **options: Game(seed, ruleset=rules or ISKO, **options),
     load=Game.from_record, owns=_skat_record("standard"),
 ))
 register(Variant(
     name="tournee", title="Tournee Skat (historical)", seats=3, game_class=TourneeGame,
-    parse_action=parse_tournee_action,
+    parse_action=functools.partial(parse_token, variant="tournee"),
     start=lambda seed, rules, **options: TourneeGame(seed, ruleset=rules or TOURNEE, **options),
     load=TourneeGame.from_record, owns=_skat_record("tournee"),
 ))
 register(Variant(
     name="officers", title="Officers' Skat (two players)", seats=2, game_class=OfficersGame,
-    parse_action=parse_officers_action,
+    parse_action=functools.partial(parse_token, variant="officers"),
     start=lambda seed, rules, variant="classic", **options: OfficersGame(
         variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
     load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
