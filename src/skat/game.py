@@ -11,7 +11,6 @@ import importlib.util
 import os
 from bisect import bisect_right
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from skat.actions import (
@@ -40,6 +39,7 @@ from skat.actions import (
     parse_action,
 )
 from skat.cards import ALL_CARDS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
+from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.rules.bidding import Auction
 from skat.rules.contract import Contract, null_value
@@ -67,7 +67,7 @@ def _pure_python_core():  # type: ignore[no-untyped-def]
 if os.environ.get("SKAT_PURE_PYTHON"):
     _core = _pure_python_core()  # the engine without its compiled core (for comparing the two)
 else:
-    from skat import _core
+    import skat._core as _core
 
 GameCore = _core.GameCore
 _deal_masks = _core.deal_masks
@@ -79,24 +79,11 @@ __all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 
 
-class Phase(StrEnum):
-    """The phases of a deal."""
-
-    BIDDING = "bidding"
-    SKAT = "skat"  # declarer decides: pick up the skat or declare a hand game
-    DISCARD = "discard"
-    DECLARE = "declare"
-    PLAY = "play"
-    FINISHED = "finished"
-    GRAND_HAND = "grand_hand"  # all passed: each player in turn may play Grand Hand instead of Ramsch
-    PUSH = "push"  # Schieberamsch: each player in turn takes the skat and pushes two cards, or pushes it on
-
-
 _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
-_core.bind_phases(_BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED, _GRAND_HAND, _PUSH)
+
 
 def check_discard(hand: int, discard: int) -> None:
     """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
