@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ from skat.actions import (
 from skat.cards import ALL_CARDS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
 from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.ramsch import push_discards, score_ramsch
 from skat.rules.bidding import Auction
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import FOLLOW_MASK, GameType
@@ -74,7 +76,8 @@ _deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED
 """Whether the engine's core (:mod:`skat._core`) runs compiled by Cython."""
 
-__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "SEAT_NAMES"]
+__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "ramsch_game", "register_variant",
+           "SEAT_NAMES"]
 
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
 
@@ -296,6 +299,16 @@ def record_ruleset(record: dict[str, Any], default: RuleSet) -> RuleSet:
         raise RecordError(f"the record's rule set cannot be used: {exc}") from None
 
 
+_VARIANT_READERS: dict[str, Callable[[dict[str, Any]], Any]] = {}
+
+
+def register_variant(variant: str, from_record: Callable[[dict[str, Any]], Any]) -> None:
+    """Let :meth:`Game.from_record` hand the records whose ``variant`` is ``variant`` to the class that
+    plays that variant: :mod:`skat.tournee` registers ``tournee`` on import (and ``import skat`` imports
+    it), so the deal state needs no import of the variants above it."""
+    _VARIANT_READERS[variant] = from_record
+
+
 def _ladder(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]:
     """A bid ladder, its bid actions, and for 0 and each value the index of the next higher bid."""
     entry = _LADDER_OF_TUPLE.get(id(values))  # by identity first: hashing 63 values costs more
@@ -325,7 +338,7 @@ class Game(GameCore):
     (``Game(hands=["CJ SJ ...", ..., ...], skat="D7 D8")``). The rule set's house rules
     are part of the deal: Ramsch when all pass (optionally Grand Hand instead, Schieberamsch
     pushes), Kontra/Re as side actions, and real-table revokes. ``start="ramsch"`` skips the
-    auction for the deals of a Ramsch or Schieber round (see :func:`skat.ramsch.ramsch_game`).
+    auction for the deals of a Ramsch or Schieber round (see :func:`ramsch_game`).
     """
 
     def __init__(
@@ -447,8 +460,6 @@ class Game(GameCore):
             return [*_GRAND_HAND_ACTIONS, PASS]
         if phase is _PUSH:
             if self._house.push_holding:  # type: ignore[union-attr]
-                from skat.ramsch import push_discards
-
                 return [_discard_action(m) for m in push_discards(self._hands[mover], self.ruleset)]
             return [PICKUP, PUSH] if self.ruleset.schieberamsch_unseen_push else [PICKUP]
         return []
@@ -625,8 +636,6 @@ class Game(GameCore):
         self._declare(action.contract, hand_game=True)
 
     def _push(self, seat: int, action: Action) -> None:
-        from skat.ramsch import push_discards
-
         rules = self.ruleset
         house = self._house_state()
         if house.push_holding:
@@ -765,8 +774,6 @@ class Game(GameCore):
         return max(needed, 61), 10 if contract.schwarz else 5
 
     def _finish_ramsch(self) -> None:
-        from skat.ramsch import score_ramsch
-
         out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self._skat), self.trick_leader,
                            self.ruleset, self.pushes)
         self.phase = _FINISHED
@@ -919,10 +926,9 @@ class Game(GameCore):
             raise RecordError(f"the game record lacks {', '.join(missing)}")
         if not isinstance(record["actions"], list):
             raise RecordError("the record's actions must be a list of [seat, action] pairs")
-        if record.get("variant") == "tournee":
-            from skat.tournee import TourneeGame
-
-            return TourneeGame.from_record(record)  # type: ignore[return-value]
+        variant = record.get("variant")
+        if isinstance(variant, str) and variant in _VARIANT_READERS:
+            return _VARIANT_READERS[variant](record)  # type: ignore[no-any-return]
         ruleset = record_ruleset(record, ISKO)
         try:
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=record["skat"], ruleset=ruleset,
@@ -956,3 +962,18 @@ class Game(GameCore):
             g._house = self._house.copy()
         return g
 
+
+def ramsch_game(
+    seed: int | None = None, *, hands: list | None = None, skat: Any = None, ruleset: RuleSet | None = None,
+    schieberamsch: bool | None = None,
+) -> Game:
+    """A deal that is played as Ramsch from the start (a Ramsch round or a Schieber round).
+
+    ``schieberamsch`` overrides the rule set's option for this deal. The returned
+    :class:`Game` skips the auction (Grand Hand may still be announced when
+    the rule set allows it).
+    """
+    rules = ruleset or ISKO
+    if schieberamsch is not None and schieberamsch != rules.schieberamsch:
+        rules = rules.replace(schieberamsch=schieberamsch)
+    return Game(seed, hands=hands, skat=skat, ruleset=rules, start="ramsch")

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat.errors import SkatError
-from skat.game import Game
+from skat.game import Game, ramsch_game
 from skat.rulesets import ISKO, RuleSet, get_ruleset
 from skat.scoresheet import ScoreSheet, SheetEntry
+from skat.tournee import TourneeGame
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score"]
@@ -308,12 +309,8 @@ class Table:
         seed = deal_seed(self.seed, number, attempt)
         rules = self.ruleset
         if kind in ("ramsch", "schieber"):
-            from skat.ramsch import ramsch_game
-
             game = ramsch_game(seed, ruleset=rules, schieberamsch=True if kind == "schieber" else None)
         elif rules.variant == "tournee":
-            from skat.tournee import TourneeGame
-
             game = TourneeGame(seed, ruleset=rules)
         else:
             game = Game(seed, ruleset=rules)
