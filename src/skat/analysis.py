@@ -45,7 +45,8 @@ from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, display_order, winner_index
 from skat.rules.value import Outcome, evaluate
 from skat.rulesets import RuleSet
-from skat.solver import Position, SearchLimitExceeded, move_values_array
+from skat.solver.position import Position
+from skat.solver.search import SearchLimitExceeded, move_values_array
 
 __all__ = [
     "AnalysisError",

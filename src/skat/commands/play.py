@@ -130,7 +130,7 @@ def _serve(app: object, sock: socket.socket, args: argparse.Namespace, lines: li
 
 # --------------------------------------------------------------------- browser
 def _run_browser(args: argparse.Namespace) -> int:
-    from skat.server import create_app
+    from skat.server.app import create_app
     from skat.server.store import Store, default_db_url
     from skat.server.tables import TableManager
 
