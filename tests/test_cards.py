@@ -6,6 +6,7 @@ import pytest
 
 from skat import Card, CardNotationError, CardSet, GameType, card_points, cards
 from skat.cards import deal_number, deck_order
+from skat.rules.ranking import display_order
 
 
 def test_thirty_two_cards_with_120_points():
@@ -55,11 +56,11 @@ def test_card_set_is_a_mask_behind_a_friendly_type():
 
 def test_display_order_depends_on_the_game():
     hand = cards("D7 HA CJ HT SJ H8 DA")
-    assert [c.name for c in hand.sorted(GameType.HEARTS)] == ["CJ", "SJ", "HA", "HT", "H8", "DA", "D7"]
-    assert [c.name for c in hand.sorted(GameType.GRAND)] == ["CJ", "SJ", "HA", "HT", "H8", "DA", "D7"]
+    assert [c.name for c in display_order(hand, GameType.HEARTS)] == ["CJ", "SJ", "HA", "HT", "H8", "DA", "D7"]
+    assert [c.name for c in display_order(hand, GameType.GRAND)] == ["CJ", "SJ", "HA", "HT", "H8", "DA", "D7"]
     null = cards("CJ HT HA H8 D7")
-    assert [c.name for c in null.sorted(GameType.NULL)] == ["CJ", "HA", "HT", "H8", "D7"]
-    assert [c.name for c in cards("HJ HA HT HK").sorted(GameType.NULL)] == ["HA", "HK", "HJ", "HT"]
+    assert [c.name for c in display_order(null, GameType.NULL)] == ["CJ", "HA", "HT", "H8", "D7"]
+    assert [c.name for c in display_order(cards("HJ HA HT HK"), GameType.NULL)] == ["HA", "HK", "HJ", "HT"]
 
 
 def test_deal_numbers_are_reproducible_and_cover_the_deck():

@@ -21,6 +21,7 @@ import sys
 import skat
 from skat.game import COMPILED
 from skat.rulesets import ISKO, PIRATE, PUB
+from skat.wire import view_to_json
 
 GAMES = 2000
 
@@ -43,7 +44,7 @@ def fingerprint(games: int) -> str:
                  [[str(a) for a in game.legal_actions(seat)] for seat in range(3)],
                  [[str(a) for a in game.side_actions(seat)] for seat in range(3)])
             if step % 11 == 1:
-                note(json.dumps(game.view(step % 3).to_json(), sort_keys=True))
+                note(json.dumps(view_to_json(game.view(step % 3)), sort_keys=True))
             if step % 5 == 2:
                 held = game.hand(game.to_move) if game.to_move is not None else skat.cards("")
                 revoke = [c for c in held if skat.Play(c) not in legal]  # not following suit

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from skat import Card, Game, IllegalActionError, Phase
 from skat.actions import CLAIM, CONCEDE, PLAY, RESIGN, Bid, Discard
 from skat.cards import CardSet
+from skat.wire import view_to_json
 
 CARD_RE = re.compile(r"\b[CSHD][789TJQKA]\b")
 SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,7 +106,7 @@ def test_a_seat_view_never_holds_another_seats_hidden_cards(seed, choice_seed):
                 break
             view = game.view(seat)
             assert view.hand == game.hand(seat)
-            wire = json.dumps(view.to_json())
+            wire = json.dumps(view_to_json(view))
             shown = {Card[c].value for c in CARD_RE.findall(wire)}
             leaked = hidden_from(game, seat) & sum(1 << c for c in shown)
             assert not leaked, f"seat {seat} sees {CardSet.from_mask(leaked)} in phase {game.phase}"

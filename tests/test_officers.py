@@ -22,6 +22,7 @@ from skat.officers import (
 )
 from skat.officers.actions import KONTRA, RAMSCH, RE
 from skat.rules.contract import Contract
+from skat.wire import view_to_json
 
 CASES = {c["id"]: c for c in vectors("officers_skat")}
 
@@ -37,7 +38,7 @@ def declare(game: str) -> Declare:
 
 
 def snapshot(g: OfficersGame) -> str:
-    return json.dumps([g.to_record(), g.view(0).to_json(), g.view(1).to_json()], sort_keys=True)
+    return json.dumps([g.to_record(), view_to_json(g.view(0)), view_to_json(g.view(1))], sort_keys=True)
 
 
 # ---------------------------------------------------------------------------------- vectors
@@ -491,7 +492,7 @@ def test_the_end_shows_everything():
         assert v.opponent_hand is not None
         assert len(v.visible_cards()) == 32
     running = OfficersGame("half_open", seed=6)
-    assert running.view(0).opponent_hand is None and running.view(0).to_json()["opponent_hand"] is None
+    assert running.view(0).opponent_hand is None and view_to_json(running.view(0))["opponent_hand"] is None
 
 
 def test_variant_aliases():

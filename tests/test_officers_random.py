@@ -18,6 +18,7 @@ from skat.cards import Card, CardSet
 from skat.errors import IllegalActionError
 from skat.officers import OfficersGame, Phase, score_admiral, score_game, score_ramsch
 from skat.officers.actions import Kontra, Re
+from skat.wire import view_to_json
 
 GAMES = 1000
 CARD_RE = re.compile(r'"([CSHD][AKQJT987])"')
@@ -61,7 +62,7 @@ FRONTS: dict[int, set[int]] = {}
 
 
 def wire_cards(game: OfficersGame, seat: int) -> set[int]:
-    text = json.dumps(game.view(seat).to_json())
+    text = json.dumps(view_to_json(game.view(seat)))
     return {_NUMBER[m] for m in CARD_RE.findall(text)}
 
 

@@ -15,6 +15,7 @@ from skat.server import create_app
 from skat.server import officers as officers_server
 from skat.server.officers import OfficersTables, create_officers_app
 from skat.server.store import Store, StoredOfficersTable
+from skat.wire import view_to_json
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 BODY = {"variant": "classic", "seed": 21, "options": {"allow_null": True}, "seat": 0}
@@ -95,7 +96,7 @@ def restart_mid_game(url: str) -> None:
     assert stored is not None and (stored.game_no, stored.seq, stored.sheet) == (
         2, second["seq"], second["sheet"]["games"])
     game = OfficersGame.from_record(stored.record)
-    assert game.view(second["seat"]).to_json() == second["view"]
+    assert view_to_json(game.view(second["seat"])) == second["view"]
 
 
 def test_restart_mid_game_sqlite(tmp_path):

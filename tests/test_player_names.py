@@ -103,6 +103,8 @@ def test_the_readme_uses_the_same_names():
 def test_version():
     out = subprocess.run([*SKAT, "--version"], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == f"skat {__version__}"
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^version = "(.*)"$', project, flags=re.M).group(1) == __version__  # skat/_version.py
 
 
 @pytest.mark.parametrize("argv", [["deal", "--seed", "1"], ["series", "--games", "2", "--seed", "1", "--json"], ["--help"],

@@ -8,8 +8,7 @@ import pytest
 
 from skat.cards import JACKS
 from skat.errors import IllegalActionError
-from skat.game import Game, Phase
-from skat.ramsch import ramsch_game
+from skat.game import Game, Phase, ramsch_game
 from skat.rulesets import ISKO, PIRATE, PUB
 
 RAMSCH = ISKO.replace(all_pass="ramsch")

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from skat.rules.value import ISKO_VALUES
 from skat.rulesets import ISKO, PIRATE, PRESETS, PUB, TOURNEE, RuleSet, RuleSetError, get_ruleset
 
 
@@ -19,6 +20,10 @@ def test_presets_by_name():
 def test_isko_is_the_default_and_plain():
     assert RuleSet() == ISKO
     assert ISKO.all_pass == "passed_in" and not ISKO.kontra and ISKO.bock_triggers == () and not ISKO.pirate
+
+
+def test_the_rules_layer_values_a_game_by_the_isko_numbers_without_a_rule_set():
+    assert dataclasses.asdict(ISKO_VALUES) == {f: getattr(ISKO, f) for f in dataclasses.asdict(ISKO_VALUES)}
 
 
 def test_preset_contents_follow_the_canon():

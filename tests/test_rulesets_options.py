@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from skat.errors import IllegalActionError
-from skat.game import Game
+from skat.game import Game, ramsch_game
 from skat.players import RandomPlayer
-from skat.ramsch import ramsch_game
 from skat.rulesets import ISKO, TOURNEE
 from skat.table import Table
 

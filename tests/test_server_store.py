@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from skat.game import Game
 from skat.server import create_app
 from skat.server.store import Store, normalize_db_url
+from skat.wire import view_to_json
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
@@ -57,7 +58,7 @@ def restart_keeps_the_game(url: str) -> None:
     app = create_app(url)
     table = app.state.manager.get(t["table_id"])
     assert [(s, str(a)) for s, a in table.game.history] == history
-    assert table.game.view(0).to_json() == old.view(0).to_json()
+    assert view_to_json(table.game.view(0)) == view_to_json(old.view(0))
     with TestClient(app) as client:
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             after = hello(ws, t["token"])

@@ -6,6 +6,7 @@
 <Phase.BIDDING: 'bidding'>
 """
 
+from skat._version import __version__ as __version__
 from skat.actions import (
     Action,
     Bid,
@@ -23,21 +24,13 @@ from skat.actions import (
 from skat.cards import Card, CardNotationError, CardSet, Rank, Suit, card_points, cards
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, SkatError, WrongPhaseError
 from skat.game import Game, GameResult, Phase, SeatView
-from skat.rules import (
-    BID_VALUES,
-    Contract,
-    GameType,
-    Outcome,
-    evaluate,
-    legal_cards,
-    matadors,
-    trick_winner,
-)
+from skat.rules.bidding import BID_VALUES
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType, legal_cards, trick_winner
+from skat.rules.value import Outcome, evaluate, matadors
 from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE, RuleSet
 from skat.scoresheet import ScoreSheet
 from skat.table import Table
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Action", "Bid", "Claim", "Concede", "Declare", "Discard", "Hold", "Pass", "PickUp", "Play",

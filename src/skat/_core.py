@@ -19,15 +19,16 @@ from __future__ import annotations
 try:
     import cython
 except ImportError:  # running uncompiled without Cython installed
-    from skat import _cython_shim as cython
+    import skat._cython_shim as cython
 
 from skat.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import CARD_POINTS, CardSet
+from skat.enums import GameType, Phase
 from skat.rules.contract import Contract
-from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK
 from skat.rules.value import _BEST_HAND, _RUN_COUNT, _SUIT_PATTERN
 
-__all__ = ["GameCore", "deal_masks", "bind_phases", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
+__all__ = ["GameCore", "deal_masks", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
            "PAIR_DISCARDS"]
 
 COMPILED: bool = cython.compiled
@@ -84,23 +85,15 @@ _RUN11 = cython.declare(tuple, tuple(_RUN_COUNT[11]))
 _RUN4 = cython.declare(tuple, tuple(_RUN_COUNT[4]))
 _SUIT_RUN = cython.declare(tuple, tuple(_SUIT_PATTERN))
 
-# The phases are skat.game.Phase members; skat.game hands them over at import (bind_phases).
-_BIDDING = cython.declare(object, None)
-_SKAT = cython.declare(object, None)
-_PLAY = cython.declare(object, None)
-_FINISHED = cython.declare(object, None)
-_GRAND_HAND = cython.declare(object, None)
-_PUSH = cython.declare(object, None)
-_DISCARD = cython.declare(object, None)
-_DECLARE = cython.declare(object, None)
-
-
-def bind_phases(bidding: object, skat: object, discard: object, declare: object, play: object, finished: object,
-                grand_hand: object, push: object) -> None:
-    """Tell the core which :class:`skat.game.Phase` members stand for the phases it handles."""
-    global _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY, _FINISHED, _GRAND_HAND, _PUSH
-    _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY = bidding, skat, discard, declare, play
-    _FINISHED, _GRAND_HAND, _PUSH = finished, grand_hand, push
+# The phases the core handles (skat.game.Phase is skat.enums.Phase), compared by identity.
+_BIDDING = cython.declare(object, Phase.BIDDING)
+_SKAT = cython.declare(object, Phase.SKAT)
+_PLAY = cython.declare(object, Phase.PLAY)
+_FINISHED = cython.declare(object, Phase.FINISHED)
+_GRAND_HAND = cython.declare(object, Phase.GRAND_HAND)
+_PUSH = cython.declare(object, Phase.PUSH)
+_DISCARD = cython.declare(object, Phase.DISCARD)
+_DECLARE = cython.declare(object, Phase.DECLARE)
 
 
 @cython.cfunc

@@ -42,11 +42,12 @@ from skat.errors import SkatError
 from skat.game import Game
 from skat.records.iss import ComputedResult, IssRecord, parse_iss, replay
 from skat.rules.contract import Contract
-from skat.rules.ranking import GameType, winner_index
+from skat.rules.ranking import GameType, display_order, winner_index
 from skat.rules.value import Outcome, evaluate
 from skat.rulesets import RuleSet
-from skat.solver import Position, SearchLimitExceeded, move_values_array
-from skat.variants import from_record, variant_of_game
+from skat.solver.position import Position
+from skat.solver.search import SearchLimitExceeded, move_values_array
+from skat.variants.registry import from_record, variant_of_game
 
 __all__ = [
     "AnalysisError",
@@ -443,7 +444,7 @@ def _walk(position: Position, cards: Sequence[tuple[int | None, Card | int | str
         if seat is not None and seat != pos.to_move:
             raise AnalysisError(f"card {number} ({card.name}) is played by seat {seat}, but seat {pos.to_move} "
                                 "is to move")
-        legal = tuple(pos.legal_cards().sorted(pos.game_type))
+        legal = tuple(display_order(pos.legal_cards(), pos.game_type))
         if card not in legal:
             held = "holds" if pos.hands[pos.to_move] >> card & 1 else "does not hold"
             raise AnalysisError(f"card {number} ({card.name}) is not a legal card for seat {pos.to_move}, who "
@@ -520,7 +521,7 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
         seat, text = fault_seat, f"seat {fault_seat} left the table"
     else:
         seat, text = None, f"the card play stopped ({kind})"
-    legal = tuple(pos.legal_cards().sorted(pos.game_type))
+    legal = tuple(display_order(pos.legal_cards(), pos.game_type))
     moves, note = _outcomes(pos, goal, legal, time_limit)
     is_decl = pos.to_move == pos.declarer
     pick = max if is_decl else min

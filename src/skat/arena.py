@@ -51,7 +51,7 @@ from typing import Any
 from skat.game import Game
 from skat.players.registry import check_player_name, make_player
 from skat.rulesets import RuleSet, get_ruleset
-from skat.variants import variant_for_rules
+from skat.variants.registry import variant_for_rules
 
 __all__ = [
     "SEATINGS",

@@ -346,12 +346,6 @@ class CardSet:
         """Cards of a printed suit (jacks included)."""
         return CardSet.from_mask(self.mask & suit_mask(suit))
 
-    def sorted(self, game_type: object = None) -> list[Card]:
-        """The cards in display order for a game type (see :func:`skat.rules.ranking.display_order`)."""
-        from skat.rules.ranking import display_order
-
-        return display_order(self.mask, game_type)
-
     def iss(self) -> str:
         return " ".join(c.name for c in self)
 

@@ -8,6 +8,7 @@ import importlib
 import os
 import sys
 
+from skat._version import __version__
 from skat.errors import SkatError
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -52,8 +53,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _version() -> str:
-    from skat import __version__
-
     return f"skat {__version__}"
 
 

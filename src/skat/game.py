@@ -11,7 +11,6 @@ import importlib.util
 import os
 from bisect import bisect_right
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from skat.actions import (
@@ -40,7 +39,9 @@ from skat.actions import (
     parse_action,
 )
 from skat.cards import ALL_CARDS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
+from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.ramsch import push_discards, score_ramsch
 from skat.rules.bidding import Auction
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import FOLLOW_MASK, GameType
@@ -67,36 +68,24 @@ def _pure_python_core():  # type: ignore[no-untyped-def]
 if os.environ.get("SKAT_PURE_PYTHON"):
     _core = _pure_python_core()  # the engine without its compiled core (for comparing the two)
 else:
-    from skat import _core
+    import skat._core as _core
 
 GameCore = _core.GameCore
 _deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED
 """Whether the engine's core (:mod:`skat._core`) runs compiled by Cython."""
 
-__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "SEAT_NAMES"]
+__all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "ramsch_game",
+           "SEAT_NAMES"]
 
 SEAT_NAMES = ("forehand", "middlehand", "rearhand")
-
-
-class Phase(StrEnum):
-    """The phases of a deal."""
-
-    BIDDING = "bidding"
-    SKAT = "skat"  # declarer decides: pick up the skat or declare a hand game
-    DISCARD = "discard"
-    DECLARE = "declare"
-    PLAY = "play"
-    FINISHED = "finished"
-    GRAND_HAND = "grand_hand"  # all passed: each player in turn may play Grand Hand instead of Ramsch
-    PUSH = "push"  # Schieberamsch: each player in turn takes the skat and pushes two cards, or pushes it on
 
 
 _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
-_core.bind_phases(_BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED, _GRAND_HAND, _PUSH)
+
 
 def check_discard(hand: int, discard: int) -> None:
     """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
@@ -218,12 +207,6 @@ class SeatView:
     kontra_level: int = 0
     """0, 1 after Kontra, 2 after Re (public: they are said aloud)."""
 
-    def to_json(self) -> dict[str, Any]:
-        """The view's JSON as the server sends it: :func:`skat.wire.seat_view_to_json`."""
-        from skat.wire import seat_view_to_json
-
-        return seat_view_to_json(self)
-
 
 _HAND_CONTRACTS: tuple[Contract, ...] = _core.HAND_CONTRACTS
 _SKAT_CONTRACTS: tuple[Contract, ...] = _core.SKAT_CONTRACTS
@@ -321,7 +304,7 @@ class Game(GameCore):
     (``Game(hands=["CJ SJ ...", ..., ...], skat="D7 D8")``). The rule set's house rules
     are part of the deal: Ramsch when all pass (optionally Grand Hand instead, Schieberamsch
     pushes), Kontra/Re as side actions, and real-table revokes. ``start="ramsch"`` skips the
-    auction for the deals of a Ramsch or Schieber round (see :func:`skat.ramsch.ramsch_game`).
+    auction for the deals of a Ramsch or Schieber round (see :func:`ramsch_game`).
     """
 
     def __init__(
@@ -443,8 +426,6 @@ class Game(GameCore):
             return [*_GRAND_HAND_ACTIONS, PASS]
         if phase is _PUSH:
             if self._house.push_holding:  # type: ignore[union-attr]
-                from skat.ramsch import push_discards
-
                 return [_discard_action(m) for m in push_discards(self._hands[mover], self.ruleset)]
             return [PICKUP, PUSH] if self.ruleset.schieberamsch_unseen_push else [PICKUP]
         return []
@@ -621,8 +602,6 @@ class Game(GameCore):
         self._declare(action.contract, hand_game=True)
 
     def _push(self, seat: int, action: Action) -> None:
-        from skat.ramsch import push_discards
-
         rules = self.ruleset
         house = self._house_state()
         if house.push_holding:
@@ -761,8 +740,6 @@ class Game(GameCore):
         return max(needed, 61), 10 if contract.schwarz else 5
 
     def _finish_ramsch(self) -> None:
-        from skat.ramsch import score_ramsch
-
         out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self._skat), self.trick_leader,
                            self.ruleset, self.pushes)
         self.phase = _FINISHED
@@ -952,3 +929,18 @@ class Game(GameCore):
             g._house = self._house.copy()
         return g
 
+
+def ramsch_game(
+    seed: int | None = None, *, hands: list | None = None, skat: Any = None, ruleset: RuleSet | None = None,
+    schieberamsch: bool | None = None,
+) -> Game:
+    """A deal that is played as Ramsch from the start (a Ramsch round or a Schieber round).
+
+    ``schieberamsch`` overrides the rule set's option for this deal. The returned
+    :class:`Game` skips the auction (Grand Hand may still be announced when
+    the rule set allows it).
+    """
+    rules = ruleset or ISKO
+    if schieberamsch is not None and schieberamsch != rules.schieberamsch:
+        rules = rules.replace(schieberamsch=schieberamsch)
+    return Game(seed, hands=hands, skat=skat, ruleset=rules, start="ramsch")

@@ -2,8 +2,8 @@
 
 Ramsch is played with grand's trick rules and no declarer; every player plays for himself.
 The play itself runs in :class:`skat.game.Game` (a deal that all passed turns into a Ramsch
-when the rule set says so, and :func:`ramsch_game` starts one directly for Ramsch and Schieber
-rounds); this module holds the pure rules: the pushes of Schieberamsch and the scorings
+when the rule set says so, and :func:`skat.game.ramsch_game` starts one directly for Ramsch and
+Schieber rounds); this module holds the pure rules: the pushes of Schieberamsch and the scorings
 ``augen``, ``fixed`` and ``hoyle``.
 """
 
@@ -12,15 +12,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from skat.cards import JACKS
+from skat.rulesets import ISKO, RuleSet
 
-if TYPE_CHECKING:
-    from skat.game import Game
-    from skat.rulesets import RuleSet
-
-__all__ = ["RamschOutcome", "score_ramsch", "skat_receivers", "push_discards", "ramsch_game"]
+__all__ = ["RamschOutcome", "score_ramsch", "skat_receivers", "push_discards"]
 
 SEATS = ("F", "M", "R")
 
@@ -76,8 +73,6 @@ def score_ramsch(
     skat, ``skat_points`` the card points of the final skat, ``last_trick`` the seat that won
     the tenth trick and ``pushes`` how often the skat went on unseen in a Schieberamsch.
     """
-    from skat.rulesets import ISKO
-
     rules = rules or ISKO
     if len(trick_points) != 3 or len(tricks) != 3:
         raise ValueError("give trick points and tricks for the three seats")
@@ -173,22 +168,3 @@ def push_discards(hand: int, rules: RuleSet) -> list[int]:
     allowed = hand if rules.schieberamsch_jacks else hand & ~JACKS
     cards = [1 << c for c in range(32) if allowed >> c & 1]
     return [a | b for a, b in itertools.combinations(cards, 2)]
-
-
-def ramsch_game(
-    seed: int | None = None, *, hands: list | None = None, skat: Any = None, ruleset: RuleSet | None = None,
-    schieberamsch: bool | None = None,
-) -> Game:
-    """A deal that is played as Ramsch from the start (a Ramsch round or a Schieber round).
-
-    ``schieberamsch`` overrides the rule set's option for this deal. The returned
-    :class:`~skat.game.Game` skips the auction (Grand Hand may still be announced when
-    the rule set allows it).
-    """
-    from skat.game import Game
-    from skat.rulesets import ISKO
-
-    rules = ruleset or ISKO
-    if schieberamsch is not None and schieberamsch != rules.schieberamsch:
-        rules = rules.replace(schieberamsch=schieberamsch)
-    return Game(seed, hands=hands, skat=skat, ruleset=rules, start="ramsch")

@@ -24,11 +24,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat.errors import SkatError
-from skat.game import Game
-from skat.ramsch import ramsch_game
+from skat.game import Game, ramsch_game
 from skat.rulesets import ISKO, RuleSet, get_ruleset
 from skat.scoresheet import ScoreSheet, SheetEntry
-from skat.variants import from_record, variant_for_rules
+from skat.variants.registry import from_record, variant_for_rules
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score"]

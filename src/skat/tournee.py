@@ -53,6 +53,7 @@ from skat.actions import (
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.game import GameResult, Phase, SeatView, check_discard, deal, record_ruleset
+from skat.ramsch import score_ramsch
 from skat.rules.bidding import Auction, AuctionError
 from skat.rules.contract import Contract
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
@@ -505,8 +506,6 @@ class TourneeGame:
                                    explanation="passed in: all three players passed; nobody scores")
 
     def _finish_ramsch(self) -> None:
-        from skat.ramsch import score_ramsch
-
         out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self.initial_skat), self.trick_leader,
                            self.ruleset)
         self.phase = Phase.FINISHED
@@ -618,3 +617,4 @@ class TourneeGame:
         g.tricks_won = list(self.tricks_won)
         g.history = list(self.history)
         return g
+

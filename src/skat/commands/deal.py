@@ -13,9 +13,9 @@ import random
 import textwrap
 
 from skat.actions import Bid, Declare, Discard, Hold, Pass, PickUp, Play
-from skat.cards import Card, CardSet
+from skat.cards import Card
 from skat.game import SEAT_NAMES, Game
-from skat.rules.ranking import GameType
+from skat.rules.ranking import GameType, display_order
 
 _INDENT = 12  # the column where a line's text starts, after its label
 
@@ -67,7 +67,7 @@ def _declaration(game: Game) -> str:
         return "Ramsch: all three passed"
     who = SEAT_NAMES[result.declarer]
     if result.discard is not None:
-        taken = f"picks up the skat, discards {_cards(result.discard.sorted(result.contract.game_type))}, "
+        taken = f"picks up the skat, discards {_cards(display_order(result.discard, result.contract.game_type))}, "
     else:
         taken = ""
     return f"{who} {taken}plays {result.contract} at {result.bid}"
@@ -87,8 +87,8 @@ def summary(game: Game) -> list[str]:
     lines = [f"deal --seed {game.seed} ({game.ruleset.name}); forehand leads, rearhand deals"]
     for seat, hand in enumerate(game.initial_hands):
         mark = "   (declarer)" if result is not None and result.declarer == seat else ""
-        lines.append(f"{SEAT_NAMES[seat]:<{_INDENT}}{_cards(CardSet.from_mask(hand).sorted(order))}{mark}")
-    lines.append(f"{'skat':<{_INDENT}}{_cards(CardSet.from_mask(game.initial_skat).sorted(order))}")
+        lines.append(f"{SEAT_NAMES[seat]:<{_INDENT}}{_cards(display_order(hand, order))}{mark}")
+    lines.append(f"{'skat':<{_INDENT}}{_cards(display_order(game.initial_skat, order))}")
     lines += _line("auction", _auction(game))
     lines += _line("game", _declaration(game))
     calls = _calls(game)

@@ -16,6 +16,7 @@ from skat.cards import CardSet
 from skat.errors import IllegalActionError
 from skat.game import SEAT_NAMES, Game, Phase
 from skat.players.registry import LEVELS, PLAYER_NAMES
+from skat.rules.ranking import display_order
 from skat.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
@@ -129,7 +130,7 @@ def _serve(app: object, sock: socket.socket, args: argparse.Namespace, lines: li
 
 # --------------------------------------------------------------------- browser
 def _run_browser(args: argparse.Namespace) -> int:
-    from skat.server import create_app
+    from skat.server.app import create_app
     from skat.server.store import Store, default_db_url
     from skat.server.tables import TableManager
 
@@ -175,7 +176,7 @@ class _Quit(Exception):
 
 def _cards(cards: CardSet | list, game_type=None) -> str:
     cs = cards if isinstance(cards, CardSet) else CardSet(cards)
-    return " ".join(c.name for c in cs.sorted(game_type)) or "-"
+    return " ".join(c.name for c in display_order(cs, game_type)) or "-"
 
 
 def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: int | None = None,

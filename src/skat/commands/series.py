@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _bot_name(requested: str | None) -> str:
-    from skat.players import make_player
+    from skat.players.registry import make_player
 
     if requested:
         return requested
@@ -47,7 +47,7 @@ def _bot_name(requested: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skat.players import make_player
+    from skat.players.registry import make_player
 
     try:
         rules = get_ruleset(args.ruleset)

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from skat.server import create_app
+    from skat.server.app import create_app
     from skat.server.store import default_db_url
 
     if not 0 <= args.port <= 65535:

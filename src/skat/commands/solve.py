@@ -19,7 +19,8 @@ import argparse
 import json
 import sys
 
-from skat.solver import Position, PositionError, SearchLimitExceeded, solve
+from skat.solver.position import Position, PositionError
+from skat.solver.search import SearchLimitExceeded, solve
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

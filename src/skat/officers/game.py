@@ -144,12 +144,6 @@ class OfficersView:
                 mask |= 1 << c
         return CardSet.from_mask(mask)
 
-    def to_json(self) -> dict[str, Any]:
-        """The view's JSON as the server sends it: :func:`skat.wire.officers_view_to_json`."""
-        from skat.wire import officers_view_to_json
-
-        return officers_view_to_json(self)
-
 
 def _parse_deck(deck: Any) -> tuple[int, ...]:
     if isinstance(deck, str):

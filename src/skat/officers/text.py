@@ -17,6 +17,7 @@ from skat.officers.actions import parse_officers_action
 from skat.officers.bot import OfficersBot
 from skat.officers.game import OfficersGame, OfficersView, Phase
 from skat.officers.series import OfficersSeries, SeatPlayer
+from skat.rules.ranking import display_order
 
 __all__ = ["play_text", "render_view"]
 
@@ -55,7 +56,7 @@ def render_view(view: OfficersView, names: tuple[str, str] = ("you", "computer")
                  + (f"  + {view.opponent_hand_size} in hand" if view.opponent_hand_size else ""))
     lines.append(f"{me:>9}: {_piles(view.own_piles)}")
     if view.hand:
-        lines.append(f"{'hand':>9}: {' '.join(c.name for c in view.hand.sorted(view.game or None))}")
+        lines.append(f"{'hand':>9}: {' '.join(c.name for c in display_order(view.hand, view.game or None))}")
     if view.skat is not None:
         lines.append(f"{'skat':>9}: {view.skat}")
     if view.tricks:

@@ -152,7 +152,7 @@ class SimulationBidder:
         return PickUp()
 
     def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
-        from skat.solver import declarer_reaches, null_declarer_wins
+        from skat.solver.search import declarer_reaches, null_declarer_wins
 
         deadline = time.process_time() + self.time_budget
         hand = view.hand.mask
@@ -232,7 +232,7 @@ class SimulationBidder:
 
     # ------------------------------------------------------ discard, declare
     def discard(self, view: SeatView) -> Action:
-        from skat.solver import declarer_reaches, null_declarer_wins
+        from skat.solver.search import declarer_reaches, null_declarer_wins
 
         deadline = time.process_time() + self.time_budget
         twelve = view.hand.mask

@@ -34,7 +34,6 @@ from collections.abc import Sequence
 from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import ALL_CARDS, JACKS, iter_mask, mask_points, suit_mask
 from skat.game import Phase, SeatView
-from skat.players.registry import register
 from skat.players.worlds import Knowledge, matador_count
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, winner_index
@@ -729,8 +728,5 @@ class _Context:
         return False
 
 
-def _make(seed: int | None) -> HeuristicPlayer:
-    return HeuristicPlayer(seed)
-
-
-register("heuristic", _make)
+FACTORIES = {"heuristic": HeuristicPlayer}
+"""The player of this module by name, for :func:`skat.players.registry.make_player`."""

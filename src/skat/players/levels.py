@@ -32,7 +32,6 @@ from skat.actions import Action, Play
 from skat.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.pimc import PIMCPlayer
-from skat.players.registry import register
 
 __all__ = ["EasyPlayer", "LEVELS", "make_level"]
 
@@ -82,7 +81,3 @@ def make_level(name: str, seed: int | None = None):
         return LEVELS[name](seed)
     except KeyError:
         raise ValueError(f"unknown level {name!r}; choose easy, medium or strong") from None
-
-
-for _name, _factory in LEVELS.items():
-    register(_name, _factory)

@@ -54,7 +54,7 @@ def card_values(
     left).  Returns the totals and the number of worlds solved (it stops at
     ``deadline`` once ``min_worlds`` are done).
     """
-    from skat.solver import declarer_reaches, declarer_takes_all, null_declarer_wins, solve_points
+    from skat.solver.search import declarer_reaches, declarer_takes_all, null_declarer_wins, solve_points
 
     contract = view.contract
     assert contract is not None and view.declarer is not None

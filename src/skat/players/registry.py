@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from skat.players.base import Player, RandomPlayer
@@ -49,13 +50,19 @@ def make_player(name: str, seed: int | None = None) -> Player:
     return factory(seed)
 
 
-def _load_builtin() -> None:
-    """Import the modules that register the stronger players (if present)."""
-    import importlib
+_BUILTIN: tuple[tuple[str, str], ...] = (("skat.players.heuristic", "FACTORIES"), ("skat.players.levels", "LEVELS"))
+"""The modules of the stronger players and their tables of factories by name, imported on first use (the
+players import the solver); a name given to :func:`register` is kept over a built-in one."""
 
-    for module in ("skat.players.heuristic", "skat.players.levels"):
+
+def _load_builtin() -> None:
+    """Import the modules of the stronger players (if present) and take their factories."""
+    for module, table in _BUILTIN:
         try:
-            importlib.import_module(module)
+            factories = getattr(importlib.import_module(module), table)
         except ModuleNotFoundError as exc:
             if exc.name != module:
                 raise
+            continue
+        for name, factory in factories.items():
+            _FACTORIES.setdefault(name, factory)

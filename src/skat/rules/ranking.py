@@ -7,9 +7,9 @@ built once at import and shared with the compiled solver kernels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from enum import IntEnum
 
 from skat.cards import JACKS, Card, CardSet, mask_of, mask_points, suit_mask
+from skat.enums import GameType
 
 __all__ = [
     "GameType",
@@ -20,55 +20,6 @@ __all__ = [
     "FOLLOW_MASK",
     "TRUMP_MASK",
 ]
-
-
-class GameType(IntEnum):
-    """Game types. The four suits share their number with :class:`skat.cards.Suit`."""
-
-    DIAMONDS = 0
-    HEARTS = 1
-    SPADES = 2
-    CLUBS = 3
-    GRAND = 4
-    NULL = 5
-    RAMSCH = 6  # trick rules of grand; no declarer
-
-    @property
-    def label(self) -> str:
-        """Lower-case name used in JSON and on the command line (``clubs``, ``grand``)."""
-        return _LABELS[self]
-
-    @property
-    def is_suit(self) -> bool:
-        return self <= GameType.CLUBS
-
-    @property
-    def base_value(self) -> int:
-        """Base value of a suit or grand game (ISkO): 9, 10, 11, 12, 24."""
-        if self <= GameType.CLUBS:
-            return 9 + int(self)
-        if self in (GameType.GRAND, GameType.RAMSCH):
-            return 24
-        raise ValueError("Null games have fixed values, not a base value")
-
-    @classmethod
-    def parse(cls, text: str | GameType) -> GameType:
-        if isinstance(text, GameType):
-            return text
-        key = str(text).strip().lower()
-        aliases = {
-            "c": "clubs", "s": "spades", "h": "hearts", "d": "diamonds", "g": "grand", "n": "null",
-            "kreuz": "clubs", "pik": "spades", "herz": "hearts", "karo": "diamonds",
-        }
-        key = aliases.get(key, key)
-        try:
-            return cls[key.upper()]
-        except KeyError:
-            names = ", ".join(g.label for g in cls)
-            raise ValueError(f"unknown game type {text!r}; expected one of: {names}") from None
-
-
-_LABELS = tuple(g.name.lower() for g in GameType)
 
 
 # Plain-suit order for suit, grand and ramsch games: 7 8 9 Q K T A (jacks are trumps).

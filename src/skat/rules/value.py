@@ -3,16 +3,38 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from skat.cards import Card, mask_of
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 
-if TYPE_CHECKING:
-    from skat.rulesets import RuleSet
+__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence", "ValueRules", "ISKO_VALUES"]
 
-__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence"]
+
+class ValueRules(Protocol):
+    """The numbers of a rule set that value a game; a :class:`skat.rulesets.RuleSet` has them all."""
+
+    @property
+    def lost_game_factor(self) -> int: ...
+    @property
+    def lost_hand_game_factor(self) -> int: ...
+    @property
+    def schneider_points(self) -> int: ...
+    @property
+    def grand_ouvert_base36(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class _IskoValues:
+    lost_game_factor: int = 2
+    lost_hand_game_factor: int = 2
+    schneider_points: int = 90
+    grand_ouvert_base36: bool = False
+
+
+ISKO_VALUES: ValueRules = _IskoValues()
+"""The ISkO's numbers (those of :data:`skat.rulesets.ISKO`): what :func:`evaluate` uses without a rule set."""
 
 _JACK_RUN = [Card.CJ, Card.SJ, Card.HJ, Card.DJ]
 _SUIT_RUN_RANKS = [7, 3, 6, 5, 2, 1, 0]  # A T K Q 9 8 7
@@ -150,7 +172,7 @@ def evaluate(
     declarer_points: int | None,
     declarer_tricks: int,
     bid: int,
-    rules: RuleSet | None = None,
+    rules: ValueRules | None = None,
     *,
     kontra_level: int = 0,
     bock: int = 0,
@@ -159,12 +181,12 @@ def evaluate(
 
     ``declarer_cards`` are the 12 cards that decide matadors (final hand plus
     skat or discard), ``declarer_points`` his card points including the skat.
-    ``kontra_level`` (1 Kontra, 2 Re) and ``bock`` double the score, not the value.
+    ``kontra_level`` (1 Kontra, 2 Re) and ``bock`` double the score, not the value. ``rules`` is the
+    rule set (:class:`skat.rulesets.RuleSet`, or anything with the numbers of :class:`ValueRules`);
+    without one the ISkO's apply.
     """
     if rules is None:
-        from skat.rulesets import ISKO
-
-        rules = ISKO
+        rules = ISKO_VALUES
     gt = contract.game_type
     lost_factor = rules.lost_hand_game_factor if contract.hand else rules.lost_game_factor
     doubling = 2 ** (kontra_level + bock)

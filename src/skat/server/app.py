@@ -27,8 +27,8 @@ from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
-from skat.solver import warm_up
-from skat.variants import from_record
+from skat.solver.search import warm_up
+from skat.variants.registry import from_record
 
 __all__ = ["create_app", "STATIC_DIR"]
 

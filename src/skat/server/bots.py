@@ -16,7 +16,7 @@ from typing import Any
 
 from skat.actions import Action, parse_action
 from skat.game import SeatView
-from skat.players import make_player
+from skat.players.registry import make_player
 
 __all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS", "SEARCH_LEVELS", "bot_process_pool",
            "claim_is_sound"]
@@ -53,7 +53,7 @@ def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2
     from math import comb
 
     from skat.rules.ranking import GameType
-    from skat.solver import SearchLimitExceeded, declarer_takes_all, null_declarer_wins
+    from skat.solver.search import SearchLimitExceeded, declarer_takes_all, null_declarer_wins
 
     declarer, contract = view.declarer, view.contract
     if declarer is None or contract is None or view.seat == declarer or view.phase.value != "play":

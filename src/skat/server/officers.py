@@ -64,7 +64,8 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
-from skat.officers import OfficersBot, OfficersGame, Phase
+from skat.officers.bot import OfficersBot
+from skat.officers.game import OfficersGame, Phase
 from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
 from skat.officers.options import VARIANTS
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable

@@ -30,7 +30,7 @@ from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
-from skat.variants import variant_of_game
+from skat.variants.registry import variant_of_game
 from skat.wire import public_view, seat_view_to_json
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]

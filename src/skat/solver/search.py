@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
+import skat.solver.kernels as K
 from skat.cards import Card
 from skat.rules.ranking import GameType
-from skat.solver import kernels as K
 from skat.solver.position import Position, PositionError
 
 __all__ = [
