@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from skat.cards import ALL_CARDS, JACKS, iter_mask, suit_mask
 from skat.game import Phase, SeatView
 from skat.rules.contract import null_value
-from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
-from skat.rules.value import matador_sequence
+from skat.rules.ranking import TRUMP_MASK, GameType, revealed_void
+from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
 __all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT"]
 
@@ -85,9 +85,7 @@ class Knowledge:
                 s = (leader + i) % 3
                 played[s] |= 1 << card
                 if i and gt is not None:
-                    follow = FOLLOW_MASK[gt][lead]
-                    if not follow >> card & 1:
-                        voids[s] |= follow
+                    voids[s] |= revealed_void(gt, lead, card)
         known = [0, 0, 0, 0]
         known[seat] = view.hand.mask
         for s, cards in view.open_hands.items():
@@ -241,21 +239,6 @@ _CAP = {subset: (lambda left, ps=tuple(p for p in range(4) if subset >> p & 1): 
 
 
 # ---------------------------------------------------------------- soft facts
-_MATADOR_SEQ = {gt: matador_sequence(GameType(gt)) for gt in range(5)}
-
-
-def matador_count(gt: int, cards: int) -> int:
-    """Matadors (with or without) of a card mask in a suit or grand game (fast path)."""
-    seq = _MATADOR_SEQ[gt]
-    holding = cards >> seq[0] & 1
-    count = 0
-    for c in seq:
-        if (cards >> c & 1) != holding:
-            break
-        count += 1
-    return count
-
-
 def bid_capacity(hand: int) -> int:
     """A generous upper estimate of the bid a 10-card hand can back.
 
@@ -266,9 +249,9 @@ def bid_capacity(hand: int) -> int:
     for gt in range(4):
         trumps = hand & TRUMP_MASK[gt]
         if trumps.bit_count() >= 4:
-            best = max(best, (matador_count(gt, hand) + 2) * (9 + gt))
+            best = max(best, multiplier(matador_count(gt, hand)[1], True) * BASE_VALUES[gt])
     if (hand & JACKS).bit_count() >= 2:
-        best = max(best, (matador_count(4, hand) + 2) * 24)
+        best = max(best, multiplier(matador_count(4, hand)[1], True) * BASE_VALUES[4])
     low = sum(((hand & suit_mask(s)) & 0x07 << (8 * s)).bit_count() > 0 for s in range(4))
     if low >= 3:
         best = max(best, null_value(True, False))
@@ -298,7 +281,5 @@ def _declarer_reaches_bid(know: Knowledge, world: World, s: int) -> bool:
     twelve = world.hands[s] | know.played[s] | world.skat
     if twelve.bit_count() != 12:
         return True
-    count = matador_count(gt, twelve)
-    base = 24 if gt == GameType.GRAND else 9 + gt
     # game, possibly Schneider by play, and the hand level when declared
-    return (count + 2 + know.hand_game) * base >= know.bid
+    return multiplier(matador_count(gt, twelve)[1], know.hand_game, True) * BASE_VALUES[gt] >= know.bid
