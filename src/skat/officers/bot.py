@@ -18,7 +18,7 @@ from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard
 from skat.cards import Card, CardSet, iter_mask
 from skat.officers.actions import KONTRA, RE, ChooseRamsch
 from skat.officers.game import OfficersView, Phase
-from skat.rules.ranking import POWER, TRUMP_MASK, GameType, legal_mask, revealed_void, winner_index
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, legal_mask, winner_index
 from skat.rules.value import matadors
 
 __all__ = ["OfficersBot", "World", "sample_world", "game_strength", "choose_game"]
@@ -117,11 +117,11 @@ def _voids(view: OfficersView) -> int:
     """Cards the opponent cannot hold among his playable hidden cards: every class he failed to follow."""
     if view.game is None:
         return 0
-    gt = _game_type(view)
+    follow = FOLLOW_MASK[_game_type(view)]
     forbidden = 0
     for leader, (a, b), _ in view.tricks:
-        if leader == view.seat:
-            forbidden |= revealed_void(gt, a, b)
+        if leader == view.seat and not follow[a] >> b & 1:
+            forbidden |= follow[a]
     return forbidden
 
 
@@ -209,7 +209,9 @@ class _Search:
         return m
 
     def moves(self, seat: int, played: int, lead: int) -> list[int]:
-        m = legal_mask(self.gt, self.playable(seat, played), lead)
+        m = self.playable(seat, played)
+        if lead >= 0:  # the leader may play any card
+            m = legal_mask(self.gt, m, lead)
         power = self.power
         return sorted(iter_mask(m), key=lambda c: -power[c] * 16 - _POINTS[c])
 

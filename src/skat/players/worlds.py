@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from skat.cards import ALL_CARDS, JACKS, iter_mask, suit_mask
 from skat.game import Phase, SeatView
 from skat.rules.contract import null_value
-from skat.rules.ranking import TRUMP_MASK, GameType, revealed_void
+from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
 from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
 __all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT"]
@@ -85,7 +85,9 @@ class Knowledge:
                 s = (leader + i) % 3
                 played[s] |= 1 << card
                 if i and gt is not None:
-                    voids[s] |= revealed_void(gt, lead, card)
+                    follow = FOLLOW_MASK[gt][lead]
+                    if not follow >> card & 1:
+                        voids[s] |= follow
         known = [0, 0, 0, 0]
         known[seat] = view.hand.mask
         for s, cards in view.open_hands.items():
@@ -239,6 +241,12 @@ _CAP = {subset: (lambda left, ps=tuple(p for p in range(4) if subset >> p & 1): 
 
 
 # ---------------------------------------------------------------- soft facts
+_GAME_AND_HAND = multiplier(0, True)
+"""The levels of a hand game beyond its matadors, game and hand (:func:`multiplier` adds each matador as one)."""
+_GAME_SCHNEIDER = (multiplier(0, False, True), multiplier(0, True, True))
+"""The levels beyond the matadors of a game with Schneider by play, declared with the skat or hand."""
+
+
 def bid_capacity(hand: int) -> int:
     """A generous upper estimate of the bid a 10-card hand can back.
 
@@ -249,9 +257,9 @@ def bid_capacity(hand: int) -> int:
     for gt in range(4):
         trumps = hand & TRUMP_MASK[gt]
         if trumps.bit_count() >= 4:
-            best = max(best, multiplier(matador_count(gt, hand)[1], True) * BASE_VALUES[gt])
+            best = max(best, (matador_count(gt, hand)[1] + _GAME_AND_HAND) * BASE_VALUES[gt])
     if (hand & JACKS).bit_count() >= 2:
-        best = max(best, multiplier(matador_count(4, hand)[1], True) * BASE_VALUES[4])
+        best = max(best, (matador_count(4, hand)[1] + _GAME_AND_HAND) * BASE_VALUES[4])
     low = sum(((hand & suit_mask(s)) & 0x07 << (8 * s)).bit_count() > 0 for s in range(4))
     if low >= 3:
         best = max(best, null_value(True, False))
@@ -282,4 +290,4 @@ def _declarer_reaches_bid(know: Knowledge, world: World, s: int) -> bool:
     if twelve.bit_count() != 12:
         return True
     # game, possibly Schneider by play, and the hand level when declared
-    return multiplier(matador_count(gt, twelve)[1], know.hand_game, True) * BASE_VALUES[gt] >= know.bid
+    return (matador_count(gt, twelve)[1] + _GAME_SCHNEIDER[know.hand_game]) * BASE_VALUES[gt] >= know.bid

@@ -126,14 +126,6 @@ def legal_mask(gt: int, hand: int, lead: int) -> int:
     return hand & FOLLOW_MASK[gt][lead] or hand
 
 
-def revealed_void(gt: int, lead: int, card: int) -> int:
-    """The cards a player shows he does not hold by playing ``card`` to a trick led with ``lead``:
-    the cards that would have followed (:func:`legal_mask` lets a card not follow only then), or 0
-    when ``card`` follows."""
-    follow = FOLLOW_MASK[gt][lead]
-    return 0 if follow >> card & 1 else follow
-
-
 def _first_card(trick: Sequence | CardSet) -> int | None:
     if isinstance(trick, CardSet):
         raise TypeError("a trick is an ordered sequence of cards, not a CardSet")

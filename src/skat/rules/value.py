@@ -70,9 +70,11 @@ _RUN_COUNT = {n: [_run_count(p, n) for p in range(1 << n)] for n in (4, 11)}
 _BEST_HAND = {n: [_best_hand_count(p, n) for p in range(1 << n)] for n in (4, 11)}
 # a suit's byte (ranks 7..A as bits 0..7) -> its non-jack cards in run order A T K Q 9 8 7
 _SUIT_PATTERN = [sum(1 << i for i, r in enumerate(_SUIT_RUN_RANKS) if b >> r & 1) for b in range(256)]
+_RUN11, _RUN4 = _RUN_COUNT[11], _RUN_COUNT[4]
 
 
 def _pattern(gt: int, mask: int) -> tuple[int, int]:
+    """The run of :func:`matador_sequence` as bits (bit i: its i-th trump is held) and its length."""
     jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
     if gt <= 3:
         return jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4, 11
@@ -84,8 +86,11 @@ def matador_count(gt: int, mask: int) -> tuple[bool, int]:
     (with, count) of the run of :func:`matador_sequence`, read from tables. The one place of the
     rule: :func:`matadors`, the engines, the players and the scoring call it (the compiled core
     reads the same tables)."""
-    pattern, length = _pattern(gt, mask)
-    return bool(pattern & 1), _RUN_COUNT[length][pattern]
+    # _pattern, inlined: the players count matadors in their inner loops
+    jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
+    if gt <= 3:
+        return jacks & 1 == 1, _RUN11[jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4]
+    return jacks & 1 == 1, _RUN4[jacks]
 
 
 def best_hand_matadors(gt: int, hand_mask: int) -> int:
