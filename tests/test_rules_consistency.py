@@ -108,6 +108,15 @@ def _check_auction(rng: random.Random, game, seat: int, legal: list, auction: Au
             seen["refused"] += 1
 
 
+def _auction_step(rng: random.Random, game, seat: int, legal: list, auction: Auction, rules_seat: int,
+                  seen: Counter):
+    """Check an auction position, choose a move and replay it on the rules' auction."""
+    _check_auction(rng, game, seat, legal, auction, rules_seat, seen)
+    action = _bidding_choice(rng, legal)
+    auction.apply(rules_seat, _moves([action])[0])
+    return action
+
+
 def _check_cards(rng: random.Random, game, seat: int, legal: list, gt: int, held: int, trick: list,
                  seen: Counter) -> None:
     """The engine's legal cards == the follow-suit rule's, and a card that does not follow is refused."""
@@ -152,27 +161,24 @@ def _check_matadors(outcome, gt: int, cards: int, seen: Counter) -> None:
     seen["matadors"] += 1
 
 
-# ---------------------------------------------------------------- standard
-def play_standard(ruleset, positions: int = POSITIONS, first_seed: int = 0) -> Counter:
-    """Random games of :class:`skat.Game` until ``positions`` card and auction positions are checked."""
+# ------------------------------------------------------- three-handed games
+def play_three_handed(new_game, ladder: tuple, positions: int, declarations: bool) -> Counter:
+    """Random games of a three-handed engine (``new_game(seed)``) until ``positions`` card and auction
+    positions are checked; ``declarations``: check the declarable contracts (standard Skat)."""
     seen: Counter = Counter()
-    number = first_seed
+    number = 0
     while seen["card"] < positions or seen["bid"] < positions:
         rng = random.Random(number)
         seed = rng.getrandbits(64) - (1 << 63)
         number += 1
-        game = Game(seed=seed, ruleset=ruleset)
+        game = new_game(seed)
         assert (*game.initial_hands, game.initial_skat) == deal_masks(seed), seed
-        auction = Auction(ladder=ruleset.bid_values)
+        auction = Auction(ladder=ladder)
         tricks = 0
         while not game.is_over:
-            phase = game.phase
-            seat = game.to_move
-            legal = game.legal_actions()
+            phase, seat, legal = game.phase, game.to_move, game.legal_actions()
             if phase is Phase.BIDDING:
-                _check_auction(rng, game, seat, legal, auction, seat, seen)
-                action = _bidding_choice(rng, legal)
-                auction.apply(seat, _moves([action])[0])
+                action = _auction_step(rng, game, seat, legal, auction, seat, seen)
             elif phase is Phase.PLAY:
                 if seen["card"] >= positions:
                     break  # enough card positions: only the auctions and declarations still count
@@ -180,7 +186,7 @@ def play_standard(ruleset, positions: int = POSITIONS, first_seed: int = 0) -> C
                 _check_cards(rng, game, seat, legal, gt, game.hand(seat).mask, game.trick, seen)
                 action = rng.choice(legal)
             else:
-                if phase is Phase.SKAT or phase is Phase.DECLARE:
+                if declarations and (phase is Phase.SKAT or phase is Phase.DECLARE):
                     _check_declarations(game, legal, seen)
                 action = rng.choice(legal)
             game.apply(action, seat)
@@ -196,6 +202,12 @@ def play_standard(ruleset, positions: int = POSITIONS, first_seed: int = 0) -> C
             _check_matadors(outcome, game.contract.game_type, game.initial_hands[d] | game.initial_skat, seen)
         seen["game"] += 1
     return seen
+
+
+# ---------------------------------------------------------------- standard
+def play_standard(ruleset, positions: int = POSITIONS) -> Counter:
+    """:class:`skat.Game` under ``ruleset``: the compiled core's copies of the rules."""
+    return play_three_handed(lambda seed: Game(seed=seed, ruleset=ruleset), ruleset.bid_values, positions, True)
 
 
 @pytest.mark.parametrize("ruleset", [ISKO, PUB, PIRATE], ids=lambda r: r.name)
@@ -245,47 +257,9 @@ def test_the_deal_of_a_seed():
 
 
 # ----------------------------------------------------------------- Tournee
-def play_tournee(positions: int = POSITIONS, first_seed: int = 0) -> Counter:
-    """Random games of :class:`skat.tournee.TourneeGame` (the Tournee ladder) until ``positions``."""
-    seen: Counter = Counter()
-    number = first_seed
-    while seen["card"] < positions or seen["bid"] < positions:
-        rng = random.Random(number)
-        seed = number * 7919
-        number += 1
-        game = TourneeGame(seed=seed)
-        assert (*game.initial_hands, game.initial_skat) == deal_masks(seed), seed
-        auction = Auction(ladder=TOURNEE.bid_values)
-        tricks = 0
-        while not game.is_over:
-            phase = game.phase
-            seat = game.to_move
-            legal = game.legal_actions()
-            if phase is Phase.BIDDING:
-                _check_auction(rng, game, seat, legal, auction, seat, seen)
-                action = _bidding_choice(rng, legal)
-                auction.apply(seat, _moves([action])[0])
-            elif phase is Phase.PLAY:
-                if seen["card"] >= positions:
-                    break  # enough card positions: only the auctions still count
-                gt = GameType.RAMSCH if game.contract is None else game.contract.game_type
-                _check_cards(rng, game, seat, legal, gt, game.hand(seat).mask, game.trick, seen)
-                action = rng.choice(legal)
-            else:
-                action = rng.choice(legal)
-            game.apply(action, seat)
-            if phase is Phase.BIDDING and game.phase is not Phase.BIDDING:
-                assert auction.finished and (game.declarer, game.bid) == (auction.declarer, auction.value)
-            if len(game.tricks) > tricks:
-                tricks = len(game.tricks)
-                gt = GameType.RAMSCH if game.contract is None else game.contract.game_type
-                _check_trick(game.tricks[-1], gt, 3, seen)
-        outcome = game.result.outcome if game.is_over else None
-        if outcome is not None and outcome.matadors is not None:
-            d = game.declarer
-            _check_matadors(outcome, game.contract.game_type, game.initial_hands[d] | game.initial_skat, seen)
-        seen["game"] += 1
-    return seen
+def play_tournee(positions: int = POSITIONS) -> Counter:
+    """:class:`skat.tournee.TourneeGame`, bidding on the Tournee ladder."""
+    return play_three_handed(lambda seed: TourneeGame(seed=seed), TOURNEE.bid_values, positions, False)
 
 
 def test_tournee_engine_follows_the_rules():
@@ -316,13 +290,9 @@ def play_officers(variant: str, options: dict, positions: int = POSITIONS, first
         auction = _admiral_auction()
         tricks = 0
         while not game.is_over:
-            phase = game.phase
-            seat = game.to_move
-            legal = game.legal_actions()
+            phase, seat, legal = game.phase, game.to_move, game.legal_actions()
             if phase is OfficersPhase.BIDDING:
-                _check_auction(rng, game, seat, legal, auction, _OFFICERS_TO_RULES[seat], seen)
-                action = _bidding_choice(rng, legal)
-                auction.apply(_OFFICERS_TO_RULES[seat], _moves([action])[0])
+                action = _auction_step(rng, game, seat, legal, auction, _OFFICERS_TO_RULES[seat], seen)
             elif phase is OfficersPhase.PLAY:
                 if seen["card"] >= positions:
                     break  # enough card positions: only the auctions still count
