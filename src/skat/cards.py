@@ -428,7 +428,7 @@ rearhand (2), 2 to the skat (3), then 4 each, then 3 each."""
 
 def deal_masks(seed: int | None) -> tuple[int, int, int, int]:
     """The deal of a seed as (forehand, middlehand, rearhand, skat) masks: :func:`deck_order` of
-    :func:`deal_number` dealt by :data:`DEAL_PACKETS`. The reference deal: the compiled core's
+    :func:`deal_number` dealt by :data:`DEAL_PACKETS` (docs/rules.md 1.4). The reference deal: the compiled core's
     ``deal_masks`` computes the same in 64-bit pieces, ``tests/test_rules_consistency.py`` compares them."""
     masks = [0, 0, 0, 0]
     for place, card in zip(DEAL_PACKETS, deck_order(deal_number(seed))):

@@ -34,7 +34,7 @@ def next_bid(value: int, ladder: Sequence[int] = BID_VALUES) -> int | None:
 
 
 def legal_moves(value: int, answering: bool, alone: bool, ladder: Sequence[int] = BID_VALUES) -> list[str | int]:
-    """The bid-legality rule (docs/rules.md 2): the moves of the seat to move in an auction standing at
+    """The bid-legality rule (docs/rules.md 2.2): the moves of the seat to move in an auction standing at
     ``value``. ``answering``: a bid was named to this seat, which holds or passes; ``alone``: nobody bid
     and forehand may still play at the lowest value or pass; otherwise every bid above ``value`` or
     pass. The one place of the rule: :class:`Auction`, Admiral's Skat and Tournee call it (the compiled

@@ -116,7 +116,7 @@ def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick
 
 
 def legal_mask(gt: int, hand: int, lead: int) -> int:
-    """The follow-suit rule (docs/rules.md 1) on masks: the cards of ``hand`` that may be played to a
+    """The follow-suit rule (docs/rules.md 1.3) on masks: the cards of ``hand`` that may be played to a
     trick led with ``lead`` (-1 for an empty trick): those that follow the led suit (a trump lead:
     the trumps), and any card when none does. The one place of the rule outside the compiled code:
     the engines, the players and the solver's Python side call it; the compiled core keeps a copy
@@ -147,7 +147,7 @@ def trick_winner(game_type: GameType | str, trick: Sequence[Card | int | str]) -
 
 
 def winner_index(gt: int, played: Sequence[int]) -> int:
-    """The trick-winner rule (docs/rules.md 1) on card numbers, :func:`trick_winner`'s fast path: the
+    """The trick-winner rule (docs/rules.md 1.3) on card numbers, :func:`trick_winner`'s fast path: the
     index of the highest trump, else of the highest card of the led suit. The one place of the rule
     outside the compiled code (the core's copy is checked against it as :func:`legal_mask`'s is)."""
     power = POWER[gt]

@@ -144,7 +144,7 @@ def _outcome(contract: Contract, bid: int, won: bool, overbid: bool, matadors_wi
 _NULL = GameType.NULL
 _GRAND = GameType.GRAND
 BASE_VALUES: tuple[int, ...] = tuple(GameType(gt).base_value for gt in range(5))
-"""Base values by game type number, diamonds to grand: 9, 10, 11, 12, 24 (docs/rules.md 4)."""
+"""Base values by game type number, diamonds to grand: 9, 10, 11, 12, 24 (docs/rules.md 4.2)."""
 
 
 def multiplier(matadors: int, hand: bool = False, schneider: bool = False, schneider_announced: bool = False,
@@ -281,7 +281,7 @@ def max_multiplier(contract: Contract, matador_count: int) -> int:
 
 
 def can_reach_bid(contract: Contract, matadors: int, bid: int, grand_ouvert_base36: bool = False) -> bool:
-    """Whether a declaration can still reach the bid (docs/rules.md 3): a Null game by its fixed value,
+    """Whether a declaration can still reach the bid (docs/rules.md 3.3): a Null game by its fixed value,
     a suit or grand game by its base value times :func:`max_multiplier` with ``matadors``, the most
     the declarer can count (over his twelve cards, or for a hand game the best an unseen skat can give,
     :func:`best_hand_matadors`). The one place of the rule: the engines' declarations call it."""
