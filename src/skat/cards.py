@@ -412,3 +412,19 @@ def deck_order(number: int) -> list[int]:
         high, r = divmod(high, i)
         out.append(deck.pop(r))
     return out
+
+
+DEAL_PACKETS: tuple[int, ...] = (0,) * 3 + (1,) * 3 + (2,) * 3 + (3,) * 2 + (0,) * 4 + (1,) * 4 + (2,) * 4 + (
+    0,) * 3 + (1,) * 3 + (2,) * 3
+"""Where the cards of a shuffled deck go, in order: packets of 3 to forehand (0), middlehand (1) and
+rearhand (2), 2 to the skat (3), then 4 each, then 3 each."""
+
+
+def deal_masks(seed: int | None) -> tuple[int, int, int, int]:
+    """The deal of a seed as (forehand, middlehand, rearhand, skat) masks: :func:`deck_order` of
+    :func:`deal_number` dealt by :data:`DEAL_PACKETS` (docs/rules.md 1.4). The reference deal: the compiled core's
+    ``deal_masks`` computes the same in 64-bit pieces, ``tests/test_rules_consistency.py`` compares them."""
+    masks = [0, 0, 0, 0]
+    for place, card in zip(DEAL_PACKETS, deck_order(deal_number(seed))):
+        masks[place] |= 1 << card
+    return masks[0], masks[1], masks[2], masks[3]

@@ -38,19 +38,19 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import ALL_CARDS, Card, CardSet, deal_number, deck_order, mask_of, mask_points
+from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
 from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.ramsch import push_discards, score_ramsch
 from skat.rules.bidding import Auction
-from skat.rules.contract import Contract, null_value
-from skat.rules.ranking import FOLLOW_MASK, GameType
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType, legal_mask
 from skat.rules.value import (
     Outcome,
     best_hand_matadors,
+    can_reach_bid,
     evaluate,
     matador_count,
-    max_multiplier,
 )
 from skat.rulesets import ISKO, RuleSet, RuleSetError
 
@@ -96,19 +96,11 @@ def check_discard(hand: int, discard: int) -> None:
         raise IllegalActionError(f"cannot discard {missing}: not in the declarer's hand (only cards in the hand may go)")
 
 
-# Deal order: packets of 3 to each seat, 2 to the skat (3), 4 each, 3 each.
-_DEAL_TO = (0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3) + (0,) * 4 + (1,) * 4 + (2,) * 4 + (0,) * 3 + (1,) * 3 + (2,) * 3
-
-
 def deal(seed: int | None) -> tuple[list[int], int]:
-    """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3: three hand masks and the skat mask."""
-    if seed is not None:
-        forehand, middlehand, rearhand, skat = _core.deal_masks(seed)
-        return [forehand, middlehand, rearhand], skat
-    masks = [0, 0, 0, 0]
-    for seat, card in zip(_DEAL_TO, deck_order(deal_number(seed))):
-        masks[seat] |= 1 << card
-    return masks[:3], masks[3]
+    """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3: three hand masks and the skat mask
+    (:func:`skat.cards.deal_masks`; for a seed the compiled core's copy of it, which is faster)."""
+    forehand, middlehand, rearhand, skat = (deal_masks if seed is None else _core.deal_masks)(seed)
+    return [forehand, middlehand, rearhand], skat
 
 
 @dataclass(frozen=True)
@@ -215,15 +207,8 @@ _GRAND_HAND_CONTRACTS = tuple(c for c in _HAND_CONTRACTS if c.game_type == GameT
 _GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
 
-def _contract_info(c: Contract) -> tuple[GameType, int, int, int]:
-    """(game type, base value, levels beyond the matadors it can reach, fixed Null value or 0)."""
-    if c.is_null:
-        return c.game_type, 0, 0, null_value(c.hand, c.ouvert)
-    return c.game_type, c.game_type.base_value, max_multiplier(c, 0), 0
-
-
-_HAND_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _HAND_CONTRACTS)
-_SKAT_OPTIONS = tuple((c, _DECLARE[c], *_contract_info(c)) for c in _SKAT_CONTRACTS)
+_HAND_OPTIONS = tuple((c, _DECLARE[c]) for c in _HAND_CONTRACTS)
+_SKAT_OPTIONS = tuple((c, _DECLARE[c]) for c in _SKAT_CONTRACTS)
 _BIDS: dict[int, Bid] = {}
 _LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
 _LADDER_OF_TUPLE: dict[int, tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
@@ -471,18 +456,14 @@ class Game(GameCore):
         best: dict[int, int] = {}
         contracts: list[Contract] = []
         actions: list[Action] = []
-        for contract, action, gt, base, extra_levels, fixed_value in options:
-            if fixed_value:
-                ok = fixed_value >= bid
-            else:
-                m = best.get(gt)
-                if m is None:
+        for contract, action in options:
+            m = 0
+            if not contract.is_null:
+                gt = int(contract.game_type)
+                m = best.get(gt, -1)
+                if m < 0:
                     m = best[gt] = self._best_matadors(gt, hand_game)
-                if old_ouvert and gt == GameType.GRAND and contract.ouvert:
-                    ok = (m + extra_levels - 1) * 36 >= bid
-                else:
-                    ok = (m + extra_levels) * base >= bid
-            if ok:
+            if can_reach_bid(contract, m, bid, old_ouvert):
                 contracts.append(contract)
                 actions.append(action)
         if not contracts and not hand_game:
@@ -671,15 +652,13 @@ class Game(GameCore):
         hand = self._hands[seat]
         if not hand >> card & 1:
             raise IllegalActionError(f"{Card(card).name} is not in seat {seat}'s hand")
-        if self.trick:
-            follow = FOLLOW_MASK[self._game_type][self.trick[0]]
-            if not follow >> card & 1 and hand & follow:
-                if self.ruleset.real_table and self.declarer is not None:
-                    self._revoke(seat, card)
-                    return
-                raise IllegalActionError(
-                    f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}"
-                )
+        if self.trick and not legal_mask(self._game_type, hand, self.trick[0]) >> card & 1:
+            if self.ruleset.real_table and self.declarer is not None:
+                self._revoke(seat, card)
+                return
+            raise IllegalActionError(
+                f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}"
+            )
         self._hands[seat] = hand & ~(1 << card)
         self.trick.append(card)
         if len(self.trick) == 3:

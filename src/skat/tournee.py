@@ -56,8 +56,8 @@ from skat.game import GameResult, Phase, SeatView, check_discard, deal, record_r
 from skat.ramsch import score_ramsch
 from skat.rules.bidding import Auction, AuctionError
 from skat.rules.contract import Contract
-from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
-from skat.rules.value import Outcome, matadors
+from skat.rules.ranking import GameType, legal_mask, winner_index
+from skat.rules.value import Outcome, matadors, multiplier
 from skat.rulesets import TOURNEE, RuleSet
 
 __all__ = [
@@ -159,7 +159,9 @@ def tournee_outcome(
     with_, count = matadors(gt, mask)
     schneider = declarer_points >= rules.schneider_points or declarer_points <= 30
     schwarz = declarer_tricks in (0, 10)
-    levels = count + 1 + schneider + schneider_announced + schwarz + schwarz_announced
+    # no hand or ouvert level, and an announced level counts only when made (docs/rules.md 10.3)
+    levels = multiplier(count, False, schneider, schneider_announced, schwarz, schwarz_announced, False,
+                        announced_counts_made=False)
     value = levels * unit
     missed = (schneider_announced and declarer_points < rules.schneider_points) or (
         schwarz_announced and declarer_tricks < 10)
@@ -323,7 +325,7 @@ class TourneeGame:
         phase = self.phase
         if phase is Phase.PLAY:
             hand = self._hands[mover]
-            legal = hand & FOLLOW_MASK[self._game_type][self.trick[0]] or hand if self.trick else hand
+            legal = legal_mask(self._game_type, hand, self.trick[0] if self.trick else -1)
             return [PLAY[c] for c in range(32) if legal >> c & 1]
         if phase is Phase.BIDDING:
             return [Bid(m) if isinstance(m, int) else (HOLD if m == "hold" else PASS) for m in self._auction.legal()]
@@ -464,10 +466,8 @@ class TourneeGame:
         hand = self._hands[seat]
         if not hand >> card & 1:
             raise IllegalActionError(f"{Card(card).name} is not in seat {seat}'s hand")
-        if self.trick:
-            follow = FOLLOW_MASK[self._game_type][self.trick[0]]
-            if not follow >> card & 1 and hand & follow:
-                raise IllegalActionError(f"{Card(card).name} does not follow suit: follow {Card(self.trick[0]).name}")
+        if self.trick and not legal_mask(self._game_type, hand, self.trick[0]) >> card & 1:
+            raise IllegalActionError(f"{Card(card).name} does not follow suit: follow {Card(self.trick[0]).name}")
         self._hands[seat] = hand & ~(1 << card)
         self.trick.append(card)
         if len(self.trick) < 3:

@@ -18,7 +18,7 @@ from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard
 from skat.cards import Card, CardSet, iter_mask
 from skat.officers.actions import KONTRA, RE, ChooseRamsch
 from skat.officers.game import OfficersView, Phase
-from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, winner_index
+from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, legal_mask, winner_index
 from skat.rules.value import matadors
 
 __all__ = ["OfficersBot", "World", "sample_world", "game_strength", "choose_game"]
@@ -182,7 +182,6 @@ class _Search:
         self.exact = exact
         self.ramsch = self.gt == GameType.RAMSCH
         self.null = self.gt == GameType.NULL
-        self.follow = FOLLOW_MASK[self.gt]
         self.power = POWER[self.gt]
         self.tt: dict[tuple[int, int, int], tuple[int, int]] = {}
         skat_points = sum(_POINTS[c] for c in iter_mask(world.skat))
@@ -211,8 +210,8 @@ class _Search:
 
     def moves(self, seat: int, played: int, lead: int) -> list[int]:
         m = self.playable(seat, played)
-        if lead >= 0:
-            m = m & self.follow[lead] or m
+        if lead >= 0:  # the leader may play any card
+            m = legal_mask(self.gt, m, lead)
         power = self.power
         return sorted(iter_mask(m), key=lambda c: -power[c] * 16 - _POINTS[c])
 

@@ -21,10 +21,10 @@ from skat.game import check_discard
 from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
 from skat.officers.options import OfficersOptions, normalize_variant
 from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
-from skat.rules.bidding import BID_VALUES
-from skat.rules.contract import Contract, null_value
-from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
-from skat.rules.value import matador_sequence, max_multiplier
+from skat.rules.bidding import BID_VALUES, bid_allowed, legal_moves
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType, legal_mask, winner_index
+from skat.rules.value import can_reach_bid, matador_count
 
 __all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
 
@@ -339,9 +339,7 @@ class OfficersGame:
             return []
         p = self.phase
         if p is Phase.PLAY:
-            legal = self.playable(mover)
-            if self.trick:
-                legal = legal & FOLLOW_MASK[self.game_type][self.trick[0]] or legal  # type: ignore[index]
+            legal = legal_mask(self.game_type, self.playable(mover), self.trick[0] if self.trick else -1)  # type: ignore[arg-type]
             out = []
             while legal:
                 low = legal & -legal
@@ -362,11 +360,8 @@ class OfficersGame:
         if p is Phase.RE:
             return [RE, PASS]
         if p is Phase.BIDDING:
-            if self._auction_waiting:
-                return [HOLD, PASS]
-            if self._auction_alone:
-                return [Bid(BID_VALUES[0]), PASS]
-            return [*(Bid(v) for v in BID_VALUES if v > self._auction_value), PASS]
+            moves = legal_moves(self._auction_value, self._auction_waiting, self._auction_alone)
+            return [HOLD if m == "hold" else PASS if m == "pass" else Bid(m) for m in moves]
         if p is Phase.SKAT:
             return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
         if p is Phase.DISCARD:
@@ -390,7 +385,7 @@ class OfficersGame:
 
     def _can_reach_bid(self, contract: Contract) -> bool:
         if contract.is_null:
-            return null_value(contract.hand, False) >= self.bid
+            return can_reach_bid(contract, 0, self.bid)
         d = self.chooser
         assert d is not None
         known_own = self.hands[d] | (self.discard or 0)
@@ -403,11 +398,13 @@ class OfficersGame:
                     unknown_own |= 1 << c
         if not self.skat_taken:
             unknown_own |= self.skat
-        seq = matador_sequence(contract.game_type)
-        with_run = next((i for i, c in enumerate(seq) if not (known_own | unknown_own) >> c & 1), len(seq))
-        without_run = next((i for i, c in enumerate(seq) if known_own >> c & 1), len(seq))
-        best = max(with_run, without_run)
-        return max_multiplier(contract, best) * contract.game_type.base_value >= self.bid
+        # the most matadors: "with" as far as all his cards go, "without" as far as the known ones allow
+        gt = int(contract.game_type)
+        with_, count = matador_count(gt, known_own | unknown_own)
+        with_run = count if with_ else 0
+        with_, count = matador_count(gt, known_own)
+        without_run = 0 if with_ else count
+        return can_reach_bid(contract, max(with_run, without_run), self.bid)
 
     # ----------------------------------------------------------------- apply
     def apply(self, action: Action | str, seat: int | None = None) -> None:
@@ -529,17 +526,16 @@ class OfficersGame:
             else:
                 raise IllegalActionError(f"forehand must answer the bid of {self._auction_value}: hold or pass")
         elif isinstance(action, Bid):
-            if self._auction_alone:
-                if action.value != BID_VALUES[0]:
+            if not bid_allowed(self._auction_value, action.value, self._auction_alone):
+                if self._auction_alone:
                     raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
-                self._auction_value = action.value
-                self._end_auction(0)
-                return
-            if action.value not in BID_VALUES:
-                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
-            if action.value <= self._auction_value:
+                if action.value not in BID_VALUES:
+                    raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
                 raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
             self._auction_value = action.value
+            if self._auction_alone:
+                self._end_auction(0)
+                return
             self._auction_waiting = True
         elif isinstance(action, Pass):
             if self._auction_alone:
@@ -592,11 +588,9 @@ class OfficersGame:
             if self.owner[card] == seat and self.dealt >> card & 1 and not self.hands[seat] >> card & 1:
                 raise IllegalActionError(f"{Card(card).name} is covered: only uncovered cards may be played")
             raise IllegalActionError(f"{Card(card).name} is not among seat {seat}'s playable cards")
-        if self.trick:
-            follow = FOLLOW_MASK[self.game_type][self.trick[0]]  # type: ignore[index]
-            if not follow >> card & 1 and playable & follow:
-                raise IllegalActionError(
-                    f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}")
+        if self.trick and not legal_mask(self.game_type, playable, self.trick[0]) >> card & 1:  # type: ignore[arg-type]
+            raise IllegalActionError(
+                f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}")
         if self.hands[seat] >> card & 1:
             self.hands[seat] &= ~(1 << card)
         else:

@@ -14,7 +14,7 @@ from skat.cards import mask_of
 from skat.officers.options import OfficersOptions
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
-from skat.rules.value import matadors
+from skat.rules.value import matadors, multiplier
 
 __all__ = ["OfficersOutcome", "score_game", "score_admiral", "is_schneider", "is_schwarz"]
 
@@ -117,7 +117,7 @@ def score_game(
     if options.scoring in ("matadors", "full_matadors"):
         run_type = gt if options.scoring == "full_matadors" else GameType.GRAND  # GRAND: the jacks only
         with_, count = matadors(run_type, mask_of(chooser_cards))
-        value = (count + 1) * base
+        value = multiplier(count) * base  # matadors + 1: Schneider and Schwarz double the score instead
         level = 4 if schwarz else 2 if schneider else 1
         if won:
             scores[chooser] = value * level
@@ -228,8 +228,7 @@ def score_admiral(
     schneider = dp >= 90 or dp <= 30
     schwarz = tricks[opp] == 0 or tricks[declarer] == 0
     base = gt.base_value
-    levels = count + 1 + contract.hand + (schneider or contract.schneider) + contract.schneider
-    levels += (schwarz or contract.schwarz) + contract.schwarz
+    levels = multiplier(count, contract.hand, schneider, contract.schneider, schwarz, contract.schwarz)
     value = levels * base
     missed = (contract.schneider and dp < 90) or (contract.schwarz and tricks[opp] > 0)
     overbid = value < bid

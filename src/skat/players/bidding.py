@@ -42,6 +42,7 @@ from skat.players.heuristic import (
 from skat.players.worlds import sample_worlds
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
+from skat.rules.value import BASE_VALUES
 
 __all__ = ["SimulationBidder", "ContractEstimate", "best_discards"]
 
@@ -226,7 +227,7 @@ class SimulationBidder:
             if hand_game and made90 and len(made90) >= 4:
                 p90 = p * sum(made90) / len(made90)
                 announced = Contract(GameType(gt), hand=True, schneider=True)
-                v90 = value + 2 * (24 if gt == 4 else 9 + gt)
+                v90 = value + 2 * BASE_VALUES[gt]  # Schneider and Schneider announced
                 out.append(ContractEstimate(announced, p90, v90, expected_score(p90, v90)))
         return out
 

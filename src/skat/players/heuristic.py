@@ -34,9 +34,10 @@ from collections.abc import Sequence
 from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import ALL_CARDS, JACKS, iter_mask, mask_points, suit_mask
 from skat.game import Phase, SeatView
-from skat.players.worlds import Knowledge, matador_count
+from skat.players.worlds import Knowledge
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, winner_index
+from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
 __all__ = [
     "HeuristicPlayer",
@@ -188,9 +189,9 @@ def game_value(contract: Contract, cards12: int, extra_levels: int = 0) -> int:
     if contract.is_null:
         return null_value(contract.hand, contract.ouvert)
     gt = int(contract.game_type)
-    levels = matador_count(gt, cards12) + 1 + contract.hand + 2 * contract.schneider + 2 * contract.schwarz
-    levels += contract.ouvert + extra_levels
-    return levels * (24 if gt == GameType.GRAND else 9 + gt)
+    levels = multiplier(matador_count(gt, cards12)[1], contract.hand, False, contract.schneider, False,
+                        contract.schwarz, contract.ouvert)
+    return (levels + extra_levels) * BASE_VALUES[gt]
 
 
 def best_game(hand: int, *, known12: int | None = None, hand_game: bool = False, skat_bonus: float = 0.0,

@@ -21,7 +21,7 @@ from skat.cards import ALL_CARDS, JACKS, iter_mask, suit_mask
 from skat.game import Phase, SeatView
 from skat.rules.contract import null_value
 from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
-from skat.rules.value import matador_sequence
+from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
 __all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT"]
 
@@ -241,19 +241,10 @@ _CAP = {subset: (lambda left, ps=tuple(p for p in range(4) if subset >> p & 1): 
 
 
 # ---------------------------------------------------------------- soft facts
-_MATADOR_SEQ = {gt: matador_sequence(GameType(gt)) for gt in range(5)}
-
-
-def matador_count(gt: int, cards: int) -> int:
-    """Matadors (with or without) of a card mask in a suit or grand game (fast path)."""
-    seq = _MATADOR_SEQ[gt]
-    holding = cards >> seq[0] & 1
-    count = 0
-    for c in seq:
-        if (cards >> c & 1) != holding:
-            break
-        count += 1
-    return count
+_GAME_AND_HAND = multiplier(0, True)
+"""The levels of a hand game beyond its matadors, game and hand (:func:`multiplier` adds each matador as one)."""
+_GAME_SCHNEIDER = (multiplier(0, False, True), multiplier(0, True, True))
+"""The levels beyond the matadors of a game with Schneider by play, declared with the skat or hand."""
 
 
 def bid_capacity(hand: int) -> int:
@@ -266,9 +257,9 @@ def bid_capacity(hand: int) -> int:
     for gt in range(4):
         trumps = hand & TRUMP_MASK[gt]
         if trumps.bit_count() >= 4:
-            best = max(best, (matador_count(gt, hand) + 2) * (9 + gt))
+            best = max(best, (matador_count(gt, hand)[1] + _GAME_AND_HAND) * BASE_VALUES[gt])
     if (hand & JACKS).bit_count() >= 2:
-        best = max(best, (matador_count(4, hand) + 2) * 24)
+        best = max(best, (matador_count(4, hand)[1] + _GAME_AND_HAND) * BASE_VALUES[4])
     low = sum(((hand & suit_mask(s)) & 0x07 << (8 * s)).bit_count() > 0 for s in range(4))
     if low >= 3:
         best = max(best, null_value(True, False))
@@ -298,7 +289,5 @@ def _declarer_reaches_bid(know: Knowledge, world: World, s: int) -> bool:
     twelve = world.hands[s] | know.played[s] | world.skat
     if twelve.bit_count() != 12:
         return True
-    count = matador_count(gt, twelve)
-    base = 24 if gt == GameType.GRAND else 9 + gt
     # game, possibly Schneider by play, and the hand level when declared
-    return (count + 2 + know.hand_game) * base >= know.bid
+    return (matador_count(gt, twelve)[1] + _GAME_SCHNEIDER[know.hand_game]) * BASE_VALUES[gt] >= know.bid

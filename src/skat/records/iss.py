@@ -51,7 +51,7 @@ from skat.errors import IllegalActionError, RecordError
 from skat.game import Game, GameResult, Phase
 from skat.rules.contract import Contract, DeclarationError, null_value
 from skat.rules.ranking import GameType
-from skat.rules.value import evaluate, matadors
+from skat.rules.value import evaluate, matadors, multiplier
 from skat.rulesets import ISKO, RuleSet
 
 __all__ = [
@@ -781,7 +781,7 @@ def _fault_result(
         gt = contract.game_type
         with_, count = matadors(gt, kept)
         m = count if with_ else -count
-        levels = count + 1 + contract.hand + 2 * contract.schneider + 2 * contract.schwarz + contract.ouvert
+        levels = multiplier(count, contract.hand, False, contract.schneider, False, contract.schwarz, contract.ouvert)
         base_value = gt.base_value
         value = levels * base_value
         overbid = value < game.bid

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from skat.errors import IllegalActionError, OutOfTurnError
 
-__all__ = ["BID_VALUES", "is_valid_bid", "next_bid", "Auction", "AuctionError"]
+__all__ = ["BID_VALUES", "is_valid_bid", "next_bid", "legal_moves", "bid_allowed", "Auction", "AuctionError"]
 
 
 def _ladder() -> tuple[int, ...]:
@@ -31,6 +31,26 @@ def next_bid(value: int, ladder: Sequence[int] = BID_VALUES) -> int | None:
     """The lowest bid strictly above ``value`` (0 gives the first bid), or None above the top."""
     i = bisect_right(ladder, value)
     return ladder[i] if i < len(ladder) else None
+
+
+def legal_moves(value: int, answering: bool, alone: bool, ladder: Sequence[int] = BID_VALUES) -> list[str | int]:
+    """The bid-legality rule (docs/rules.md 2.2): the moves of the seat to move in an auction standing at
+    ``value``. ``answering``: a bid was named to this seat, which holds or passes; ``alone``: nobody bid
+    and forehand may still play at the lowest value or pass; otherwise every bid above ``value`` or
+    pass. The one place of the rule: :class:`Auction`, Admiral's Skat and Tournee call it (the compiled
+    core keeps a copy, which ``tests/test_rules_consistency.py`` checks against it)."""
+    if answering:
+        return ["hold", "pass"]
+    if alone:
+        return [ladder[0], "pass"]
+    return [*ladder[bisect_right(ladder, value):], "pass"]
+
+
+def bid_allowed(value: int, bid: int, alone: bool, ladder: Sequence[int] = BID_VALUES) -> bool:
+    """Whether ``bid`` is one of :func:`legal_moves` of a seat that is not answering a bid."""
+    if alone:
+        return bid == ladder[0]
+    return bid > value and bid in ladder
 
 
 class AuctionError(IllegalActionError):
@@ -82,12 +102,7 @@ class Auction:
         """Legal moves for the seat to move: bid values, ``"hold"``, ``"pass"``."""
         if self.stage == 0:
             return []
-        if self.waiting_for_answer:
-            return ["hold", "pass"]
-        if self.stage == 3:
-            return [self.ladder[0], "pass"]
-        i = bisect_right(self.ladder, self.value)
-        return [*self.ladder[i:], "pass"]
+        return legal_moves(self.value, self.waiting_for_answer, self.stage == 3, self.ladder)
 
     def apply(self, seat: int, move: str | int) -> None:
         """Apply a move; raises :class:`AuctionError` (state unchanged) if not allowed."""
@@ -106,17 +121,17 @@ class Auction:
         elif move == "pass":
             self._pass(seat)
         elif isinstance(move, int) and not isinstance(move, bool):
-            if move not in self.ladder:
-                raise AuctionError(f"{move} is not a possible bid value")
-            if self.stage == 3:
-                if move != self.ladder[0]:
+            if not bid_allowed(self.value, move, self.stage == 3, self.ladder):
+                if move not in self.ladder:
+                    raise AuctionError(f"{move} is not a possible bid value")
+                if self.stage == 3:
                     raise AuctionError(f"forehand may only play at {self.ladder[0]} when nobody bid")
+                raise AuctionError(f"a bid must be higher than {self.value}, got {move}")
+            if self.stage == 3:
                 self.value = move
                 self.highest_bidder = FOREHAND
                 self.stage = 0
             else:
-                if move <= self.value:
-                    raise AuctionError(f"a bid must be higher than {self.value}, got {move}")
                 self.value = move
                 self.highest_bidder = seat
                 self.waiting_for_answer = True

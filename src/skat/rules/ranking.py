@@ -63,14 +63,15 @@ def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick
     gt = GameType.parse(game_type)
     hand_mask = mask_of(hand)
     lead = _first_card(trick)
-    if lead is None:
-        return CardSet.from_mask(hand_mask)
-    follow = hand_mask & FOLLOW_MASK[gt][lead]
-    return CardSet.from_mask(follow or hand_mask)
+    return CardSet.from_mask(legal_mask(gt, hand_mask, -1 if lead is None else lead))
 
 
 def legal_mask(gt: int, hand: int, lead: int) -> int:
-    """Fast path of :func:`legal_cards`: ``lead`` is the led card, or -1 for an empty trick."""
+    """The follow-suit rule (docs/rules.md 1.3) on masks: the cards of ``hand`` that may be played to a
+    trick led with ``lead`` (-1 for an empty trick): those that follow the led suit (a trump lead:
+    the trumps), and any card when none does. The one place of the rule outside the compiled code:
+    the engines, the players and the solver's Python side call it; the compiled core keeps a copy
+    that ``tests/test_rules_consistency.py`` checks against it, the numba kernels compile the tables."""
     if lead < 0:
         return hand
     return hand & FOLLOW_MASK[gt][lead] or hand
@@ -97,7 +98,9 @@ def trick_winner(game_type: GameType | str, trick: Sequence[Card | int | str]) -
 
 
 def winner_index(gt: int, played: Sequence[int]) -> int:
-    """Fast path of :func:`trick_winner` on card numbers."""
+    """The trick-winner rule (docs/rules.md 1.3) on card numbers, :func:`trick_winner`'s fast path: the
+    index of the highest trump, else of the highest card of the led suit. The one place of the rule
+    outside the compiled code (the core's copy is checked against it as :func:`legal_mask`'s is)."""
     power = POWER[gt]
     follow = FOLLOW_MASK[gt][played[0]]
     trumps = TRUMP_MASK[gt]

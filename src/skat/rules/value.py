@@ -9,7 +9,8 @@ from skat.cards import Card, mask_of
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 
-__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence", "ValueRules", "ISKO_VALUES"]
+__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence", "multiplier", "can_reach_bid",
+           "BASE_VALUES", "ValueRules", "ISKO_VALUES"]
 
 
 class ValueRules(Protocol):
@@ -59,16 +60,13 @@ def matador_sequence(game_type: GameType | str) -> tuple[int, ...]:
 
 
 def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
-    """(with, count): the unbroken run from the club jack held (with) or missing (without)."""
+    """(with, count): the unbroken run from the club jack held (with) or missing (without), over
+    :func:`matador_sequence` (:func:`matador_count` on a game type's number and a mask)."""
     mask = cards if type(cards) is int else mask_of(cards)
-    seq = _SEQUENCES.get(game_type) or matador_sequence(game_type)
-    holding = mask >> seq[0] & 1
-    count = 0
-    for c in seq:
-        if (mask >> c & 1) != holding:
-            break
-        count += 1
-    return bool(holding), count
+    if game_type not in _SEQUENCES:  # a name, or Null (which has no matadors: raises)
+        game_type = GameType.parse(game_type)
+        matador_sequence(game_type)
+    return matador_count(int(game_type), mask)
 
 
 def _run_count(pattern: int, length: int) -> int:
@@ -94,9 +92,11 @@ _RUN_COUNT = {n: [_run_count(p, n) for p in range(1 << n)] for n in (4, 11)}
 _BEST_HAND = {n: [_best_hand_count(p, n) for p in range(1 << n)] for n in (4, 11)}
 # a suit's byte (ranks 7..A as bits 0..7) -> its non-jack cards in run order A T K Q 9 8 7
 _SUIT_PATTERN = [sum(1 << i for i, r in enumerate(_SUIT_RUN_RANKS) if b >> r & 1) for b in range(256)]
+_RUN11, _RUN4 = _RUN_COUNT[11], _RUN_COUNT[4]
 
 
 def _pattern(gt: int, mask: int) -> tuple[int, int]:
+    """The run of :func:`matador_sequence` as bits (bit i: its i-th trump is held) and its length."""
     jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
     if gt <= 3:
         return jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4, 11
@@ -104,9 +104,15 @@ def _pattern(gt: int, mask: int) -> tuple[int, int]:
 
 
 def matador_count(gt: int, mask: int) -> tuple[bool, int]:
-    """Fast path of :func:`matadors` on a game type number and a mask."""
-    pattern, length = _pattern(gt, mask)
-    return bool(pattern & 1), _RUN_COUNT[length][pattern]
+    """The matador rule (docs/rules.md 4.1) on a game type number (suit, grand, Ramsch) and a mask:
+    (with, count) of the run of :func:`matador_sequence`, read from tables. The one place of the
+    rule: :func:`matadors`, the engines, the players and the scoring call it (the compiled core
+    reads the same tables)."""
+    # _pattern, inlined: the players count matadors in their inner loops
+    jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
+    if gt <= 3:
+        return jacks & 1 == 1, _RUN11[jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4]
+    return jacks & 1 == 1, _RUN4[jacks]
 
 
 def best_hand_matadors(gt: int, hand_mask: int) -> int:
@@ -159,7 +165,33 @@ def _outcome(contract: Contract, bid: int, won: bool, overbid: bool, matadors_wi
 
 _NULL = GameType.NULL
 _GRAND = GameType.GRAND
-_BASE_VALUES = (9, 10, 11, 12, 24)
+BASE_VALUES: tuple[int, ...] = tuple(GameType(gt).base_value for gt in range(5))
+"""Base values by game type number, diamonds to grand: 9, 10, 11, 12, 24 (docs/rules.md 4.2)."""
+
+
+def multiplier(matadors: int, hand: bool = False, schneider: bool = False, schneider_announced: bool = False,
+               schwarz: bool = False, schwarz_announced: bool = False, ouvert: bool = False,
+               announced_counts_made: bool = True) -> int:
+    """The levels of a suit or grand game (docs/rules.md 4.2): the matadors, 1 for the game, and one
+    each for hand, Schneider, Schneider announced, Schwarz, Schwarz announced and ouvert.
+
+    In Skat a level announced counts as reached (a missed announcement loses the game at its full
+    value); Tournee counts only the Schneider and Schwarz made (``announced_counts_made=False``,
+    docs/rules.md 10.3) and passes no hand or ouvert level. The one place of the level arithmetic:
+    :func:`evaluate`, :func:`max_multiplier`, Tournee's and Officers' scoring and the players' value
+    estimates call it."""
+    if announced_counts_made:
+        schneider = schneider or schneider_announced
+        schwarz = schwarz or schwarz_announced
+    return matadors + 1 + hand + schneider + schneider_announced + schwarz + schwarz_announced + ouvert
+
+
+def _base_value(contract: Contract, grand_ouvert_base36: bool) -> tuple[int, bool]:
+    """(base value, whether ouvert counts a level) of a suit or grand contract: the old Grand ouvert
+    (rule option ``grand_ouvert_base36``) has the base value 36 and no ouvert level."""
+    if grand_ouvert_base36 and contract.game_type == _GRAND and contract.ouvert:
+        return 36, False
+    return BASE_VALUES[contract.game_type], contract.ouvert
 
 
 def _with_text(w: bool, n: int) -> str:
@@ -219,17 +251,8 @@ def evaluate(
     # the declarer himself is schneider with 30 or fewer under both rules (docs/rules.md 4.3, 10.3)
     schneider = declarer_points >= rules.schneider_points or declarer_points <= 30
     schwarz = declarer_tricks in (0, 10)
-    base = _BASE_VALUES[gt]
-    old_ouvert = rules.grand_ouvert_base36 and gt == _GRAND and contract.ouvert
-    if old_ouvert:
-        base = 36
-    levels = count + 1
-    levels += contract.hand
-    levels += schneider or contract.schneider
-    levels += contract.schneider
-    levels += schwarz or contract.schwarz
-    levels += contract.schwarz
-    levels += contract.ouvert and not old_ouvert
+    base, ouvert_level = _base_value(contract, rules.grand_ouvert_base36)
+    levels = multiplier(count, contract.hand, schneider, contract.schneider, schwarz, contract.schwarz, ouvert_level)
     value = levels * base
     reached = declarer_points >= 61
     missed = []
@@ -274,6 +297,17 @@ def _with_doubling(why: str, kontra_level: int, bock: int) -> str:
 
 
 def max_multiplier(contract: Contract, matador_count: int) -> int:
-    """The highest multiplier a suit or grand contract can still reach with these matadors."""
-    # game, schneider and schwarz by play, plus every announced level
-    return matador_count + 3 + contract.hand + contract.schneider + contract.schwarz + contract.ouvert
+    """The highest multiplier a suit or grand contract can still reach with these matadors: game,
+    Schneider and Schwarz by play, plus every announced level."""
+    return multiplier(matador_count, contract.hand, True, contract.schneider, True, contract.schwarz, contract.ouvert)
+
+
+def can_reach_bid(contract: Contract, matadors: int, bid: int, grand_ouvert_base36: bool = False) -> bool:
+    """Whether a declaration can still reach the bid (docs/rules.md 3.3): a Null game by its fixed value,
+    a suit or grand game by its base value times :func:`max_multiplier` with ``matadors``, the most
+    the declarer can count (over his twelve cards, or for a hand game the best an unseen skat can give,
+    :func:`best_hand_matadors`). The one place of the rule: the engines' declarations call it."""
+    if contract.is_null:
+        return null_value(contract.hand, contract.ouvert) >= bid
+    base, ouvert = _base_value(contract, grand_ouvert_base36)
+    return multiplier(matadors, contract.hand, True, contract.schneider, True, contract.schwarz, ouvert) * base >= bid

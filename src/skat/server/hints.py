@@ -11,7 +11,7 @@ from typing import Any
 from skat.cards import CardSet
 from skat.game import Phase, SeatView
 from skat.rules.contract import Contract, null_value
-from skat.rules.value import matadors
+from skat.rules.value import matadors, multiplier
 
 __all__ = ["bid_estimate", "contract_values", "contract_value"]
 
@@ -38,7 +38,7 @@ def contract_value(contract: Contract, known: int, exact: bool) -> dict[str, Any
                 "value": null_value(contract.hand, contract.ouvert), "exact": True, "matadors": None}
     gt = contract.game_type
     with_, count = matadors(gt, known)
-    levels = count + 1 + contract.hand + contract.schneider * 2 + contract.schwarz * 2 + contract.ouvert
+    levels = multiplier(count, contract.hand, False, contract.schneider, False, contract.schwarz, contract.ouvert)
     return {
         "token": "declare " + str(contract),
         "contract": contract.to_json(),

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from skat.cards import Card, CardNotationError, CardSet, iter_mask, mask_points
 from skat.errors import SkatError
-from skat.rules.ranking import FOLLOW_MASK, GameType, legal_mask, winner_index
+from skat.rules.ranking import GameType, legal_mask, winner_index
 
 if TYPE_CHECKING:
     from skat.game import Game
@@ -120,11 +120,12 @@ class Position:
         for i in range(1, n):
             seat = (self.leader + i) % 3
             card = self.trick[i]
-            follow = FOLLOW_MASK[gt][self.trick[0]]
-            if not follow >> card & 1 and self.hands[seat] & follow:
+            # the seat held its hand and the card; the card must have been legal then
+            legal = legal_mask(gt, self.hands[seat] | 1 << card, self.trick[0])
+            if not legal >> card & 1:
                 raise PositionError(
                     f"seat {seat} played {Card(card).name} to a trick led with {Card(self.trick[0]).name} "
-                    f"but still holds {CardSet.from_mask(self.hands[seat] & follow).iss()}: it had to follow suit"
+                    f"but still holds {CardSet.from_mask(legal).iss()}: it had to follow suit"
                 )
         if gt == GameType.NULL:
             if self.declarer_tricks:
