@@ -1,6 +1,7 @@
-"""Build hook: compile the engine's core (src/skat/_core.py) with Cython.
+"""Build hook: compile the engine's core (src/skat/_core.py) and the rules kernel it calls
+(src/skat/rules/kernel.py, with its C declarations in kernel.pxd) with Cython.
 
-Everything else about the package is in pyproject.toml. The core is plain Python too, so an install
+Everything else about the package is in pyproject.toml. Both are plain Python too, so an install
 without Cython or without a C compiler still works, only slower; ``SKAT_PURE_PYTHON=1`` at install
 time skips the compiled build.
 """
@@ -17,9 +18,11 @@ def _ext_modules() -> list:
         from Cython.Build import cythonize
     except ImportError:
         return []
+    # the rules kernel first: the core cimports it (src/skat/rules/kernel.pxd)
+    kernel = Extension("skat.rules.kernel", ["src/skat/rules/kernel.py"], optional=True)
     core = Extension("skat._core", ["src/skat/_core.py"], optional=True)
     return cythonize(
-        [core],
+        [kernel, core],
         compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},
         quiet=True,
     )

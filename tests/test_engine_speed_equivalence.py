@@ -17,6 +17,7 @@ import pickle
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import skat
 from skat.game import COMPILED
@@ -83,6 +84,42 @@ def fingerprint(games: int) -> str:
 def test_the_core_is_compiled_unless_pure_python_was_asked_for():
     # setup.py compiles skat/_core.py; without it the engine still works, at a fraction of its speed
     assert COMPILED or os.environ.get("SKAT_PURE_PYTHON")
+
+
+def test_the_core_calls_the_compiled_rules_kernel():
+    """Following suit and the trick winner are the rules layer's (skat.rules.kernel); compiled, the
+    core calls that same compiled kernel, and pure Python runs both as source."""
+    import skat.game
+    import skat.rules.kernel
+    import skat.rules.ranking
+
+    assert skat.rules.ranking.legal_mask is skat.rules.kernel.legal_mask
+    assert skat.game._kernel is skat.rules.kernel
+    assert skat.game._core.COMPILED == skat.rules.kernel.COMPILED == COMPILED
+
+
+def test_a_core_without_its_compiled_kernel_runs_as_python(tmp_path):
+    """A compiled core whose kernel did not compile gives way to the plain Python engine: slower, not broken."""
+    import shutil
+
+    import skat.rules.kernel
+
+    if not skat.rules.kernel.COMPILED:
+        return  # nothing compiled here: the plain engine is what runs anyway (the test above holds)
+    package = Path(skat.__file__).parent
+    shutil.copytree(package, tmp_path / "skat", ignore=shutil.ignore_patterns("__pycache__"))
+    for built in (tmp_path / "skat" / "rules").glob("kernel.*.so"):
+        built.unlink()
+    code = ("import random, skat, skat.game as g\n"
+            "game = skat.Game(seed=1); rng = random.Random(0)\n"
+            "while not game.is_over: game.apply(rng.choice(game.legal_actions()))\n"
+            "print(g.COMPILED, g._core.COMPILED, game.result.score)")
+    env = {k: v for k, v in os.environ.items() if k != "SKAT_PURE_PYTHON"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env={**env, "PYTHONPATH": str(tmp_path)},
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    compiled, core, _ = out.stdout.split()
+    assert (compiled, core) == ("False", "False")
 
 
 def test_the_compiled_and_the_pure_python_engine_play_alike():

@@ -38,6 +38,7 @@ LAYERS: dict[str, int] = {
     "skat.schema": BASE,  # how an option is declared (rule sets and the officers' options use it)
     "skat._cython_shim": BASE,
     "skat._version": BASE,
+    "skat._compiled": BASE,  # the compiled modules, or their source with SKAT_PURE_PYTHON
     # cards
     "skat.cards": CARDS,
     # rules: pure functions and small value types

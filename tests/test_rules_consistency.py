@@ -1,8 +1,8 @@
 """The engines against the pure-Python rules layer: each rule once (docs/rules.md 1-4).
 
-The compiled core of :class:`skat.Game` (:mod:`skat._core`, Cython) keeps its own fast copies of the
-deal, the follow-suit rule, the trick winner, the auction and the declarations that can still reach
-the bid. Seeded random play through the public API reaches at least :data:`POSITIONS` card positions,
+The compiled core of :class:`skat.Game` (:mod:`skat._core`, Cython) calls the rules kernel
+(:mod:`skat.rules.kernel`, compiled too) for the follow-suit rule and the trick winner, and keeps its
+own fast copies of the deal, the auction and the declarations that can still reach the bid. Seeded random play through the public API reaches at least :data:`POSITIONS` card positions,
 and as many auction positions, per variant (standard Skat under the ISkO, pub and pirate rule sets,
 Ramsch and the old Grand ouvert included; Tournee; the five Officers' Skat variants and full-matador
 scoring) and checks at each position the engine against the one rules function:

@@ -96,6 +96,7 @@ def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
     tests = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*")
              if p.is_file() and "__pycache__" not in p.parts and (p.suffix == ".py" or "data" in p.parts)]
     needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/_core.py",
+              "src/skat/rules/kernel.py", "src/skat/rules/kernel.pxd",
               "src/skat/web/static/index.html", *(f"src/{name}" for name in _package_sources()), *tests]
     assert not [name for name in needed if name not in names]
     assert not [name for name in names if name.endswith(BUILT)]  # no _core.c, no compiled core
@@ -109,6 +110,7 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     assert not [name for name in _package_sources() if name not in names]  # modules, web/static, data
     assert {"skat/_core.py", "skat/web/static/index.html", "skat/web/static/app.js"} <= names
     assert len([name for name in names if re.fullmatch(r"skat/_core\..+\.(so|pyd)", name)]) == 1
+    assert len([name for name in names if re.fullmatch(r"skat/rules/kernel\..+\.(so|pyd)", name)]) == 1
     assert not [name for name in names if name.endswith((".c", ".pyc"))]
     assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
     assert f"skat-{VERSION}.dist-info/licenses/LICENSE" in names

@@ -25,8 +25,14 @@ from skat.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, 
 from skat.cards import CARD_POINTS, CardSet
 from skat.enums import GameType, Phase
 from skat.rules.contract import Contract
-from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK
 from skat.rules.value import _BEST_HAND, _RUN_COUNT, _SUIT_PATTERN
+
+# Following suit and the trick winner are the rules layer's (skat.rules.kernel); compiled, the core
+# calls them through C (skat/rules/kernel.pxd), uncompiled as Python.
+if cython.compiled:
+    from cython.cimports.skat.rules.kernel import legal_mask, winner_of
+else:
+    from skat.rules.kernel import legal_mask, winner_of
 
 __all__ = ["GameCore", "deal_masks", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
            "PAIR_DISCARDS"]
@@ -48,10 +54,6 @@ _BYTE_PLAYS = cython.declare(tuple, tuple(
     tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
 ))
 """The play actions of one suit's byte of a card mask, prebuilt for every byte value."""
-_FOLLOW = cython.declare(tuple, tuple(m for row in FOLLOW_MASK for m in row))
-"""FOLLOW_MASK flattened: ``_FOLLOW[32 * game_type + led card]``."""
-_POWER = cython.declare(tuple, tuple(p for row in POWER for p in row))
-_TRUMPS = cython.declare(tuple, tuple(TRUMP_MASK))
 _POINTS = cython.declare(tuple, tuple(CARD_POINTS))
 _NULL = cython.declare(cython.int, 5)
 
@@ -325,20 +327,14 @@ class GameCore:
         legal: cython.ulonglong
         mover: cython.int
         lead: cython.int
-        follow: cython.ulonglong
         if self.phase is _PLAY:
             trick = self.trick
             mover = (self.trick_leader + len(trick)) % 3
             if seat is not None and seat != mover:
                 return []
             hand = self._hands[mover]
-            legal = hand
-            if trick:
-                lead = trick[0]
-                follow = _FOLLOW[32 * self._game_type + lead]
-                legal = hand & follow
-                if not legal:
-                    legal = hand
+            lead = trick[0] if trick else -1
+            legal = legal_mask(self._game_type, hand, lead)
             return [
                 *_BYTE_PLAYS[0][legal & 255], *_BYTE_PLAYS[1][(legal >> 8) & 255],
                 *_BYTE_PLAYS[2][(legal >> 16) & 255], *_BYTE_PLAYS[3][(legal >> 24) & 255],
@@ -473,7 +469,6 @@ class GameCore:
         card: cython.int
         lead: cython.int
         hand: cython.ulonglong
-        follow: cython.ulonglong
         if kind is Play and self.phase is _PLAY:
             trick = self.trick
             mover = (self.trick_leader + len(trick)) % 3
@@ -483,8 +478,7 @@ class GameCore:
                 if (hand >> card) & 1:
                     if trick:
                         lead = trick[0]
-                        follow = _FOLLOW[32 * self._game_type + lead]
-                        if (hand & follow) and not ((follow >> card) & 1):
+                        if not ((legal_mask(self._game_type, hand, lead) >> card) & 1):
                             self._play(mover, card)  # raises, or records a real-table revoke
                             self.history.append((mover, action))
                             return
@@ -632,18 +626,7 @@ class GameCore:
         b: cython.int = trick[1]
         c: cython.int = trick[2]
         gt: cython.int = self._game_type
-        row: cython.int = 32 * gt
-        # the highest trump wins, else the highest card of the led suit (docs/rules.md 1)
-        trumps: cython.ulonglong = _TRUMPS[gt]
-        follow: cython.ulonglong = _FOLLOW[row + a]
-        follow |= trumps
-        best: cython.int = 0
-        best_power: cython.int = _POWER[row + a]
-        if (follow >> b) & 1 and _POWER[row + b] > best_power:
-            best = 1
-            best_power = _POWER[row + b]
-        if (follow >> c) & 1 and _POWER[row + c] > best_power:
-            best = 2
+        best: cython.int = winner_of(gt, a, b, c)  # the rules layer's trick winner (docs/rules.md 1.3)
         leader: cython.int = self.trick_leader
         w: cython.int = (leader + best) % 3
         self.tricks.append((leader, (a, b, c), w))

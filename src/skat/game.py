@@ -7,12 +7,11 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 
 from __future__ import annotations
 
-import importlib.util
-import os
 from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
+from skat._compiled import compiled_module
 from skat.actions import (
     CLAIM,
     CONCEDE,
@@ -54,26 +53,13 @@ from skat.rules.value import (
 )
 from skat.rulesets import ISKO, RuleSet, RuleSetError
 
-
-def _pure_python_core():  # type: ignore[no-untyped-def]
-    """``skat/_core.py`` run as plain Python, even where its compiled build is installed."""
-    path = os.path.join(os.path.dirname(__file__), "_core.py")
-    spec = importlib.util.spec_from_file_location("skat._core_py", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-if os.environ.get("SKAT_PURE_PYTHON"):
-    _core = _pure_python_core()  # the engine without its compiled core (for comparing the two)
-else:
-    import skat._core as _core
-
+_kernel = compiled_module("skat.rules.kernel")
+_core = compiled_module("skat._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
 GameCore = _core.GameCore
 _deal_masks = _core.deal_masks
-COMPILED: bool = _core.COMPILED
-"""Whether the engine's core (:mod:`skat._core`) runs compiled by Cython."""
+COMPILED: bool = _core.COMPILED and _kernel.COMPILED
+"""Whether the engine's core (:mod:`skat._core`) and the rules kernel it calls
+(:mod:`skat.rules.kernel`) run compiled by Cython."""
 
 __all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "ramsch_game",
            "SEAT_NAMES"]

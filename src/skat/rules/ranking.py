@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from skat.cards import JACKS, Card, CardSet, mask_of, mask_points, suit_mask
+from skat._compiled import compiled_module
+from skat.cards import Card, CardSet, mask_of, mask_points, suit_mask
 from skat.enums import GameType
 
 __all__ = [
@@ -19,43 +20,15 @@ __all__ = [
     "POWER",
     "FOLLOW_MASK",
     "TRUMP_MASK",
+    "legal_mask",
+    "winner_index",
 ]
 
 
-# Plain-suit order for suit, grand and ramsch games: 7 8 9 Q K T A (jacks are trumps).
-_PLAIN_ORDER = {0: 0, 1: 1, 2: 2, 5: 3, 6: 4, 3: 5, 7: 6}
-
-
-def _build_tables() -> tuple[list[list[int]], list[list[int]], list[int]]:
-    power: list[list[int]] = []
-    follow: list[list[int]] = []
-    trumps: list[int] = []
-    for gt in GameType:
-        pw = [0] * 32
-        fm = [0] * 32
-        if gt == GameType.NULL:
-            trump_mask = 0
-        elif gt.is_suit:
-            trump_mask = JACKS | (suit_mask(gt) & ~JACKS)
-        else:
-            trump_mask = JACKS
-        for card in range(32):
-            suit, rank = card >> 3, card & 7
-            if trump_mask >> card & 1:
-                pw[card] = 40 + suit if rank == 4 else 20 + _PLAIN_ORDER[rank]
-                fm[card] = trump_mask
-            else:
-                pw[card] = rank if gt == GameType.NULL else _PLAIN_ORDER[rank]
-                fm[card] = suit_mask(suit) & ~trump_mask
-        power.append(pw)
-        follow.append(fm)
-        trumps.append(trump_mask)
-    return power, follow, trumps
-
-
-POWER, FOLLOW_MASK, TRUMP_MASK = _build_tables()
-"""POWER[game][card]: trick strength (trumps >= 20); FOLLOW_MASK[game][card]: the cards that
-follow a lead of that card; TRUMP_MASK[game]: the trumps of a game type."""
+_kernel = compiled_module("skat.rules.kernel")  # the one place of the card-play rules (compiled)
+POWER, FOLLOW_MASK, TRUMP_MASK = _kernel.POWER, _kernel.FOLLOW_MASK, _kernel.TRUMP_MASK
+legal_mask = _kernel.legal_mask
+winner_of = _kernel.winner_of
 
 
 def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick: Sequence | CardSet = ()) -> CardSet:
@@ -64,17 +37,6 @@ def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick
     hand_mask = mask_of(hand)
     lead = _first_card(trick)
     return CardSet.from_mask(legal_mask(gt, hand_mask, -1 if lead is None else lead))
-
-
-def legal_mask(gt: int, hand: int, lead: int) -> int:
-    """The follow-suit rule (docs/rules.md 1.3) on masks: the cards of ``hand`` that may be played to a
-    trick led with ``lead`` (-1 for an empty trick): those that follow the led suit (a trump lead:
-    the trumps), and any card when none does. The one place of the rule outside the compiled code:
-    the engines, the players and the solver's Python side call it; the compiled core keeps a copy
-    that ``tests/test_rules_consistency.py`` checks against it, the numba kernels compile the tables."""
-    if lead < 0:
-        return hand
-    return hand & FOLLOW_MASK[gt][lead] or hand
 
 
 def _first_card(trick: Sequence | CardSet) -> int | None:
@@ -98,21 +60,10 @@ def trick_winner(game_type: GameType | str, trick: Sequence[Card | int | str]) -
 
 
 def winner_index(gt: int, played: Sequence[int]) -> int:
-    """The trick-winner rule (docs/rules.md 1.3) on card numbers, :func:`trick_winner`'s fast path: the
-    index of the highest trump, else of the highest card of the led suit. The one place of the rule
-    outside the compiled code (the core's copy is checked against it as :func:`legal_mask`'s is)."""
-    power = POWER[gt]
-    follow = FOLLOW_MASK[gt][played[0]]
-    trumps = TRUMP_MASK[gt]
-    best = 0
-    best_key = power[played[0]]
-    for i in range(1, len(played)):
-        c = played[i]
-        if trumps >> c & 1 or follow >> c & 1:
-            key = power[c]
-            if key > best_key:
-                best, best_key = i, key
-    return best
+    """The index of the card that wins a trick of one to three card numbers (:func:`trick_winner`'s
+    fast path): :func:`skat.rules.kernel.winner_of`, the one place of the rule."""
+    n = len(played)
+    return winner_of(gt, played[0], played[1] if n > 1 else -1, played[2] if n > 2 else -1)
 
 
 def trick_points(trick: Iterable[Card | int | str]) -> int:
