@@ -27,7 +27,6 @@ from skat.errors import SkatError
 from skat.game import Game, ramsch_game
 from skat.rulesets import ISKO, RuleSet, get_ruleset
 from skat.scoresheet import ScoreSheet, SheetEntry
-from skat.variants.registry import from_record, variant_for_rules
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score"]
@@ -306,6 +305,10 @@ class Table:
         return self._round
 
     def _start(self, number: int, attempt: int, kind: str, stored: Mapping[str, Any] | None = None) -> _Deal:
+        # the registry loads every variant's game (Officers' Skat too): imported where a deal starts, so
+        # that `import skat` and the commands that need no table stay quick
+        from skat.variants.registry import from_record, variant_for_rules
+
         seed = deal_seed(self.seed, number, attempt)
         rules = self.ruleset
         if kind in ("ramsch", "schieber"):
