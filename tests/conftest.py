@@ -41,3 +41,16 @@ def client(db_url: str):
 
     with TestClient(create_app(db_url)) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright (one per test module that asks for it)."""
+    from playwright.sync_api import sync_playwright
+
+    from test_server_support import chromium_launch_kwargs
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(**chromium_launch_kwargs())
+        yield b
+        b.close()

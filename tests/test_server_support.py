@@ -176,3 +176,13 @@ def stop(srv) -> None:
     """End a server started by :func:`serve`."""
     srv.should_exit = True
     srv.thread.join(10)
+
+
+SHOTS = ROOT / "test-output" / "screenshots"
+"""Where the browser tests save their screenshots (look at them: desktop and phone)."""
+
+
+def shot(page, name: str) -> None:
+    """Save a screenshot of ``page`` as test-output/screenshots/NAME.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))

@@ -8,27 +8,8 @@ from __future__ import annotations
 import time
 
 import httpx
-import pytest
 
-from test_server_support import ROOT, ServerProcess, chromium_launch_kwargs, postgres  # noqa: F401
-
-SHOTS = ROOT / "test-output" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    kwargs = chromium_launch_kwargs()
-    with sync_playwright() as p:
-        b = p.chromium.launch(**kwargs)
-        yield b
-        b.close()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+from test_server_support import ServerProcess, postgres, shot  # noqa: F401
 
 
 def new_page(browser, errors: list, **kw):

@@ -14,9 +14,8 @@ import time
 import httpx
 import pytest
 
-from test_server_support import ROOT, ServerProcess, chromium_launch_kwargs
+from test_server_support import ServerProcess, shot
 
-SHOTS = ROOT / "test-output" / "screenshots"
 SEED = 7
 """Deal 1 of a table with this seed: no hand backs a bid of 18 (checked in the test below)."""
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
@@ -24,26 +23,10 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 
 @pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    kwargs = chromium_launch_kwargs()
-    with sync_playwright() as p:
-        b = p.chromium.launch(**kwargs)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory):
     srv = ServerProcess(f"sqlite:///{tmp_path_factory.mktemp('passed-in') / 'skat.sqlite'}").start()
     yield srv
     srv.stop()
-
-
-def shot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def state(page) -> dict | None:
