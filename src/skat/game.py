@@ -7,7 +7,6 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +30,6 @@ from skat.actions import (
     Kontra,
     Pass,
     PickUp,
-    Play,
     Push,
     Re,
     Resign,
@@ -39,9 +37,8 @@ from skat.actions import (
 )
 from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
 from skat.enums import Phase
-from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.errors import IllegalActionError, RecordError, WrongPhaseError
 from skat.ramsch import push_discards, score_ramsch
-from skat.rules.bidding import Auction
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, legal_mask
 from skat.rules.value import (
@@ -55,7 +52,10 @@ from skat.rulesets import ISKO, RuleSet, RuleSetError
 
 _kernel = compiled_module("skat.rules.kernel")
 _core = compiled_module("skat._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
-GameCore = _core.GameCore
+DealState = _core.DealState
+StatePart = _core.StatePart
+check_discard = _core.check_discard
+bid_ladder = _core.bid_ladder
 _deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED and _kernel.COMPILED
 """Whether the engine's core (:mod:`skat._core`) and the rules kernel it calls
@@ -71,15 +71,6 @@ _BIDDING, _SKAT, _DISCARD, _DECLARE_PHASE, _PLAY, _FINISHED = (
     Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE, Phase.PLAY, Phase.FINISHED)
 _GRAND_HAND, _PUSH = Phase.GRAND_HAND, Phase.PUSH
 _RAMSCH = int(GameType.RAMSCH)
-
-
-def check_discard(hand: int, discard: int) -> None:
-    """Refuse a discard that is not exactly two cards of ``hand`` (masks), saying why."""
-    if discard.bit_count() != 2:
-        raise IllegalActionError(f"discard exactly two cards, not {discard.bit_count()}")
-    if discard & ~hand:
-        missing = CardSet.from_mask(discard & ~hand)
-        raise IllegalActionError(f"cannot discard {missing}: not in the declarer's hand (only cards in the hand may go)")
 
 
 def deal(seed: int | None) -> tuple[list[int], int]:
@@ -195,13 +186,10 @@ _GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
 _HAND_OPTIONS = tuple((c, _DECLARE[c]) for c in _HAND_CONTRACTS)
 _SKAT_OPTIONS = tuple((c, _DECLARE[c]) for c in _SKAT_CONTRACTS)
-_BIDS: dict[int, Bid] = {}
-_LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
-_LADDER_OF_TUPLE: dict[int, tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
 _DISCARDS: dict[int, Discard] = {d.cards.mask: d for d in _core.PAIR_DISCARDS if d is not None}
 
 
-class _HouseState:
+class _HouseState(StatePart):
     """Per-deal state of the house rules: Kontra/Re, Ramsch pushes, a revoke."""
 
     __slots__ = ("start", "kontra_level", "ramsch_grand_hand", "pushes", "ramsch_seat", "push_holding",
@@ -218,21 +206,6 @@ class _HouseState:
         self.push_given: list[int | None] = [None, None, None]
         self.revoke_by: int | None = None
 
-    def copy(self) -> _HouseState:
-        other = _HouseState()
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.push_taken = list(self.push_taken)
-        other.push_given = list(self.push_given)
-        return other
-
-
-def _bid_action(value: int) -> Bid:
-    action = _BIDS.get(value)
-    if action is None:
-        action = _BIDS[value] = Bid(value)
-    return action
-
 
 def record_ruleset(record: dict[str, Any], default: RuleSet) -> RuleSet:
     """The rule set a game record carries (``default`` when it has none), every option checked by
@@ -246,21 +219,6 @@ def record_ruleset(record: dict[str, Any], default: RuleSet) -> RuleSet:
         raise RecordError(f"the record's rule set cannot be used: {exc}") from None
 
 
-def _ladder(values: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int]]:
-    """A bid ladder, its bid actions, and for 0 and each value the index of the next higher bid."""
-    entry = _LADDER_OF_TUPLE.get(id(values))  # by identity first: hashing 63 values costs more
-    if entry is None or entry[3] is not values:
-        built = _LADDERS.get(values)
-        if built is None:
-            ladder = tuple(values)
-            built = _LADDERS[values] = (ladder, tuple(_bid_action(v) for v in ladder),
-                                        {v: bisect_right(ladder, v) for v in (0, *ladder)}, values)
-        if len(_LADDER_OF_TUPLE) >= 64:
-            _LADDER_OF_TUPLE.clear()
-        entry = _LADDER_OF_TUPLE[id(values)] = (*built[:3], values)
-    return entry
-
-
 def _discard_action(mask: int) -> Discard:
     action = _DISCARDS.get(mask)
     if action is None:
@@ -268,7 +226,7 @@ def _discard_action(mask: int) -> Discard:
     return action
 
 
-class Game(GameCore):
+class Game(DealState):
     """One deal of standard Skat.
 
     Build it from a seed (``Game(seed=7)``) or from explicit cards
@@ -277,6 +235,11 @@ class Game(GameCore):
     pushes), Kontra/Re as side actions, and real-table revokes. ``start="ramsch"`` skips the
     auction for the deals of a Ramsch or Schieber round (see :func:`ramsch_game`).
     """
+
+    _STEPS = {**DealState._STEPS, "grand_hand": "_grand_hand_offer", "push": "_push"}
+    _SIDE_ACTIONS = (Claim, Concede, Resign, Kontra, Re)
+    parse_action = staticmethod(parse_action)
+    """Read an action token (``18``, ``pickup``, ``CJ``...)."""
 
     def __init__(
         self,
@@ -307,14 +270,16 @@ class Game(GameCore):
             union = dealt[0] | dealt[1] | dealt[2] | skat_mask
             if union != ALL_CARDS:
                 raise ValueError("the hands and the skat must hold each of the 32 cards exactly once")
-        # The state of the deal lives in the core (skat._core.GameCore), set up here:
+        # The state of the deal lives in the base (skat._core.DealState), set up here:
         # seed; initial_hands and initial_skat (masks); phase (BIDDING); is_over (True once the deal
         # has ended); declarer, bid and contract (None, 0, None); ruleset; the current hands and skat;
         # trick (the cards in it), trick_leader, tricks (leader, cards, winner), trick_points,
         # tricks_won; history ((seat, action) pairs); skat_taken, discard (mask), claimed,
-        # conceded (per seat) and result; the auction; and _house, the house rules' state
+        # and result; the auction. Here: conceded (per seat) and _house, the house rules' state
         # (_HouseState, made only when needed).
-        self._init_core(dealt[0], dealt[1], dealt[2], skat_mask, seed, ruleset, _ladder(ruleset.bid_values))
+        self.conceded = [False, False, False]
+        self._house: _HouseState | None = None
+        self._init_core(dealt[0], dealt[1], dealt[2], skat_mask, seed, ruleset, bid_ladder(ruleset.bid_values))
         if start == "ramsch":
             self._house_state().start = "ramsch"
             self._start_ramsch()
@@ -351,26 +316,9 @@ class Game(GameCore):
         return None if self._house is None else self._house.revoke_by
 
     # ------------------------------------------------------------------ state
-    # to_move, legal_actions and apply live in skat._core.GameCore, which calls back _legal_other,
-    # _apply_other, _bid_slow, _play and _finish for everything it does not do by itself.
-
-    @property
-    def _auction(self) -> Auction:
-        """The auction's state as a :class:`~skat.rules.bidding.Auction` (a copy; see :meth:`_set_auction`)."""
-        return Auction(
-            ladder=self._ladder, value=self._auction_value, bidder=self._bidder, listener=self._listener,
-            stage=self._stage, passed=[bool(self._passed >> s & 1) for s in range(3)],
-            waiting_for_answer=self._waiting, highest_bidder=self._highest_bidder,
-        )
-
-    def _set_auction(self, auction: Auction) -> None:
-        self._auction_value = auction.value
-        self._bidder = auction.bidder
-        self._listener = auction.listener
-        self._stage = auction.stage
-        self._passed = sum(1 << s for s in range(3) if auction.passed[s])
-        self._waiting = auction.waiting_for_answer
-        self._highest_bidder = auction.highest_bidder
+    # to_move, legal_actions, apply, the auction, the declarer's steps, the trick engine and copy
+    # live in the base (skat._core.DealState); this class adds the phases of the house rules (Grand
+    # Hand offers, Schieberamsch pushes), the side actions (claims, Kontra/Re), revokes and the result.
 
     @property
     def is_ramsch(self) -> bool:
@@ -381,17 +329,15 @@ class Game(GameCore):
     def game_type(self) -> GameType | None:
         return None if self.contract is None else self.contract.game_type
 
-    def hand(self, seat: int) -> CardSet:
-        """The current hand of a seat (full information; use :meth:`view` for a player's knowledge)."""
-        return CardSet.from_mask(self._hands[seat])
-
-
     # -------------------------------------------------------------- legality
-    def _legal_other(self, seat: int | None) -> list[Action]:
-        """legal_actions in the phases the core leaves to Python: Grand Hand offers and Schieberamsch pushes."""
-        mover = self.to_move
-        if mover is None or (seat is not None and seat != mover):
-            return []
+    def _mover(self) -> int | None:
+        """Who moves outside the auction and the play: the offer or push of Ramsch, else the declarer."""
+        if self.phase is _GRAND_HAND or self.phase is _PUSH:
+            return self._house.ramsch_seat  # type: ignore[union-attr]
+        return self.declarer
+
+    def _legal(self, mover: int) -> list[Action]:
+        """The actions of the house rules' phases: Grand Hand offers and Schieberamsch pushes."""
         phase = self.phase
         if phase is _GRAND_HAND:
             return [*_GRAND_HAND_ACTIONS, PASS]
@@ -466,60 +412,12 @@ class Game(GameCore):
         return matador_count(gt, own | (self.discard or 0))[1]
 
     # ----------------------------------------------------------------- apply
-    def _apply_other(self, action: Action | str, seat: int | None) -> None:
-        """apply for what the core does not take by itself: text actions, side actions, the house
-        rules' phases, and anything not plainly legal, whose error this path raises."""
-        if isinstance(action, str):
-            action = parse_action(action)
-        if self.phase is _FINISHED:
-            raise WrongPhaseError("the game is over")
-        mover = self.to_move
-        if seat is None:
-            seat = mover
-        elif not 0 <= seat <= 2:
-            raise IllegalActionError(f"there is no seat {seat}: seats are 0, 1 and 2")
-        if isinstance(action, (Claim, Concede, Resign, Kontra, Re)):
-            if isinstance(action, (Kontra, Re)):
-                self._apply_call(action, seat)
-            else:
-                self._apply_early_end(action, seat)
-            self.history.append((seat, action))
-            return
-        if seat != mover:
-            raise OutOfTurnError(f"it is {SEAT_NAMES[mover]}'s (seat {mover}) turn, not seat {seat}'s")
-        phase = self.phase
-        if phase is _PLAY:
-            if not isinstance(action, Play):
-                raise WrongPhaseError(f"the game is in the play; seat {seat} must play a card, not {action}")
-            self._play(seat, action.index)
-        elif phase is _BIDDING:
-            self._bid(seat, action)
-        elif phase is _SKAT:
-            if isinstance(action, PickUp):
-                self._hands[seat] |= self._skat
-                self.skat_taken = True
-                self.phase = _DISCARD
-            elif isinstance(action, Declare):
-                self._declare(action.contract, hand_game=True)
-            else:
-                raise WrongPhaseError(f"the declarer must pick up the skat or declare a hand game, not {action}")
-        elif phase is _DISCARD:
-            if not isinstance(action, Discard):
-                raise WrongPhaseError(f"the declarer must discard two cards now, not {action}")
-            mask = action.cards.mask
-            check_discard(self._hands[seat], mask)
-            self._hands[seat] &= ~mask
-            self.discard = mask
-            self.phase = _DECLARE_PHASE
-        elif phase is _DECLARE_PHASE:
-            if not isinstance(action, Declare):
-                raise WrongPhaseError(f"the declarer must announce the game now, not {action}")
-            self._declare(action.contract, hand_game=False)
-        elif phase is _GRAND_HAND:
-            self._grand_hand_offer(seat, action)
-        elif phase is _PUSH:
-            self._push(seat, action)
-        self.history.append((seat, action))
+    def _side_step(self, seat: int, action: Action) -> None:
+        """A claim, concession, resignation, Kontra or Re: possible at any moment of the play, in turn or not."""
+        if isinstance(action, (Kontra, Re)):
+            self._apply_call(action, seat)
+        else:
+            self._apply_early_end(action, seat)
 
     # ------------------------------------------------------------ house rules
     def _apply_call(self, action: Action, seat: int) -> None:
@@ -602,53 +500,15 @@ class Game(GameCore):
         else:
             house.ramsch_seat = seat + 1
 
-    def _bid_slow(self, seat: int, action: Action) -> None:
-        """An auction action that the core does not take as plainly legal: the auction rules say why not."""
-        kind = type(action)
-        if kind is Bid:
-            move: str | int = action.value  # type: ignore[attr-defined]
-        elif kind is Hold:
-            move = "hold"
-        elif kind is Pass:
-            move = "pass"
-        else:
-            raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
-        auction = self._auction
-        auction.apply(seat, move)  # raises, leaving the game unchanged
-        self._set_auction(auction)
-        if auction.stage == 0:
-            self._auction_over()
-
-    def _declare(self, contract: Contract, hand_game: bool) -> None:
-        if contract.hand != hand_game:
-            if hand_game:
-                raise IllegalActionError(f"{contract} is not a hand game: pick up the skat first, or declare it hand")
-            raise IllegalActionError("a hand game cannot be declared after picking up the skat")
-        contracts = self._declaration_options(hand_game)[0]
-        if not any(c is contract for c in contracts) and contract not in contracts:
-            raise IllegalActionError(
-                f"{contract} cannot reach the bid of {self.bid}: choose a game whose value can reach it"
-            )
-        self.contract = contract
-        self._game_type = int(contract.game_type)
-        self.phase = _PLAY
-        self.trick_leader = 0
-
-    def _play(self, seat: int, card: int) -> None:
+    def _illegal_card(self, seat: int, card: int) -> None:
+        """A card that does not follow suit is a revoke at a real table (it ends the game); otherwise,
+        and for a card not held, the base refuses it saying why."""
         hand = self._hands[seat]
-        if not hand >> card & 1:
-            raise IllegalActionError(f"{Card(card).name} is not in seat {seat}'s hand")
-        if self.trick and not legal_mask(self._game_type, hand, self.trick[0]) >> card & 1:
-            if self.ruleset.real_table and self.declarer is not None:
-                self._revoke(seat, card)
-                return
-            raise IllegalActionError(
-                f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}"
-            )
-        self._hands[seat] = hand & ~(1 << card)
-        self.trick.append(card)
-        if len(self.trick) == 3:
-            self._close_trick()
+        if (hand >> card & 1 and self.ruleset.real_table and self.declarer is not None
+                and not legal_mask(self._game_type, hand, self.trick[0]) >> card & 1):
+            self._revoke(seat, card)
+            return
+        super()._illegal_card(seat, card)
 
     def _apply_early_end(self, action: Action, seat: int) -> None:
         if self.phase is not _PLAY:
@@ -667,13 +527,11 @@ class Game(GameCore):
 
     # ---------------------------------------------------------------- result
     def _finish_passed_in(self) -> None:
-        self.phase = _FINISHED
-        self.is_over = True
-        self.result = GameResult(
+        self._end(GameResult(
             kind="passed_in", declarer=None, contract=None, bid=0, won=None, declarer_points=None,
             defender_points=None, declarer_tricks=0, skat=CardSet.from_mask(self.initial_skat), discard=None,
             outcome=None, scores=(0, 0, 0), explanation="passed in: all three players passed; nobody scores",
-        )
+        ))
 
     def _revoke(self, seat: int, card: int) -> None:
         """Real-table mode: a card that does not follow suit ends the game (docs/rules.md 8, ISkO 4.2.3)."""
@@ -707,13 +565,11 @@ class Game(GameCore):
     def _finish_ramsch(self) -> None:
         out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self._skat), self.trick_leader,
                            self.ruleset, self.pushes)
-        self.phase = _FINISHED
-        self.is_over = True
-        self.result = GameResult(
+        self._end(GameResult(
             kind="ramsch", declarer=None, contract=None, bid=0, won=None, declarer_points=None,
             defender_points=None, declarer_tricks=0, skat=CardSet.from_mask(self.initial_skat), discard=None,
             outcome=None, scores=out.scores, explanation=out.explanation, ramsch=out,
-        )
+        ))
 
     def outcome_of(self, declarer_points: int | None, declarer_tricks: int) -> Outcome:
         """The declared game scored with the declarer's final card points (skat included; None in
@@ -759,10 +615,8 @@ class Game(GameCore):
             who = "the declarer" if self.revoke_by == declarer else f"defender seat {self.revoke_by}"
             explanation += (f" (decided by a revoke of {who}: {Card(self.trick[-1]).name} did not follow "
                             f"{Card(self.trick[0]).name})")
-        self.phase = _FINISHED
-        self.is_over = True
         # GameResult(...) filled in one step instead of the frozen dataclass's object.__setattr__ per field
-        result = self.result = object.__new__(GameResult)
+        result = object.__new__(GameResult)
         result.__dict__.update(
             kind="claimed" if kind == "conceded" and self.claimed else kind,
             declarer=declarer, contract=contract, bid=self.bid, won=outcome.won,
@@ -773,6 +627,7 @@ class Game(GameCore):
             outcome=outcome, scores=(scores[0], scores[1], scores[2]), explanation=explanation,
             kontra_level=self.kontra_level, ramsch=None, revoke_by=self.revoke_by,
         )
+        self._end(result)
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int) -> SeatView:
@@ -867,32 +722,13 @@ class Game(GameCore):
                        start=record.get("start", "auction"))
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed game record: {exc}") from None
-        for i, entry in enumerate(record["actions"]):
-            if (not isinstance(entry, (list, tuple)) or len(entry) != 2 or type(entry[0]) is not int
-                    or not isinstance(entry[1], str)):
-                raise RecordError(f"action {i + 1} must be [seat 0-2, action text], got {entry!r}")
-            seat, token = entry
-            if not 0 <= seat <= 2:
-                raise RecordError(f"action {i + 1} ({seat} {token!r}): there is no seat {seat}; seats are 0, 1 and 2")
-            try:
-                game.apply(parse_action(token), seat)
-            except IllegalActionError as exc:
-                raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
+        game._replay(record["actions"])
         stored = record.get("result")
         if stored is not None:
             replayed = None if game.result is None else game.result.to_json()
             if replayed != stored:
                 raise RecordError("the record's result differs from the replay of its actions")
         return game
-
-    def copy(self) -> Game:
-        """An independent copy (for search and simulation)."""
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        self._copy_core(g)
-        if self._house is not None:
-            g._house = self._house.copy()
-        return g
 
 
 def ramsch_game(
