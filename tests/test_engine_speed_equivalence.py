@@ -4,7 +4,9 @@ The pure-Python engine runs in a subprocess with ``SKAT_PURE_PYTHON=1``; both pl
 random games under four rule sets (house rules and real-table revokes included), with early ends,
 Kontra, illegal actions and string actions mixed in, and fingerprint everything a program can
 observe: every list of legal and side actions, the seat to move, seat views, the errors of illegal
-actions, copies, pickles and the final records and results.
+actions, copies, pickles and the final records and results. Tournee Skat and the five variants of
+Officers' Skat run on the same base (:class:`skat._core.DealState`) and are fingerprinted the same
+way (:func:`variant_fingerprint`).
 """
 
 from __future__ import annotations
@@ -21,10 +23,15 @@ from pathlib import Path
 
 import skat
 from skat.game import COMPILED
-from skat.rulesets import ISKO, PIRATE, PUB
+from skat.officers.game import OfficersGame
+from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE
+from skat.tournee import TourneeGame
 from skat.wire import view_to_json
 
 GAMES = 2000
+VARIANT_GAMES = 400
+"""Games of Tournee Skat and of Officers' Skat (the five variants in turn) on top of the standard ones."""
+_OFFICERS = ("classic", "passing", "harlequin", "half_open", "admiral")
 
 
 def fingerprint(games: int) -> str:
@@ -78,7 +85,54 @@ def fingerprint(games: int) -> str:
         record = game.to_record()
         note(json.dumps(record, sort_keys=True), game.result)
         assert skat.Game.from_record(record).result == game.result
+    variant_fingerprint(games * VARIANT_GAMES // GAMES, note)
     return digest.hexdigest()
+
+
+def variant_fingerprint(games: int, note: object) -> None:
+    """Seeded random games of Tournee Skat and Officers' Skat, noting what a program can observe:
+    legal actions per seat, the seat to move, views, the errors of foreign actions tried on copies,
+    copies and pickles, records and results."""
+    for number in range(games):
+        rng = random.Random(number)
+        game: object
+        if number % 2:
+            game = TourneeGame(seed=number * 104729, ruleset=TOURNEE)
+            seats, cls = 3, TourneeGame
+        else:
+            variant = _OFFICERS[number // 2 % 5]
+            options = {} if variant == "admiral" else {"allow_null": number % 4 == 0, "allow_ramsch": number % 8 == 0}
+            game = OfficersGame(variant, seed=number * 15485863, **options)
+            seats, cls = 2, OfficersGame
+        step = 0
+        foreign = ["CJ", "pass", "hold", "18", "pickup", "declare grand hand", "turn", "accept", "kontra",
+                   "discard CJ SJ", "ramsch", "re", "HA"]
+        while not game.is_over:
+            legal = game.legal_actions()
+            note(cls.__name__, game.phase, game.to_move, [str(a) for a in legal],
+                 [[str(a) for a in game.legal_actions(seat)] for seat in range(seats)])
+            if step % 7 == 3:
+                note(json.dumps(view_to_json(game.view(step % seats)), sort_keys=True))
+            if step % 3 == 1:
+                trial = game.copy()
+                token = foreign[step % len(foreign)]
+                seat = (game.to_move + step) % (seats + 1)
+                try:
+                    trial.apply(token, seat)
+                    note("applied", token, trial.history, trial.phase, trial.trick)
+                except skat.IllegalActionError as exc:
+                    note(type(exc).__name__, str(exc), trial.history == game.history, trial._hands == game._hands)
+            if step == 4 + number % 9:
+                again = pickle.loads(pickle.dumps(game)) if number % 3 else game.copy()
+                note(again.history == game.history, again._hands == game._hands,
+                     [str(a) for a in again.legal_actions()])
+                game = again
+            action = rng.choice(legal)
+            game.apply(str(action) if rng.random() < 0.2 else action)
+            step += 1
+        record = game.to_record()
+        note(json.dumps(record, sort_keys=True), repr(game.result))
+        assert cls.from_record(record).result == game.result
 
 
 def test_the_core_is_compiled_unless_pure_python_was_asked_for():

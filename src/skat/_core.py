@@ -909,11 +909,15 @@ class DealState:
             self._end_trick()
 
     def _illegal_card(self, seat: int, card: int) -> None:
-        """Refuse a card the seat does not hold or that does not follow suit, saying which."""
-        if not self._hands[seat] >> card & 1:
-            raise IllegalActionError(f"{Card(card).name} is not in seat {seat}'s hand")
+        """Refuse a card the seat may not play (``_unplayable_text`` says why) or that does not follow suit."""
+        if not self._playable(seat) >> card & 1:
+            raise IllegalActionError(self._unplayable_text(seat, card))
         raise IllegalActionError(
             f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}")
+
+    def _unplayable_text(self, seat: int, card: int) -> str:
+        """Why a card the seat may not play is refused (with piles it may be covered; a variant's hook)."""
+        return f"{Card(card).name} is not in seat {seat}'s hand"
 
     def _playable(self, seat: int) -> int:
         """The cards the seat may play from (with piles: the uncovered ones too; a variant's hook)."""

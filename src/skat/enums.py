@@ -62,7 +62,7 @@ _LABELS = tuple(g.name.lower() for g in GameType)
 
 
 class Phase(StrEnum):
-    """The phases of a deal."""
+    """The phases of a deal, of every variant (one enum: the base state compares them by identity)."""
 
     BIDDING = "bidding"
     SKAT = "skat"  # declarer decides: pick up the skat or declare a hand game
@@ -72,3 +72,7 @@ class Phase(StrEnum):
     FINISHED = "finished"
     GRAND_HAND = "grand_hand"  # all passed: each player in turn may play Grand Hand instead of Ramsch
     PUSH = "push"  # Schieberamsch: each player in turn takes the skat and pushes two cards, or pushes it on
+    # Officers' Skat (docs/rules.md 9)
+    CHOOSE = "choose"  # the chooser names the game (or passes, in the passing variant)
+    KONTRA = "kontra"  # the other player may say Kontra
+    RE = "re"  # the chooser may answer Re

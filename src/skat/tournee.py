@@ -31,32 +31,26 @@ from typing import Any
 
 from skat.actions import (
     ACCEPT,
-    HOLD,
-    PASS,
     PICKUP,
-    PLAY,
     REJECT,
     TURN,
     Accept,
     Action,
     Bid,
     Declare,
-    Discard,
     Hold,
     Pass,
     PickUp,
-    Play,
     Reject,
     Turn,
     parse_action,
 )
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
-from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.game import GameResult, Phase, SeatView, check_discard, deal, record_ruleset
+from skat.errors import IllegalActionError, RecordError, WrongPhaseError
+from skat.game import DealState, GameResult, Phase, SeatView, bid_ladder, deal, record_ruleset
 from skat.ramsch import score_ramsch
-from skat.rules.bidding import Auction, AuctionError
 from skat.rules.contract import Contract
-from skat.rules.ranking import GameType, legal_mask, winner_index
+from skat.rules.ranking import GameType
 from skat.rules.value import Outcome, matadors, multiplier
 from skat.rulesets import TOURNEE, RuleSet
 
@@ -220,20 +214,23 @@ def _skat_order(seed: int | None, skat_mask: int) -> tuple[int, int]:
     return (cards[1], cards[0]) if flip else (cards[0], cards[1])
 
 
-class TourneeGame:
+class TourneeGame(DealState):
     """One deal of historical Tournee Skat, driven like :class:`skat.Game`.
 
     ``legal_actions()``, ``apply()``, ``view(seat)``, ``result``, ``to_record()``,
     ``from_record()`` and ``copy()`` work as there; seats are 0 forehand, 1 middlehand,
-    2 rearhand. ``skat`` may be given as two cards in order, the top one first.
+    2 rearhand. ``skat`` may be given as two cards in order, the top one first. The auction, the
+    discard and the play are the base's (:class:`skat._core.DealState`); this class adds the
+    choice of the game (turn, Gucki, Solo...) and the Tournee result.
     """
+
+    parse_action = staticmethod(parse_tournee_action)
+    """Read a token: ``turn``, ``accept``, ``reject`` (or ``passt``), or any standard action token."""
 
     def __init__(self, seed: int | None = None, *, hands: list | None = None, skat: Any = None,
                  ruleset: RuleSet = TOURNEE) -> None:
         if ruleset.variant != "tournee":
             raise ValueError(f"rule set {ruleset.name!r} is not a Tournee rule set (variant={ruleset.variant!r})")
-        self.ruleset = ruleset
-        self.seed = seed
         if hands is None:
             if skat is not None:
                 raise ValueError("give the skat together with the three hands")
@@ -251,33 +248,15 @@ class TourneeGame:
             if dealt[0] | dealt[1] | dealt[2] | skat_mask != ALL_CARDS:
                 raise ValueError("the hands and the skat must hold each of the 32 cards exactly once")
             order = (skat_list[0], skat_list[1])
-        self.initial_hands: tuple[int, int, int] = (dealt[0], dealt[1], dealt[2])
-        self.initial_skat: int = skat_mask
+        self._init_core(dealt[0], dealt[1], dealt[2], skat_mask, seed, ruleset, bid_ladder(ruleset.bid_values),
+                        std_declarer=False)
         self.skat_order: tuple[int, int] = order
-        self._hands = list(dealt)
-        self._auction = Auction(ladder=ruleset.bid_values)
-        self.phase: Phase = Phase.BIDDING
-        self.declarer: int | None = None
-        self.bid = 0
         self.kind: str | None = None
         """``tournee``, ``solo``, ``gucki``, ``grand_ouvert``, ``null``, ``null_ouvert`` or ``ramsch``."""
-        self.contract: Contract | None = None
         self.turned: list[int] = []
         self.second_turn = False
-        self.skat_taken = False
-        self.discard: int | None = None
-        self._game_type = -1
-        self.trick: list[int] = []
-        self.trick_leader = 0
-        self.tricks: list[tuple[int, tuple[int, int, int], int]] = []
-        self.trick_points = [0, 0, 0]
-        self.tricks_won = [0, 0, 0]
-        self.history: list[tuple[int, Action]] = []
-        self.result: TourneeResult | None = None
         self.kontra_level = 0
         """No Kontra in the historical rules (the attribute every variant has)."""
-        self.claimed = False
-        """No claims in the historical rules in this engine."""
         self.revoke_by: int | None = None
         """No real-table revokes in this engine's Tournee Skat."""
         self.ramsch_grand_hand = False
@@ -290,20 +269,6 @@ class TourneeGame:
         return self.kind == "ramsch"
 
     @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.FINISHED
-
-    @property
-    def to_move(self) -> int | None:
-        if self.phase is Phase.PLAY:
-            return (self.trick_leader + len(self.trick)) % 3
-        if self.phase is Phase.BIDDING:
-            return self._auction.to_move
-        if self.phase is Phase.FINISHED:
-            return None
-        return self.declarer
-
-    @property
     def game_name(self) -> str | None:
         """The historical name of the game being played (None before the declaration)."""
         if self.kind is None:
@@ -313,22 +278,10 @@ class TourneeGame:
         assert self.contract is not None
         return game_name(self.kind, self.contract.game_type)
 
-    def hand(self, seat: int) -> CardSet:
-        return CardSet.from_mask(self._hands[seat])
-
     # -------------------------------------------------------------- legality
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions the seat to move may take (empty for any other seat)."""
-        mover = self.to_move
-        if mover is None or (seat is not None and seat != mover):
-            return []
+    def _legal(self, mover: int) -> list[Action]:
+        """The declarer's choices: the game (turn, Gucki, Solo, Null), the answer to a turned card, the discard."""
         phase = self.phase
-        if phase is Phase.PLAY:
-            hand = self._hands[mover]
-            legal = legal_mask(self._game_type, hand, self.trick[0] if self.trick else -1)
-            return [PLAY[c] for c in range(32) if legal >> c & 1]
-        if phase is Phase.BIDDING:
-            return [Bid(m) if isinstance(m, int) else (HOLD if m == "hold" else PASS) for m in self._auction.legal()]
         if phase is Phase.SKAT:
             out: list[Action] = [TURN, PICKUP, *(Declare(c) for c in _SOLO_CONTRACTS)]
             out += [Declare(c) for name, c in _NULLS if tournee_null_allowed(name, self.bid)]
@@ -342,74 +295,18 @@ class TourneeGame:
                 out.append(Declare(Contract(GameType.GRAND)))
             return out
         if phase is Phase.DISCARD:
-            cards = [c for c in range(32) if self._hands[mover] >> c & 1]
-            return [Discard(CardSet.from_mask((1 << a) | (1 << b))) for i, a in enumerate(cards) for b in cards[i + 1:]]
+            return self._discard_actions(mover)
         return []
 
-    def side_actions(self, seat: int) -> list[Action]:
-        """The historical rules have no claims or concessions in this engine."""
-        return []
+    # ----------------------------------------------------------------- steps
+    def _start_ramsch(self) -> None:
+        """All passed: the same cards are played as Ramsch, forehand leading."""
+        self.kind = "ramsch"
+        self._game_type = int(GameType.RAMSCH)
+        self.phase = Phase.PLAY
 
-    # ----------------------------------------------------------------- apply
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply an action of ``seat`` (default: the seat to move); illegal ones raise and change nothing."""
-        if isinstance(action, str):
-            action = parse_tournee_action(action)
-        if self.phase is Phase.FINISHED:
-            raise WrongPhaseError("the game is over")
-        mover = self.to_move
-        assert mover is not None
-        if seat is None:
-            seat = mover
-        if seat != mover:
-            raise OutOfTurnError(f"it is seat {mover}'s turn, not seat {seat}'s")
-        phase = self.phase
-        if phase is Phase.PLAY:
-            if not isinstance(action, Play):
-                raise WrongPhaseError(f"seat {seat} must play a card, not {action}")
-            self._play(seat, int(action.card))
-        elif phase is Phase.BIDDING:
-            self._bid(seat, action)
-        elif phase is Phase.SKAT:
-            self._choose(seat, action)
-        elif phase is Phase.DECLARE:
-            self._answer_turn(seat, action)
-        elif phase is Phase.DISCARD:
-            if not isinstance(action, Discard):
-                raise WrongPhaseError(f"the declarer must discard two cards now, not {action}")
-            mask = action.cards.mask
-            check_discard(self._hands[seat], mask)
-            self._hands[seat] &= ~mask
-            self.discard = mask
-            self._start_play()
-        self.history.append((seat, action))
-
-    def _bid(self, seat: int, action: Action) -> None:
-        if isinstance(action, Bid):
-            move: str | int = action.value
-        elif isinstance(action, Hold):
-            move = "hold"
-        elif isinstance(action, Pass):
-            move = "pass"
-        else:
-            raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
-        try:
-            self._auction.apply(seat, move)
-        except AuctionError as exc:
-            raise IllegalActionError(str(exc)) from None
-        if self._auction.finished:
-            self.declarer = self._auction.declarer
-            self.bid = self._auction.value
-            if self.declarer is not None:
-                self.phase = Phase.SKAT
-            elif self.ruleset.all_pass == "ramsch":
-                self.kind = "ramsch"
-                self._game_type = int(GameType.RAMSCH)
-                self.phase = Phase.PLAY
-            else:
-                self._finish_passed_in()
-
-    def _choose(self, seat: int, action: Action) -> None:
+    def _step_skat(self, seat: int, action: Action) -> None:
+        """The declarer turns the top skat card, picks up (Gucki) or declares a Solo or Null."""
         if isinstance(action, Turn):
             self.kind = "tournee"
             self.turned.append(self.skat_order[0])
@@ -417,11 +314,11 @@ class TourneeGame:
         elif isinstance(action, PickUp):
             self.kind = "gucki"
             self.contract = Contract(GameType.GRAND)
-            self._take_skat(seat)
+            self._pick_up(seat)
         elif isinstance(action, Declare):
             contract = action.contract
             if contract in _SOLO_CONTRACTS:
-                self.kind = "grand_ouvert" if contract.ouvert else "solo"
+                kind = "grand_ouvert" if contract.ouvert else "solo"
             else:
                 names = [name for name, c in _NULLS if c == contract]
                 if not names:
@@ -431,13 +328,15 @@ class TourneeGame:
                 if not tournee_null_allowed(names[0], self.bid):
                     raise IllegalActionError(
                         f"{names[0]} is worth {TOURNEE_GAMES[names[0]]} and cannot be declared after a bid of {self.bid}")
-                self.kind = names[0]
+                kind = names[0]
+            self.kind = kind
             self.contract = contract
             self._start_play()
         else:
             raise WrongPhaseError(f"the declarer must turn, pick up (Gucki) or declare a game, not {action}")
 
-    def _answer_turn(self, seat: int, action: Action) -> None:
+    def _step_declare(self, seat: int, action: Action) -> None:
+        """The answer to the turned card: accept its suit, reject the first one, or Grand Tournee on a jack."""
         card = self.turned[-1]
         if isinstance(action, Accept):
             self.contract = Contract(GameType(card // 8))
@@ -449,48 +348,17 @@ class TourneeGame:
             self.contract = action.contract
         else:
             raise IllegalActionError(f"answer the turned {Card(card).name}: {', '.join(map(str, self.legal_actions()))}")
-        self._take_skat(seat)
+        self._pick_up(seat)
 
-    def _take_skat(self, seat: int) -> None:
-        self._hands[seat] |= self.initial_skat
-        self.skat_taken = True
-        self.phase = Phase.DISCARD
+    def _discarded(self) -> None:
+        """The game was fixed before the discard: the play starts."""
+        self._start_play()
 
     def _start_play(self) -> None:
         assert self.contract is not None
         self._game_type = int(self.contract.game_type)
         self.trick_leader = 0
         self.phase = Phase.PLAY
-
-    def _play(self, seat: int, card: int) -> None:
-        hand = self._hands[seat]
-        if not hand >> card & 1:
-            raise IllegalActionError(f"{Card(card).name} is not in seat {seat}'s hand")
-        if self.trick and not legal_mask(self._game_type, hand, self.trick[0]) >> card & 1:
-            raise IllegalActionError(f"{Card(card).name} does not follow suit: follow {Card(self.trick[0]).name}")
-        self._hands[seat] = hand & ~(1 << card)
-        self.trick.append(card)
-        if len(self.trick) < 3:
-            return
-        cards = self.trick
-        w = (self.trick_leader + winner_index(self._game_type, cards)) % 3
-        self.tricks.append((self.trick_leader, (cards[0], cards[1], cards[2]), w))
-        self.trick_points[w] += mask_points((1 << cards[0]) | (1 << cards[1]) | (1 << cards[2]))
-        self.tricks_won[w] += 1
-        self.trick = []
-        self.trick_leader = w
-        if self.kind == "ramsch":
-            if len(self.tricks) == 10:
-                self._finish_ramsch()
-            return
-        contract = self.contract
-        assert contract is not None
-        if contract.is_null and w == self.declarer:
-            self._finish()
-        elif contract.schwarz and not contract.is_null and w != self.declarer:
-            self._finish()
-        elif len(self.tricks) == 10:
-            self._finish()
 
     # ---------------------------------------------------------------- result
     def _result(self, **fields: Any) -> TourneeResult:
@@ -501,16 +369,14 @@ class TourneeGame:
         return TourneeResult(**base)
 
     def _finish_passed_in(self) -> None:
-        self.phase = Phase.FINISHED
-        self.result = self._result(kind="passed_in", bid=0, game_name="passed",
-                                   explanation="passed in: all three players passed; nobody scores")
+        self._end(self._result(kind="passed_in", bid=0, game_name="passed",
+                               explanation="passed in: all three players passed; nobody scores"))
 
     def _finish_ramsch(self) -> None:
         out = score_ramsch(self.trick_points, self.tricks_won, mask_points(self.initial_skat), self.trick_leader,
                            self.ruleset)
-        self.phase = Phase.FINISHED
-        self.result = self._result(kind="ramsch", bid=0, scores=out.scores, game_name="ramsch",
-                                   explanation=out.explanation, ramsch=out)
+        self._end(self._result(kind="ramsch", bid=0, scores=out.scores, game_name="ramsch",
+                               explanation=out.explanation, ramsch=out))
 
     def outcome_of(self, declarer_points: int | None, declarer_tricks: int) -> Outcome:
         """The declared game scored by the Tournee rules with the declarer's final card points (skat
@@ -522,7 +388,10 @@ class TourneeGame:
                                second_turn=self.second_turn, schneider_announced=contract.schneider,
                                schwarz_announced=contract.schwarz)
 
-    def _finish(self) -> None:
+    def _finish(self, kind: str = "played") -> None:
+        if self.kind == "ramsch":
+            self._finish_ramsch()
+            return
         declarer, contract, name = self.declarer, self.contract, self.game_name
         assert declarer is not None and contract is not None and name is not None
         skat_points = mask_points(self.discard if self.skat_taken else self.initial_skat)
@@ -530,8 +399,7 @@ class TourneeGame:
         outcome = self.outcome_of(None if contract.is_null else points, self.tricks_won[declarer])
         scores = [0, 0, 0]
         scores[declarer] = outcome.score
-        self.phase = Phase.FINISHED
-        self.result = self._result(
+        self._end(self._result(
             declarer=declarer, contract=contract, won=outcome.won,
             declarer_points=None if contract.is_null else points,
             defender_points=None if contract.is_null else 120 - points,
@@ -539,7 +407,7 @@ class TourneeGame:
             discard=None if self.discard is None else CardSet.from_mask(self.discard), outcome=outcome,
             scores=(scores[0], scores[1], scores[2]), explanation=outcome.explanation, game_name=name,
             second_turn=self.second_turn, turned=tuple(Card(c).name for c in self.turned),
-        )
+        ))
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int) -> SeatView:
@@ -557,7 +425,7 @@ class TourneeGame:
             seat=seat, phase=self.phase, to_move=self.to_move, hand=CardSet.from_mask(self._hands[seat]),
             legal_actions=self.legal_actions(seat), side_actions=[],
             auction=[(s, str(a)) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))],
-            bid=self._auction.value, declarer=self.declarer, contract=self.contract,
+            bid=self._auction_value, declarer=self.declarer, contract=self.contract,
             skat=CardSet.from_mask(self.initial_skat) if is_declarer and self.skat_taken else (
                 CardSet.from_mask(sum(1 << c for c in self.turned)) if self.turned else None),
             discard=CardSet.from_mask(self.discard) if is_declarer and self.discard is not None else None,
@@ -590,31 +458,9 @@ class TourneeGame:
                               f"(variant={ruleset.variant!r})")
         try:
             game = cls(seed=record.get("seed"), hands=record["hands"], skat=list(record["skat"]), ruleset=ruleset)
-            for i, (seat, token) in enumerate(record["actions"]):
-                try:
-                    game.apply(parse_tournee_action(token), seat)
-                except IllegalActionError as exc:
-                    raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
+            game._replay(record["actions"])
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed Tournee record: {exc}") from None
         return game
-
-    def copy(self) -> TourneeGame:
-        """An independent copy."""
-        g = object.__new__(TourneeGame)
-        g.__dict__.update(self.__dict__)
-        g._hands = list(self._hands)
-        a = self._auction
-        g._auction = Auction(ladder=a.ladder, value=a.value, bidder=a.bidder, listener=a.listener, stage=a.stage,
-                             passed=list(a.passed), waiting_for_answer=a.waiting_for_answer,
-                             highest_bidder=a.highest_bidder, history=list(a.history))
-        g.turned = list(self.turned)
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.trick_points = list(self.trick_points)
-        g.tricks_won = list(self.tricks_won)
-        g.history = list(self.history)
-        return g
-

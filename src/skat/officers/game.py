@@ -9,21 +9,20 @@ gives a seat exactly what the table shows him.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any
 
-from skat.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
+from skat.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
 from skat.cards import Card, CardSet, deal_deck, mask_points
-from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.game import check_discard
+from skat.enums import Phase
+from skat.errors import IllegalActionError, RecordError, WrongPhaseError
+from skat.game import DealState, bid_ladder
 from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
 from skat.officers.options import OfficersOptions, normalize_variant
 from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 from skat.rules.bidding import BID_VALUES, bid_allowed, legal_moves
 from skat.rules.contract import Contract
-from skat.rules.ranking import GameType, legal_mask, winner_index
+from skat.rules.ranking import GameType
 from skat.rules.value import can_reach_bid, matador_count
 
 __all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
@@ -33,20 +32,6 @@ _CARDS: tuple[Card, ...] = tuple(Card)
 
 UP, DOWN, OWN, OUT = 0, 1, 2, 3
 """Faces of a card: seen by both, by nobody, by its owner only, by the opponent only (Harlequin)."""
-
-
-class Phase(StrEnum):
-    """The phases of an Officers' Skat game."""
-
-    CHOOSE = "choose"  # the chooser names the game (or passes, in the passing variant)
-    KONTRA = "kontra"  # the other player may say Kontra
-    RE = "re"  # the chooser may answer Re
-    BIDDING = "bidding"  # Admiral's: the auction
-    SKAT = "skat"  # Admiral's: the declarer picks up the skat or plays hand
-    DISCARD = "discard"
-    DECLARE = "declare"
-    PLAY = "play"
-    FINISHED = "finished"
 
 
 _SUITS_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
@@ -155,55 +140,81 @@ def _parse_deck(deck: Any) -> tuple[int, ...]:
     return tuple(cards)
 
 
-class OfficersGame:
+class OfficersGame(DealState):
     """One game of Officers' Skat.
 
     ``OfficersGame("classic", seed=7)``; ``variant`` is one of ``classic``, ``passing``,
     ``harlequin``, ``half_open``, ``admiral``; the keyword options are those of
     :class:`~skat.officers.options.OfficersOptions`. ``deck`` (32 cards in dealing order)
-    replaces the seeded shuffle.
+    replaces the seeded shuffle. The apply, the trick engine for two seats, the discard and the
+    copy are the base's (:class:`skat._core.DealState`); this class adds the piles (what a seat may
+    play, what the table shows), the choice of the game, Kontra and Re, Admiral's auction and the result.
     """
+
+    SEAT_NAMES = SEAT_NAMES
+    _STEPS = {**DealState._STEPS, "choose": "_step_choose", "kontra": "_step_kontra", "re": "_step_re"}
+    parse_action = staticmethod(parse_officers_action)
+    """Read a token: the standard ones plus ``ramsch``, ``kontra`` and ``re``."""
 
     def __init__(self, variant: str = "classic", seed: int | None = None, *, deck: Any = None,
                  **options: Any) -> None:
-        self.variant = variant = normalize_variant(variant)
+        variant = normalize_variant(variant)
+        self._init_core(0, 0, None, 0, seed, None, bid_ladder(BID_VALUES), seats=2,
+                        total_tricks=15 if variant == "admiral" else 16, std_auction=False, std_declarer=False,
+                        pile_play=True, schwarz_ends=False)
+        self.variant = variant
         self.options = OfficersOptions.for_variant(variant, **options)
         self._options_changed = self.options.changed()
-        self.seed = seed
         self.deck: tuple[int, ...] = tuple(int(c) for c in deal_deck(seed)) if deck is None else _parse_deck(deck)
         self.piles: list[list[Pile]] = [[], []]
-        self.hands: list[int] = [0, 0]
         self.skat: int = 0
         self.face: list[int] = [DOWN] * 32
         self.owner: list[int] = [-1] * 32
         self._stages: list[list[int]] = [[], [], []]
         self._layout()
+        self.initial_hands = (self._hands[0], self._hands[1])
+        self.initial_skat = self.skat
         self.dealt: int = 0
         self.stage = -1
         self._deal_next()
         self.initial_cards: tuple[int, int] = tuple(  # type: ignore[assignment]
             sum(1 << c for c in range(32) if self.owner[c] == s) for s in (0, 1))
         self.phase = Phase.BIDDING if variant == "admiral" else Phase.CHOOSE
-        self.chooser: int | None = None
         self._choosing = 0  # the seat whose turn it is to choose
-        self.game_type: GameType | None = None
-        self.contract: Contract | None = None
         self.kontra_level = 0
-        self.bid = 0
         # Admiral's two-player auction: the dealer bids, forehand holds or passes.
-        self._auction_value = 0
         self._auction_waiting = False
         self._auction_alone = False
         self.auction: list[tuple[int, str]] = []
-        self.skat_taken = False
-        self.discard: int | None = None
-        self.trick: list[int] = []
-        self.leader = 0
-        self.tricks: list[tuple[int, tuple[int, int], int]] = []
-        self.trick_points = [0, 0]
-        self.tricks_won = [0, 0]
-        self.history: list[tuple[int, Action]] = []
-        self.result: OfficersResult | None = None
+
+    # ----------------------------------------------------------------- names
+    @property
+    def hands(self) -> list[int]:
+        """The cards each seat holds in the hand (masks; Admiral's and half-open Harlequin)."""
+        return self._hands
+
+    @property
+    def chooser(self) -> int | None:
+        """The seat that chose the game (Admiral's: the declarer); None before, and in a Ramsch both passed."""
+        return self.declarer
+
+    @chooser.setter
+    def chooser(self, seat: int | None) -> None:
+        self.declarer = seat
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads (led) the current trick."""
+        return self.trick_leader
+
+    @property
+    def game_type(self) -> GameType | None:
+        """The game type chosen, or None yet."""
+        return None if self._game_type < 0 else GameType(self._game_type)
+
+    @game_type.setter
+    def game_type(self, game_type: GameType | None) -> None:
+        self._game_type = -1 if game_type is None else int(game_type)
 
     # ---------------------------------------------------------------- layout
     @property
@@ -281,12 +292,9 @@ class OfficersGame:
             self._deal_next()
 
     # ----------------------------------------------------------------- state
-    @property
-    def to_move(self) -> int | None:
-        """The seat whose turn it is, or None when the game is over."""
+    def _mover(self) -> int | None:
+        """Who moves outside the play: the chooser, the other seat for Kontra, Admiral's bidders."""
         p = self.phase
-        if p is Phase.PLAY:
-            return self.leader if not self.trick else 1 - self.leader
         if p is Phase.CHOOSE:
             return self._choosing
         if p is Phase.KONTRA:
@@ -295,13 +303,7 @@ class OfficersGame:
             if self._auction_alone:
                 return 0
             return 0 if self._auction_waiting else 1
-        if p is Phase.FINISHED:
-            return None
         return self.chooser  # RE, SKAT, DISCARD, DECLARE
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.FINISHED
 
     @property
     def game(self) -> str | None:
@@ -318,7 +320,9 @@ class OfficersGame:
 
     def playable(self, seat: int) -> int:
         """Mask of the cards the seat could play: uncovered pile cards and the hand."""
-        return self.tops(seat) | self.hands[seat]
+        return self.tops(seat) | self._hands[seat]
+
+    _playable = playable
 
     def visible_to(self, seat: int, card: int) -> bool:
         """Whether ``seat`` can see a card that lies on the table or in a hand now."""
@@ -332,20 +336,9 @@ class OfficersGame:
         return (self.owner[card] == seat) == (f == OWN)
 
     # -------------------------------------------------------------- legality
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """The actions the seat to move may take (empty for the other seat)."""
-        mover = self.to_move
-        if mover is None or (seat is not None and seat != mover):
-            return []
+    def _legal(self, mover: int) -> list[Action]:
+        """The actions of the seat to move outside the play (the base lists the playable cards)."""
         p = self.phase
-        if p is Phase.PLAY:
-            legal = legal_mask(self.game_type, self.playable(mover), self.trick[0] if self.trick else -1)  # type: ignore[arg-type]
-            out = []
-            while legal:
-                low = legal & -legal
-                out.append(PLAY[low.bit_length() - 1])
-                legal ^= low
-            return out
         if p is Phase.CHOOSE:
             acts: list[Action] = [Declare(Contract(gt)) for gt in _SUITS_AND_GRAND]
             if self.options.allow_null:
@@ -365,8 +358,7 @@ class OfficersGame:
         if p is Phase.SKAT:
             return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
         if p is Phase.DISCARD:
-            cards = [1 << c for c in range(32) if self.hands[mover] >> c & 1]
-            return [Discard(CardSet.from_mask(a | b)) for a, b in itertools.combinations(cards, 2)]
+            return self._discard_actions(mover)
         if p is Phase.DECLARE:
             return [Declare(c) for c in self._declarable(hand_game=False)]
         return []
@@ -407,70 +399,38 @@ class OfficersGame:
         return can_reach_bid(contract, max(with_run, without_run), self.bid)
 
     # ----------------------------------------------------------------- apply
-    def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """Apply an action of ``seat`` (default: the seat to move).
+    def _step_choose(self, seat: int, action: Action) -> None:
+        """The chooser names the game (or passes, in the passing variant)."""
+        self._choose(seat, action)
 
-        An illegal action raises an :class:`~skat.errors.IllegalActionError` that says why,
-        and leaves the game unchanged.
-        """
-        if isinstance(action, str):
-            action = parse_officers_action(action)
-        if self.phase is Phase.FINISHED:
-            raise WrongPhaseError("the game is over")
-        mover = self.to_move
-        assert mover is not None
-        if seat is None:
-            seat = mover
-        elif seat not in (0, 1):
-            raise IllegalActionError(f"there is no seat {seat}: seats are 0 (forehand) and 1 (dealer)")
-        if seat != mover:
-            raise OutOfTurnError(f"it is the {SEAT_NAMES[mover]}'s (seat {mover}) turn, not seat {seat}'s")
-        p = self.phase
-        if p is Phase.PLAY:
-            if not isinstance(action, Play):
-                raise WrongPhaseError(f"the cards are being played: seat {seat} must play a card, not {action}")
-            self._play(seat, int(action.card))
-        elif p is Phase.CHOOSE:
-            self._choose(seat, action)
-        elif p is Phase.KONTRA:
-            if isinstance(action, Kontra):
-                self.kontra_level = 1
-            elif not isinstance(action, Pass):
-                raise WrongPhaseError(f"seat {seat} may say 'kontra' or 'pass' now, not {action}")
-            self._after_kontra()
-        elif p is Phase.RE:
-            if isinstance(action, Re):
-                self.kontra_level = 2
-            elif not isinstance(action, Pass):
-                raise WrongPhaseError(f"seat {seat} may answer 're' or 'pass' now, not {action}")
-            self._start_play()
-        elif p is Phase.BIDDING:
-            self._bid(seat, action)
-            self.auction.append((seat, str(action)))
-        elif p is Phase.SKAT:
-            if isinstance(action, PickUp):
-                self.hands[seat] |= self.skat
-                for c in CardSet.from_mask(self.skat):
-                    self.owner[c], self.face[c] = seat, OWN
-                self.skat_taken = True
-                self.phase = Phase.DISCARD
-            elif isinstance(action, Declare):
-                self._declare(action.contract, hand_game=True)
-            else:
-                raise WrongPhaseError(f"the declarer must pick up the skat or declare a hand game, not {action}")
-        elif p is Phase.DISCARD:
-            if not isinstance(action, Discard):
-                raise WrongPhaseError(f"the declarer must put two cards from his hand away now, not {action}")
-            mask = action.cards.mask
-            check_discard(self.hands[seat], mask)
-            self.hands[seat] &= ~mask
-            self.discard = mask
-            self.phase = Phase.DECLARE
-        elif p is Phase.DECLARE:
-            if not isinstance(action, Declare):
-                raise WrongPhaseError(f"the declarer must announce the game now, not {action}")
-            self._declare(action.contract, hand_game=False)
-        self.history.append((seat, action))
+    def _step_kontra(self, seat: int, action: Action) -> None:
+        """The other player may say Kontra."""
+        if isinstance(action, Kontra):
+            self.kontra_level = 1
+        elif not isinstance(action, Pass):
+            raise WrongPhaseError(f"seat {seat} may say 'kontra' or 'pass' now, not {action}")
+        self._after_kontra()
+
+    def _step_re(self, seat: int, action: Action) -> None:
+        """The chooser may answer a Kontra with Re."""
+        if isinstance(action, Re):
+            self.kontra_level = 2
+        elif not isinstance(action, Pass):
+            raise WrongPhaseError(f"seat {seat} may answer 're' or 'pass' now, not {action}")
+        self._start_play()
+
+    def _step_bidding(self, seat: int, action: Action) -> None:
+        """Admiral's two-player auction."""
+        self._bid(seat, action)
+        self.auction.append((seat, str(action)))
+
+    def _pick_up(self, seat: int) -> None:
+        """Admiral's: the declarer takes the skat into his hand; its cards are his, seen only by him."""
+        self._hands[seat] |= self.skat
+        for c in CardSet.from_mask(self.skat):
+            self.owner[c], self.face[c] = seat, OWN
+        self.skat_taken = True
+        self.phase = Phase.DISCARD
 
     def _choose(self, seat: int, action: Action) -> None:
         if isinstance(action, Pass):
@@ -580,53 +540,38 @@ class OfficersGame:
     def _start_play(self) -> None:
         self._deal_rest()
         self.phase = Phase.PLAY
-        self.leader = self.chooser if self.chooser is not None else 0
+        self.trick_leader = self.chooser if self.chooser is not None else 0
 
-    def _play(self, seat: int, card: int) -> None:
-        playable = self.playable(seat)
-        if not playable >> card & 1:
-            if self.owner[card] == seat and self.dealt >> card & 1 and not self.hands[seat] >> card & 1:
-                raise IllegalActionError(f"{Card(card).name} is covered: only uncovered cards may be played")
-            raise IllegalActionError(f"{Card(card).name} is not among seat {seat}'s playable cards")
-        if self.trick and not legal_mask(self.game_type, playable, self.trick[0]) >> card & 1:  # type: ignore[arg-type]
-            raise IllegalActionError(
-                f"{Card(card).name} does not follow suit: seat {seat} must follow {Card(self.trick[0]).name}")
-        if self.hands[seat] >> card & 1:
-            self.hands[seat] &= ~(1 << card)
-        else:
-            for p in self.piles[seat]:
-                if p and p[0] == card:
-                    p.pop(0)
-                    break
-        self.trick.append(card)
-        if len(self.trick) == 2:
-            self._close_trick()
+    # ------------------------------------------------- the base's trick engine
+    def _unplayable_text(self, seat: int, card: int) -> str:
+        if self.owner[card] == seat and self.dealt >> card & 1 and not self._hands[seat] >> card & 1:
+            return f"{Card(card).name} is covered: only uncovered cards may be played"
+        return f"{Card(card).name} is not among seat {seat}'s playable cards"
 
-    def _close_trick(self) -> None:
-        a, b = self.trick
-        w = (self.leader + winner_index(self.game_type, self.trick)) % 2  # type: ignore[arg-type]
-        self.tricks.append((self.leader, (a, b), w))
-        self.trick_points[w] += mask_points((1 << a) | (1 << b))
-        self.tricks_won[w] += 1
-        self.trick = []
-        self.leader = w
-        for s in (0, 1):  # uncovered cards are turned up after the trick
+    def _take_card(self, seat: int, card: int) -> None:
+        """A card leaves the hand, or the top of its pile (uncovering the card under it)."""
+        if self._hands[seat] >> card & 1:
+            self._hands[seat] &= ~(1 << card)
+            return
+        for p in self.piles[seat]:
+            if p and p[0] == card:
+                p.pop(0)
+                return
+
+    def _trick_closed(self) -> None:
+        """Uncovered cards are turned up after the trick."""
+        for s in (0, 1):
             for p in self.piles[s]:
                 if p and self.face[p[0]] != UP and self.face[p[0]] != OWN:
                     self.face[p[0]] = UP
-        if self.game_type == GameType.NULL and w == self.chooser:
-            self._finish()
-        elif len(self.tricks) == self.total_tricks:
-            self._finish()
 
     # ---------------------------------------------------------------- result
     def _finish_passed_in(self) -> None:
-        self.phase = Phase.FINISHED
-        self.result = OfficersResult("passed_in", self.variant, None, None, None, 0, 0, (0, 0), (0, 0),
-                                     CardSet.from_mask(self.skat), None, (0, 0),
-                                     "passed in: both players passed; nobody scores")
+        self._end(OfficersResult("passed_in", self.variant, None, None, None, 0, 0, (0, 0), (0, 0),
+                                 CardSet.from_mask(self.skat), None, (0, 0),
+                                 "passed in: both players passed; nobody scores"))
 
-    def _finish(self) -> None:
+    def _finish(self, kind: str = "played") -> None:
         gt = self.game_type
         assert gt is not None
         points = list(self.trick_points)
@@ -648,11 +593,10 @@ class OfficersGame:
             assert self.chooser is not None
             outcome = score_game(gt, self.chooser, self.initial_cards[self.chooser], pts, tricks, self.options,
                                  self.kontra_level)
-        self.phase = Phase.FINISHED
-        self.result = OfficersResult(
+        self._end(OfficersResult(
             "played", self.variant, gt.label, self.chooser, self.contract, self.bid, self.kontra_level, pts, tricks,
             CardSet.from_mask(self.skat) if self.variant == "admiral" else None, outcome, outcome.scores,
-            outcome.explanation)
+            outcome.explanation))
 
     # ----------------------------------------------------------------- views
     def view(self, seat: int) -> OfficersView:
@@ -707,30 +651,9 @@ class OfficersGame:
             if record.get("format") != "officers-skat":
                 raise RecordError(f"not an Officers' Skat record (format {record.get('format')!r})")
             game = cls(record["variant"], seed=record.get("seed"), deck=record["deck"], **record.get("options", {}))
-            for i, (seat, token) in enumerate(record["actions"]):
-                try:
-                    game.apply(parse_officers_action(token), seat)
-                except IllegalActionError as exc:
-                    raise RecordError(f"action {i + 1} ({seat} {token!r}) does not replay: {exc}") from None
+            game._replay(record["actions"])
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RecordError):
                 raise
             raise RecordError(f"malformed Officers' Skat record: {exc}") from None
         return game
-
-    def copy(self) -> OfficersGame:
-        """An independent copy (for search and simulation)."""
-        g = object.__new__(OfficersGame)
-        g.__dict__.update(self.__dict__)
-        g.piles = [[list(p) for p in ps] for ps in self.piles]
-        g.hands = list(self.hands)
-        g.face = list(self.face)
-        g.owner = list(self.owner)
-        g.trick = list(self.trick)
-        g.tricks = list(self.tricks)
-        g.trick_points = list(self.trick_points)
-        g.tricks_won = list(self.tricks_won)
-        g.history = list(self.history)
-        g.auction = list(self.auction)
-        return g
-

@@ -20,11 +20,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from skat.actions import Action
 from skat.errors import RecordError
-from skat.game import Game
+from skat.game import DealState, Game
 from skat.officers.game import OfficersGame
 from skat.rulesets import ISKO, TOURNEE, RuleSet
 from skat.tournee import TourneeGame
@@ -32,32 +32,6 @@ from skat.wire import parse_token
 
 __all__ = ["Variant", "DealState", "register", "get_variant", "variant_names", "variants", "variant_for_rules",
            "variant_of_record", "variant_of_game", "from_record"]
-
-
-@runtime_checkable
-class DealState(Protocol):
-    """What every variant's deal offers its callers (a table, a player, a record, the server)."""
-
-    seed: int | None
-    history: list[tuple[int, Action]]
-    result: Any
-    kontra_level: int
-
-    @property
-    def to_move(self) -> int | None: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def legal_actions(self, seat: int | None = None) -> list[Action]: ...
-
-    def apply(self, action: Action, seat: int | None = None) -> None: ...
-
-    def view(self, seat: int) -> Any: ...
-
-    def to_record(self) -> dict[str, Any]: ...
-
-    def copy(self) -> Any: ...
 
 
 @dataclass(frozen=True)
