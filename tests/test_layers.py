@@ -52,6 +52,7 @@ LAYERS: dict[str, int] = {
     "skat._core": DEAL,
     "skat.game": DEAL,
     "skat.ramsch": DEAL,
+    "skat.variant": DEAL,  # what a variant is (each variant module defines one)
     # variants: deals of the other games, built on the deal state
     "skat.tournee": VARIANTS,
     "skat.officers.scoring": VARIANTS,

@@ -53,10 +53,11 @@ from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import Outcome, matadors, multiplier
 from skat.rulesets import TOURNEE, RuleSet
+from skat.variant import Variant, skat_record_owner
 
 __all__ = [
     "TourneeGame", "TourneeResult", "Turn", "Accept", "Reject", "TURN", "ACCEPT", "REJECT",
-    "tournee_unit", "tournee_outcome", "tournee_null_allowed", "parse_tournee_action", "TOURNEE_GAMES",
+    "tournee_unit", "tournee_outcome", "tournee_null_allowed", "parse_tournee_action", "TOURNEE_GAMES", "VARIANT",
 ]
 
 _SUITS = ("diamonds", "hearts", "spades", "clubs")
@@ -464,3 +465,12 @@ class TourneeGame(DealState):
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"malformed Tournee record: {exc}") from None
         return game
+
+
+VARIANT = Variant(
+    name="tournee", title="Tournee Skat (historical)", seats=3, game_class=TourneeGame,
+    parse_action=parse_tournee_action,
+    start=lambda seed, rules, **options: TourneeGame(seed, ruleset=rules or TOURNEE, **options),
+    load=TourneeGame.from_record, owns=skat_record_owner("tournee"),
+)
+"""Tournee Skat as a variant (:mod:`skat.variants.registry`)."""

@@ -22,10 +22,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from skat.actions import Action, parse_action
+from skat.actions import Action
 from skat.cards import Card, CardSet
 from skat.game import GameResult, Phase, SeatView
-from skat.officers.actions import parse_officers_action
 from skat.officers.game import OfficersGame, OfficersResult, OfficersView
 from skat.officers.game import Phase as OfficersPhase
 from skat.officers.scoring import OfficersOutcome
@@ -33,19 +32,17 @@ from skat.ramsch import RamschOutcome
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import Outcome
-from skat.tournee import TourneeResult, parse_tournee_action
+from skat.tournee import TourneeResult
+from skat.variants.registry import get_variant
 
 __all__ = [
-    "action_token", "action_tokens", "parse_token", "VARIANTS",
+    "action_token", "action_tokens", "parse_token",
     "seat_view_to_json", "seat_view_from_json", "officers_view_to_json", "officers_view_from_json",
     "view_to_json", "view_from_json", "result_from_json", "contract_from_json",
     "public_view", "PUBLIC_FACTS", "PUBLIC_OFFICERS_FACTS",
 ]
 
 # ---------------------------------------------------------------- actions
-_PARSERS = {"standard": parse_action, "tournee": parse_tournee_action, "officers": parse_officers_action}
-VARIANTS: tuple[str, ...] = tuple(_PARSERS)
-"""The variants whose tokens :func:`parse_token` reads."""
 
 
 def action_token(action: Action) -> str:
@@ -60,11 +57,7 @@ def action_tokens(actions: Iterable[Action]) -> list[str]:
 def parse_token(token: str, variant: str = "standard") -> Action:
     """The action of a token of ``variant`` (``standard``, ``tournee``, ``officers``); a token that is
     no action raises :class:`~skat.errors.IllegalActionError` saying what is expected."""
-    try:
-        parse = _PARSERS[variant]
-    except KeyError:
-        raise ValueError(f"unknown variant {variant!r}: one of {', '.join(VARIANTS)}") from None
-    return parse(token)
+    return get_variant(variant).parse_action(token)
 
 
 def _token_variant(ruleset: Any) -> str:

@@ -24,8 +24,9 @@ from skat.rules.bidding import BID_VALUES, bid_allowed, legal_moves
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import can_reach_bid, matador_count
+from skat.variant import Variant
 
-__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
+__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT", "VARIANT"]
 
 SEAT_NAMES = ("forehand", "dealer")
 _CARDS: tuple[Card, ...] = tuple(Card)
@@ -657,3 +658,13 @@ class OfficersGame(DealState):
                 raise
             raise RecordError(f"malformed Officers' Skat record: {exc}") from None
         return game
+
+
+VARIANT = Variant(
+    name="officers", title="Officers' Skat (two players)", seats=2, game_class=OfficersGame,
+    parse_action=parse_officers_action,
+    start=lambda seed, rules, variant="classic", **options: OfficersGame(
+        variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
+    load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
+)
+"""Officers' Skat as a variant (:mod:`skat.variants.registry`); ``variant=`` picks one of its five games."""

@@ -1,8 +1,10 @@
 """The games the engine plays, by name: standard Skat, historical Tournee Skat and Officers' Skat.
 
-A :class:`Variant` says how to start a deal, read its record and read its actions' wire tokens;
-callers (records, :class:`skat.table.Table`, the arena, the remote player, the analysis and the
-server) look a variant up here instead of asking ``if variant == ...``::
+Each variant lives in one module that defines its :class:`~skat.variant.Variant` as
+``VARIANT`` (:data:`BUILT_IN` lists them); the registry loads them the first time a variant is
+looked up, so importing it costs nothing. Callers (records, :class:`skat.table.Table`, the arena,
+the remote player, the analysis and the server) look a variant up here instead of asking
+``if variant == ...``::
 
     >>> from skat.variants.registry import get_variant, variant_names
     >>> variant_names()
@@ -11,64 +13,50 @@ server) look a variant up here instead of asking ``if variant == ...``::
     >>> type(game).__name__
     'TourneeGame'
 
-Adding a variant means one module with its game class and one :func:`register` call (see
+Adding a variant means one module with its game class and its ``VARIANT``, and its name in
+:data:`BUILT_IN` (or a :func:`register` call for a variant outside the package; see
 docs/architecture.md).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+import importlib
+from collections.abc import Mapping
 from typing import Any
 
-from skat.actions import Action
 from skat.errors import RecordError
-from skat.game import DealState, Game
-from skat.officers.game import OfficersGame
-from skat.rulesets import ISKO, TOURNEE, RuleSet
-from skat.tournee import TourneeGame
-from skat.wire import parse_token
+from skat.game import DealState
+from skat.rulesets import RuleSet
+from skat.variant import Variant
 
-__all__ = ["Variant", "DealState", "register", "get_variant", "variant_names", "variants", "variant_for_rules",
-           "variant_of_record", "variant_of_game", "from_record"]
+__all__ = ["Variant", "DealState", "BUILT_IN", "register", "get_variant", "variant_names", "variants",
+           "variant_for_rules", "variant_of_record", "variant_of_game", "from_record"]
 
-
-@dataclass(frozen=True)
-class Variant:
-    """One game the engine plays.
-
-    ``seats`` is the number of active seats at a deal (3 in Skat, 2 in Officers' Skat);
-    ``parse_action`` reads an action's wire token (:func:`skat.wire.parse_token`; ``str(action)``
-    writes it); ``start`` makes a
-    new deal from a seed and the table's rules; ``load`` rebuilds a deal from its record, and
-    ``owns`` says whether a record is one of this variant's.
-    """
-
-    name: str
-    title: str
-    seats: int
-    game_class: type
-    parse_action: Callable[[str], Action]
-    start: Callable[..., Any]
-    load: Callable[[dict[str, Any]], Any]
-    owns: Callable[[Mapping[str, Any]], bool]
-
-    def new_game(self, seed: int | None = None, rules: Any = None, **options: Any) -> Any:
-        """A new deal of this variant (``rules``: its rule set or options; None for the defaults)."""
-        return self.start(seed, rules, **options)
-
-    def from_record(self, record: dict[str, Any]) -> Any:
-        """The deal of a record of this variant, replayed action by action (RecordError if it does not)."""
-        return self.load(record)
-
+BUILT_IN: tuple[str, ...] = ("skat.variants.standard", "skat.tournee", "skat.officers.game")
+"""The modules of the built-in variants, in the order they are listed; each defines ``VARIANT``."""
 
 _VARIANTS: dict[str, Variant] = {}
+_LOADED = False
+
+
+def _registered() -> dict[str, Variant]:
+    """The registered variants, the built-in ones loaded first (once)."""
+    global _LOADED
+    if not _LOADED:
+        _LOADED = True
+        extra = dict(_VARIANTS)
+        _VARIANTS.clear()
+        for name in BUILT_IN:
+            variant = importlib.import_module(name).VARIANT
+            _VARIANTS[variant.name] = variant
+        for variant in extra.values():
+            register(variant)
+    return _VARIANTS
 
 
 def register(variant: Variant) -> Variant:
     """Make a variant known by its name (a second one of the same name is an error)."""
-    if variant.name in _VARIANTS:
+    if variant.name in (_registered() if _LOADED else _VARIANTS):
         raise ValueError(f"a variant named {variant.name!r} is registered already")
     _VARIANTS[variant.name] = variant
     return variant
@@ -77,19 +65,19 @@ def register(variant: Variant) -> Variant:
 def get_variant(name: str) -> Variant:
     """The variant of this name; ValueError listing the known names otherwise."""
     try:
-        return _VARIANTS[name]
+        return _registered()[name]
     except (KeyError, TypeError):
-        raise ValueError(f"unknown variant {name!r}; choose one of: {', '.join(_VARIANTS)}") from None
+        raise ValueError(f"unknown variant {name!r}; choose one of: {', '.join(_registered())}") from None
 
 
 def variant_names() -> tuple[str, ...]:
     """The names of the registered variants, in the order they were registered."""
-    return tuple(_VARIANTS)
+    return tuple(_registered())
 
 
 def variants() -> tuple[Variant, ...]:
     """Every registered variant."""
-    return tuple(_VARIANTS.values())
+    return tuple(_registered().values())
 
 
 def variant_for_rules(rules: RuleSet) -> Variant:
@@ -101,16 +89,16 @@ def variant_of_record(record: Mapping[str, Any]) -> Variant:
     """The variant a game record belongs to; RecordError if no variant reads it."""
     if not isinstance(record, Mapping):
         raise RecordError(f"a game record is a JSON object, not {type(record).__name__}")
-    for variant in _VARIANTS.values():
+    for variant in _registered().values():
         if variant.owns(record):
             return variant
     raise RecordError(f"no variant reads a record of format {record.get('format')!r} "
-                      f"and variant {record.get('variant')!r}; known variants: {', '.join(_VARIANTS)}")
+                      f"and variant {record.get('variant')!r}; known variants: {', '.join(_registered())}")
 
 
 def variant_of_game(game: object) -> Variant | None:
     """The registered variant whose game class ``game`` is an instance of, or None."""
-    for variant in _VARIANTS.values():
+    for variant in _registered().values():
         if isinstance(game, variant.game_class):
             return variant
     return None
@@ -119,30 +107,3 @@ def variant_of_game(game: object) -> Variant | None:
 def from_record(record: dict[str, Any]) -> Any:
     """The deal of any variant's record, replayed action by action."""
     return variant_of_record(record).from_record(record)
-
-
-# --------------------------------------------------------------------- the built-in variants
-def _skat_record(variant: str) -> Callable[[Mapping[str, Any]], bool]:
-    def owns(record: Mapping[str, Any]) -> bool:
-        return record.get("format", "skat-game") == "skat-game" and record.get("variant", "standard") == variant
-    return owns
-
-
-register(Variant(
-    name="standard", title="Skat", seats=3, game_class=Game, parse_action=functools.partial(parse_token, variant="standard"),
-    start=lambda seed, rules, **options: Game(seed, ruleset=rules or ISKO, **options),
-    load=Game.from_record, owns=_skat_record("standard"),
-))
-register(Variant(
-    name="tournee", title="Tournee Skat (historical)", seats=3, game_class=TourneeGame,
-    parse_action=functools.partial(parse_token, variant="tournee"),
-    start=lambda seed, rules, **options: TourneeGame(seed, ruleset=rules or TOURNEE, **options),
-    load=TourneeGame.from_record, owns=_skat_record("tournee"),
-))
-register(Variant(
-    name="officers", title="Officers' Skat (two players)", seats=2, game_class=OfficersGame,
-    parse_action=functools.partial(parse_token, variant="officers"),
-    start=lambda seed, rules, variant="classic", **options: OfficersGame(
-        variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
-    load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
-))

@@ -1,0 +1,17 @@
+"""Standard Skat as a variant: :class:`skat.game.Game` (the International Skat Order and every
+house rule of its rule set) found by the name ``standard``."""
+
+from __future__ import annotations
+
+from skat.game import Game
+from skat.rulesets import ISKO
+from skat.variant import Variant, skat_record_owner
+
+__all__ = ["VARIANT"]
+
+VARIANT = Variant(
+    name="standard", title="Skat", seats=3, game_class=Game, parse_action=Game.parse_action,
+    start=lambda seed, rules, **options: Game(seed, ruleset=rules or ISKO, **options),
+    load=Game.from_record, owns=skat_record_owner("standard"),
+)
+"""Standard Skat: three seats, the rule set's house rules, ``skat-game`` records without a variant."""
