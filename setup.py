@@ -1,4 +1,4 @@
-"""Build hook: compile the engine's core (src/skat/_core.py) and the rules kernel it calls
+"""Build hook: compile the engine's core (src/skat/deal/_core.py) and the rules kernel it calls
 (src/skat/rules/kernel.py, with its C declarations in kernel.pxd) with Cython.
 
 Everything else about the package is in pyproject.toml. Both are plain Python too, so an install
@@ -20,7 +20,7 @@ def _ext_modules() -> list:
         return []
     # the rules kernel first: the core cimports it (src/skat/rules/kernel.pxd)
     kernel = Extension("skat.rules.kernel", ["src/skat/rules/kernel.py"], optional=True)
-    core = Extension("skat._core", ["src/skat/_core.py"], optional=True)
+    core = Extension("skat.deal._core", ["src/skat/deal/_core.py"], optional=True)
     return cythonize(
         [kernel, core],
         compiler_directives={"language_level": 3, "boundscheck": False, "wraparound": False},

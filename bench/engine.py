@@ -5,7 +5,7 @@ same wall-clock budget, both driven from Python with uniformly random legal acti
 the game ends; the script prints every round, then the medians and the median ratio, and a
 last line of JSON. OpenSpiel's skat skips bid values, hand games and scoring, so ours does
 more work per game (it deals, bids over the 63 values, declares, plays ten tricks and scores).
-The engine's core (``skat._core``) runs compiled by Cython when installed with ``pip install -e .``;
+The engine's core (``skat.deal._core``) runs compiled by Cython when installed with ``pip install -e .``;
 the first line says whether it is (``SKAT_PURE_PYTHON=1`` measures the plain Python engine).
 
     python3 bench/engine.py [--rounds 7] [--seconds 2]
@@ -20,7 +20,7 @@ import statistics
 import time
 
 import skat
-from skat.game import COMPILED
+from skat.deal.game import COMPILED
 
 
 def ours_games(seconds: float, rng: random.Random) -> float:

@@ -17,9 +17,9 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from skat.officers import VARIANTS, OfficersGame
-from skat.officers.bot import OfficersBot
 from skat.players.base import RandomPlayer
+from skat.players.officers import OfficersBot
+from skat.variants.officers import VARIANTS, OfficersGame
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -19,9 +19,9 @@ import json
 import statistics
 import time
 
-from skat.arena import ArenaConfig, format_summary, run_match
-from skat.game import Game, Phase
+from skat.deal.game import Game, Phase
 from skat.players import make_player
+from skat.players.arena import ArenaConfig, format_summary, run_match
 from skat.solver import warm_up
 
 

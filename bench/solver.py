@@ -3,7 +3,7 @@
     python3 bench/solver.py                 # the benchmark (a few minutes on 2 cores)
     python3 bench/solver.py --generate      # rewrite bench/data/solver_deals.json
 
-The deals (bench/data/solver_deals.json) come from ``skat.game.deal(seed)`` for seeds 0, 1, 2, ...
+The deals (bench/data/solver_deals.json) come from ``skat.deal.game.deal(seed)`` for seeds 0, 1, 2, ...
 The first seat (forehand, middlehand, rearhand) whose hand with the skat passes a rule of thumb
 that club players use for a safe bid becomes the declarer; seeds where nobody qualifies are
 skipped until 100 deals are found.  The declarer picks up the skat and discards, and the contract
@@ -46,7 +46,7 @@ import time
 from pathlib import Path
 
 from skat.cards import JACKS, Card, iter_mask, mask_points, suit_mask
-from skat.game import deal
+from skat.deal.game import deal
 from skat.rules.ranking import TRUMP_MASK, GameType
 from skat.solver import (
     Position,
@@ -63,7 +63,7 @@ DATA = Path(__file__).resolve().parent / "data" / "solver_deals.json"
 ACES = sum(1 << (s * 8 + 7) for s in range(4))
 
 CRITERION = (
-    "skat.game.deal(seed) for seeds 0,1,2,...; first seat (0,1,2) whose 12 cards pass the rule of thumb in "
+    "skat.deal.game.deal(seed) for seeds 0,1,2,...; first seat (0,1,2) whose 12 cards pass the rule of thumb in "
     "bench/solver.py (grand: 3+ jacks and 2+ aces, 4 jacks and an ace, or 2 jacks, 3+ aces and a guarded ten; "
     "suit: most trumps with 7+, 6+ with 2 jacks and a side ace, or 5+ with 2 jacks and aces+guarded tens >= 3; "
     "null: every suit safe) declares it after picking up the skat; discard as documented there"
@@ -247,7 +247,7 @@ def play_best(pos: Position, tricks: int) -> Position:
 
 JIT_PROBE = (
     "import time; t = time.perf_counter(); from skat.solver import declarer_reaches, solve_points; "
-    "from skat.game import deal; h, s = deal(0); declarer_reaches(3, h, (), 0, 0, 61); solve_points(3, h, (), 0, 0); "
+    "from skat.deal.game import deal; h, s = deal(0); declarer_reaches(3, h, (), 0, 0, 61); solve_points(3, h, (), 0, 0); "
     "print(time.perf_counter() - t)"
 )
 

@@ -13,7 +13,6 @@ import random
 import pytest
 
 from conftest import ISS_SAMPLE
-from skat.actions import Bid, Play
 from skat.analysis import (
     AnalysisError,
     GameAnalysis,
@@ -25,12 +24,13 @@ from skat.analysis import (
 )
 from skat.cards import Card, iter_mask, mask_of, mask_points
 from skat.cli import main
+from skat.deal.game import Game, deal
 from skat.errors import RecordError
-from skat.game import Game, deal
 from skat.records.iss import read_iss_file, replay
+from skat.rules.actions import Bid, Play
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, winner_index
-from skat.rulesets import ISKO, PUB
+from skat.rules.rulesets import ISKO, PUB
 from skat.solver import Position, solve_points
 from skat.solver import reference as ref
 
@@ -454,7 +454,7 @@ def test_announced_schwarz_ends_with_the_first_defenders_trick() -> None:
 
 
 def test_tournee_games_use_tournee_scoring() -> None:
-    from skat.tournee import TourneeGame, tournee_outcome
+    from skat.variants.tournee import TourneeGame, tournee_outcome
 
     rng = random.Random(15)
     game = TourneeGame(seed=15)

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from skat.arena import SEATINGS, ArenaConfig, play_deal, run_match, seeger_fabian, summarize
 from skat.cli import main
+from skat.players.arena import SEATINGS, ArenaConfig, play_deal, run_match, seeger_fabian, summarize
 
 
 def test_seeger_fabian_at_a_three_table() -> None:

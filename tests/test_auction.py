@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from skat import BID_VALUES, Bid, Game, Phase
-from skat.actions import HOLD, PASS
 from skat.errors import IllegalActionError, OutOfTurnError
+from skat.rules.actions import HOLD, PASS
 from skat.rules.bidding import Auction, next_bid
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from skat.cli import main
-from skat.game import Game
+from skat.deal.game import Game
 
 
 def deal(capsys, *argv: str) -> str:

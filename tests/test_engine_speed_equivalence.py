@@ -1,11 +1,11 @@
-"""The compiled engine core (skat._core built by Cython) plays exactly like the same core run as Python.
+"""The compiled engine core (skat.deal._core built by Cython) plays exactly like the same core run as Python.
 
 The pure-Python engine runs in a subprocess with ``SKAT_PURE_PYTHON=1``; both play the same seeded
 random games under four rule sets (house rules and real-table revokes included), with early ends,
 Kontra, illegal actions and string actions mixed in, and fingerprint everything a program can
 observe: every list of legal and side actions, the seat to move, seat views, the errors of illegal
 actions, copies, pickles and the final records and results. Tournee Skat and the five variants of
-Officers' Skat run on the same base (:class:`skat._core.DealState`) and are fingerprinted the same
+Officers' Skat run on the same base (:class:`skat.deal._core.DealState`) and are fingerprinted the same
 way (:func:`variant_fingerprint`).
 """
 
@@ -22,11 +22,11 @@ import sys
 from pathlib import Path
 
 import skat
-from skat.game import COMPILED
-from skat.officers.game import OfficersGame
-from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE
-from skat.tournee import TourneeGame
-from skat.wire import view_to_json
+from skat.deal.game import COMPILED
+from skat.records.wire import view_to_json
+from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE
+from skat.variants.officers.game import OfficersGame
+from skat.variants.tournee import TourneeGame
 
 GAMES = 2000
 VARIANT_GAMES = 400
@@ -136,20 +136,20 @@ def variant_fingerprint(games: int, note: object) -> None:
 
 
 def test_the_core_is_compiled_unless_pure_python_was_asked_for():
-    # setup.py compiles skat/_core.py; without it the engine still works, at a fraction of its speed
+    # setup.py compiles skat/deal/_core.py; without it the engine still works, at a fraction of its speed
     assert COMPILED or os.environ.get("SKAT_PURE_PYTHON")
 
 
 def test_the_core_calls_the_compiled_rules_kernel():
     """Following suit and the trick winner are the rules layer's (skat.rules.kernel); compiled, the
     core calls that same compiled kernel, and pure Python runs both as source."""
-    import skat.game
+    import skat.deal.game
     import skat.rules.kernel
     import skat.rules.ranking
 
     assert skat.rules.ranking.legal_mask is skat.rules.kernel.legal_mask
-    assert skat.game._kernel is skat.rules.kernel
-    assert skat.game._core.COMPILED == skat.rules.kernel.COMPILED == COMPILED
+    assert skat.deal.game._kernel is skat.rules.kernel
+    assert skat.deal.game._core.COMPILED == skat.rules.kernel.COMPILED == COMPILED
 
 
 def test_a_core_without_its_compiled_kernel_runs_as_python(tmp_path):
@@ -164,7 +164,7 @@ def test_a_core_without_its_compiled_kernel_runs_as_python(tmp_path):
     shutil.copytree(package, tmp_path / "skat", ignore=shutil.ignore_patterns("__pycache__"))
     for built in (tmp_path / "skat" / "rules").glob("kernel.*.so"):
         built.unlink()
-    code = ("import random, skat, skat.game as g\n"
+    code = ("import random, skat, skat.deal.game as g\n"
             "game = skat.Game(seed=1); rng = random.Random(0)\n"
             "while not game.is_over: game.apply(rng.choice(game.legal_actions()))\n"
             "print(g.COMPILED, g._core.COMPILED, game.result.score)")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from skat import Card, Contract, Declare, Game, GameType, Phase, Play, cards
-from skat.actions import CLAIM, CONCEDE, HOLD, PASS, PICKUP, RESIGN, Bid, Discard
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
+from skat.rules.actions import CLAIM, CONCEDE, HOLD, PASS, PICKUP, RESIGN, Bid, Discard
 
 # forehand holds all four jacks and the clubs; middlehand spades and diamonds; rearhand hearts.
 HANDS = [

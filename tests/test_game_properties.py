@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skat import Card, Game, IllegalActionError, Phase
-from skat.actions import CLAIM, CONCEDE, PLAY, RESIGN, Bid, Discard
 from skat.cards import CardSet
-from skat.wire import view_to_json
+from skat.records.wire import view_to_json
+from skat.rules.actions import CLAIM, CONCEDE, PLAY, RESIGN, Bid, Discard
 
 CARD_RE = re.compile(r"\b[CSHD][789TJQKA]\b")
 SETTINGS = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -20,7 +20,7 @@ from conftest import ISS_SAMPLE
 from skat import CardSet, Contract, Game, GameType, RecordError
 from skat.cards import mask_points
 from skat.cli import main
-from skat.game import Phase
+from skat.deal.game import Phase
 from skat.records.iss import (
     IssResult,
     MoveKind,
@@ -463,7 +463,7 @@ def test_writing_needs_a_finished_game_and_plain_names():
 def test_a_ramsch_is_not_written():
     import dataclasses
 
-    from skat.rulesets import ISKO
+    from skat.rules.rulesets import ISKO
 
     game = Game(seed=3, ruleset=dataclasses.replace(ISKO, all_pass="ramsch"))
     rng = random.Random(1)

@@ -33,7 +33,7 @@ LAYER_NAMES = (
 
 LAYERS: dict[str, int] = {
     # base: the leaves every layer may use; they import nothing from the package
-    "skat.enums": BASE,  # GameType and the deal's Phase
+    "skat.enums": BASE,  # GameType and the Phase of every variant's deal
     "skat.errors": BASE,
     "skat.schema": BASE,  # how an option is declared (rule sets and the officers' options use it)
     "skat._cython_shim": BASE,
@@ -41,44 +41,26 @@ LAYERS: dict[str, int] = {
     "skat._compiled": BASE,  # the compiled modules, or their source with SKAT_PURE_PYTHON
     # cards
     "skat.cards": CARDS,
-    # rules: pure functions and small value types
+    # rules (skat/rules/): pure functions and small value types, then the rule sets a table agrees on
     "skat.rules.*": RULES,
-    "skat.actions": RULES,
-    "skat.officers.actions": RULES,
-    # rule sets: the options a table agrees on; a deal is played under one
-    "skat.rulesets": RULE_SETS,
-    "skat.officers.options": RULE_SETS,
-    # deal state: one deal of standard Skat and the house rules it plays (Ramsch, Kontra, Bock...)
-    "skat._core": DEAL,
-    "skat.game": DEAL,
-    "skat.ramsch": DEAL,
-    "skat.variant": DEAL,  # what a variant is (each variant module defines one)
-    # variants: deals of the other games, built on the deal state
-    "skat.tournee": VARIANTS,
-    "skat.officers.scoring": VARIANTS,
-    "skat.officers.game": VARIANTS,
-    "skat.wire": VARIANTS,  # the protocol's JSON of the seat views of every variant, next to their types
-    "skat.variants.*": VARIANTS,  # the registry: every variant found by name
-    # table: series of deals and their score sheets
-    "skat.table": TABLE,
-    "skat.scoresheet": TABLE,
-    "skat.officers.series": TABLE,
+    "skat.rules.rulesets": RULE_SETS,
+    # deal state (skat/deal/): the base of every deal, and one deal of standard Skat with its house rules
+    "skat.deal.*": DEAL,
+    # variants (skat/variants/): the games found by name, each in its own module, built on the deal state
+    "skat.variants.*": VARIANTS,
+    # table (skat/table/): series of deals and their score sheets
+    "skat.table.*": TABLE,
     # players, records, analysis: what plays, writes down or looks at deals and tables
     "skat.players.*": PLAYERS,
     "skat.solver.*": PLAYERS,
-    "skat.records.*": PLAYERS,
+    "skat.records.*": PLAYERS,  # ISS records and the protocol's JSON (wire)
     "skat.analysis": PLAYERS,
-    "skat.arena": PLAYERS,
-    "skat.remote": PLAYERS,
-    "skat.officers.bot": PLAYERS,
     # server and commands: the front ends, and the package's public API
     "skat.server.*": FRONT,
     "skat.web.*": FRONT,
     "skat.commands.*": FRONT,
     "skat.cli": FRONT,
     "skat.__main__": FRONT,
-    "skat.officers.text": FRONT,  # the officers' game in the terminal
-    "skat.officers": VARIANTS,  # its __init__ re-exports the game (actions, options, scoring, deal)
     "skat": FRONT,
 }
 """Every module's layer: a module name, or ``package.*`` for a package and all its modules."""
@@ -102,7 +84,7 @@ _LOADERS = {"import_module", "__import__", "find_spec"}
 
 
 def _known(name: str) -> str | None:
-    """The package module that an imported dotted name stands for (``skat.game.Game`` -> ``skat.game``)."""
+    """The package module that an imported dotted name stands for (``skat.deal.game.Game`` -> ``skat.deal.game``)."""
     while name and name not in MODULES:
         name = name.rpartition(".")[0]
     return name or None
@@ -141,7 +123,7 @@ def _imports(module: str) -> list[tuple[int, str, bool]]:
                 continue
             for alias in node.names:
                 submodule = f"{source}.{alias.name}"
-                if submodule in MODULES:  # `from skat import _core` imports the module skat._core
+                if submodule in MODULES:  # `from skat import _core` imports the module skat.deal._core
                     found.append((node.lineno, submodule, False))
                 else:
                     found.append((node.lineno, target, target == source and _is_package(target)))
@@ -248,7 +230,7 @@ def cycle_through(graph: dict[str, dict[str, int]], component: list[str]) -> lis
 
 
 def test_the_walk_sees_the_package():
-    assert {"skat", "skat.cards", "skat.game", "skat.rules.ranking", "skat.solver.search"} <= set(MODULES)
+    assert {"skat", "skat.cards", "skat.deal.game", "skat.rules.ranking", "skat.solver.search"} <= set(MODULES)
     assert "skat.cards" in GRAPH["skat.rules.ranking"]  # a module-level import
     assert "skat.commands.value" in GRAPH["skat.cli"]  # a module loaded by name
 
@@ -303,10 +285,10 @@ def test_the_leaves_import_nothing_from_the_package():
 @pytest.mark.parametrize("source, expected, through_init", [
     ("from skat.rules.ranking import GameType\n", {"skat.rules.ranking", "skat.rules"}, False),
     ("def f():\n    from .cards import Card\n", {"skat.cards"}, False),
-    ("if TYPE_CHECKING:\n    from skat.game import Game\n", {"skat.game"}, False),
+    ("if TYPE_CHECKING:\n    from skat.deal.game import Game\n", {"skat.deal.game", "skat.deal"}, False),
     ("import skat.solver.kernels as K\n", {"skat.solver.kernels", "skat.solver"}, False),
-    ("from skat import _core\n", {"skat._core"}, False),
-    ("import importlib\nimportlib.import_module('skat.table')\n", {"skat.table"}, False),
+    ("from skat.deal import _core\n", {"skat.deal._core", "skat.deal"}, False),
+    ("import importlib\nimportlib.import_module('skat.table.series')\n", {"skat.table.series", "skat.table"}, False),
     ("import importlib\nNAMES = ('skat.players.heuristic',)\nimportlib.import_module(NAMES[0])\n",
      {"skat.players.heuristic", "skat.players"}, False),
     ("from skat import Game\n", {"skat"}, True),

@@ -8,10 +8,12 @@ import json
 import pytest
 
 from conftest import vectors
-from skat.actions import PASS, PICKUP, Bid, Declare, Discard, Hold, Pass, Play
 from skat.cards import Card, CardSet
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
-from skat.officers import (
+from skat.records.wire import view_to_json
+from skat.rules.actions import PASS, PICKUP, Bid, Declare, Discard, Hold, Pass, Play
+from skat.rules.contract import Contract
+from skat.variants.officers import (
     OfficersGame,
     OfficersOptions,
     Phase,
@@ -20,9 +22,7 @@ from skat.officers import (
     score_game,
     score_ramsch,
 )
-from skat.officers.actions import KONTRA, RAMSCH, RE
-from skat.rules.contract import Contract
-from skat.wire import view_to_json
+from skat.variants.officers.actions import KONTRA, RAMSCH, RE
 
 CASES = {c["id"]: c for c in vectors("officers_skat")}
 
@@ -504,11 +504,11 @@ def test_variant_aliases():
 def test_public_api():
     """The game from the package; the computer player, the series and the terminal game from the
     modules of their layers (the package's __init__ re-exports no higher layer)."""
-    import skat.officers as officers
-    import skat.officers.bot
-    import skat.officers.series
-    import skat.officers.text
+    import skat.commands.play_officers
+    import skat.players.officers
+    import skat.table.officers
+    import skat.variants.officers as officers
 
     for name in ("OfficersGame", "OfficersOptions", "VARIANTS"):
         assert hasattr(officers, name)
-    assert skat.officers.bot.OfficersBot and skat.officers.series.OfficersSeries and skat.officers.text.play_text
+    assert skat.players.officers.OfficersBot and skat.table.officers.OfficersSeries and skat.commands.play_officers.play_text

@@ -8,15 +8,15 @@ import random
 
 import pytest
 
-from skat.actions import PASS, Declare
 from skat.cards import CardSet
-from skat.officers import OfficersGame, Phase
-from skat.officers.bot import OfficersBot, choose_game, sample_world
-from skat.officers.series import OfficersSeries
-from skat.officers.text import play_text, render_view
+from skat.commands.play_officers import play_text, render_view
 from skat.players.base import RandomPlayer
+from skat.players.officers import OfficersBot, choose_game, sample_world
+from skat.records.wire import view_to_json
+from skat.rules.actions import PASS, Declare
 from skat.rules.contract import Contract
-from skat.wire import view_to_json
+from skat.table.officers import OfficersSeries
+from skat.variants.officers import OfficersGame, Phase
 from test_officers import CLASSIC_DECK, deck_for
 
 VARIANT_OPTIONS = [("classic", {"allow_null": True, "allow_ramsch": True}), ("passing", {}),

@@ -15,11 +15,11 @@ from fastapi import HTTPException
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
-from skat.officers import OfficersGame, parse_officers_action
 from skat.server import create_app
 from skat.server import officers as officers_server
 from skat.server.officers import OfficersTables, create_officers_app
 from skat.server.store import OfficersTableClosedError, Store, normalize_db_url
+from skat.variants.officers import OfficersGame, parse_officers_action
 from test_server_support import (
     chromium_launch_kwargs,
     free_port,

@@ -10,12 +10,12 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from skat.officers import OfficersGame, parse_officers_action
+from skat.records.wire import view_to_json
 from skat.server import create_app
 from skat.server import officers as officers_server
 from skat.server.officers import OfficersTables, create_officers_app
 from skat.server.store import Store, StoredOfficersTable
-from skat.wire import view_to_json
+from skat.variants.officers import OfficersGame, parse_officers_action
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 BODY = {"variant": "classic", "seed": 21, "options": {"allow_null": True}, "seat": 0}

@@ -16,11 +16,11 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
 
 from skat.cards import Card
-from skat.officers import OfficersGame
-from skat.officers.game import DOWN, OUT, OWN, UP
-from skat.officers.options import VARIANTS
 from skat.server import officers as officers_server
 from skat.server.officers import PAGE, TABLES, create_officers_app, page_url, router
+from skat.variants.officers import OfficersGame
+from skat.variants.officers.game import DOWN, OUT, OWN, UP
+from skat.variants.officers.options import VARIANTS
 from test_server_support import ROOT, chromium_launch_kwargs, free_port, serve, stop
 
 SHOTS = ROOT / "test-output" / "screenshots"

@@ -16,10 +16,7 @@ import pytest
 
 from skat import Game, RecordError
 from skat.cli import main
-from skat.officers import OfficersGame
-from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
-from skat.officers.options import OfficersOptions
-from skat.rulesets import (
+from skat.rules.rulesets import (
     ISKO,
     PRESETS,
     PUB,
@@ -33,9 +30,12 @@ from skat.rulesets import (
 from skat.schema import OPTION, Option, OptionError, Schema, flag
 from skat.server.store import Store
 from skat.server.tables import table_ruleset
-from skat.table import Table
-from skat.tournee import TourneeGame
+from skat.table.series import Table
 from skat.variants import from_record
+from skat.variants.officers import OfficersGame
+from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
+from skat.variants.officers.options import OfficersOptions
+from skat.variants.tournee import TourneeGame
 
 # (option changes as JSON, the option the error must name, words the error must hold)
 BAD = [

@@ -12,8 +12,8 @@ import pytest
 
 from conftest import ROOT
 from skat import __version__
-from skat.arena import ArenaConfig, arena_player, run_match
 from skat.cli import main
+from skat.players.arena import ArenaConfig, arena_player, run_match
 from skat.players.registry import LEVELS, PLAYER_NAMES, check_player_name, make_player
 
 SKAT = [sys.executable, "-m", "skat"]

@@ -9,11 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
-from skat.arena import new_game
 from skat.cards import Card, CardSet, mask_of
-from skat.game import Game, Phase
+from skat.deal.game import Game, Phase
 from skat.players import make_player
+from skat.players.arena import new_game
 from skat.players.heuristic import (
     HeuristicPlayer,
     best_game,
@@ -22,8 +21,9 @@ from skat.players.heuristic import (
     ramsch_risk,
     trump_strength,
 )
+from skat.rules.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.ranking import GameType
-from skat.rulesets import PRESETS
+from skat.rules.rulesets import PRESETS
 
 RULESETS = sorted({r.name: r for r in PRESETS.values()}.values(), key=lambda r: r.name)
 

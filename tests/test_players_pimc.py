@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from skat.arena import new_game
 from skat.cards import mask_points
-from skat.game import Game, Phase
+from skat.deal.game import Game, Phase
 from skat.players import make_player
 from skat.players import pimc as pimc_module
+from skat.players.arena import new_game
 from skat.players.bidding import SimulationBidder, best_discards
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.pimc import PIMCPlayer, card_values
 from skat.players.worlds import Knowledge, World
-from skat.rulesets import PRESETS
+from skat.rules.rulesets import PRESETS
 from skat.solver import move_values_array
 
 RULESETS = sorted({r.name: r for r in PRESETS.values()}.values(), key=lambda r: r.name)

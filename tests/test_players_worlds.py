@@ -7,7 +7,7 @@ import random
 import pytest
 
 from skat.cards import ALL_CARDS, mask_of
-from skat.game import Game, Phase
+from skat.deal.game import Game, Phase
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.worlds import SKAT, Knowledge, World, sample_worlds
 from skat.rules.ranking import FOLLOW_MASK

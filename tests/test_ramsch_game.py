@@ -7,9 +7,9 @@ import random
 import pytest
 
 from skat.cards import JACKS
+from skat.deal.game import Game, Phase, ramsch_game
 from skat.errors import IllegalActionError
-from skat.game import Game, Phase, ramsch_game
-from skat.rulesets import ISKO, PIRATE, PUB
+from skat.rules.rulesets import ISKO, PIRATE, PUB
 
 RAMSCH = ISKO.replace(all_pass="ramsch")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from skat.cards import JACKS, mask_of
-from skat.ramsch import push_discards, score_ramsch
-from skat.rulesets import ISKO, TOURNEE
+from skat.deal.ramsch import push_discards, score_ramsch
+from skat.rules.rulesets import ISKO, TOURNEE
 
 
 def test_augen_most_points_lose_them():

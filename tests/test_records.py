@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skat import Game, RecordError
-from skat.game import Phase
-from skat.rulesets import ISKO, OLD_PRE1999
-from skat.wire import view_to_json
+from skat.deal.game import Phase
+from skat.records.wire import view_to_json
+from skat.rules.rulesets import ISKO, OLD_PRE1999
 
 
 def play(game: Game, rng: random.Random, side_rate: float = 0.05, limit: int | None = None) -> Game:

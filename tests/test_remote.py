@@ -12,11 +12,11 @@ import pytest
 from skat import Game
 from skat.cli import main
 from skat.players import make_player
-from skat.remote import parse_table_link, play_remote, view_from_json
-from skat.rulesets import PUB, TOURNEE
+from skat.players.remote import parse_table_link, play_remote, view_from_json
+from skat.records.wire import view_to_json
+from skat.rules.rulesets import PUB, TOURNEE
 from skat.server.app import create_app
-from skat.tournee import TourneeGame
-from skat.wire import view_to_json
+from skat.variants.tournee import TourneeGame
 from test_server_support import serve, stop
 
 

@@ -1,6 +1,6 @@
 """The engines against the pure-Python rules layer: each rule once (docs/rules.md 1-4).
 
-The compiled core of :class:`skat.Game` (:mod:`skat._core`, Cython) calls the rules kernel
+The compiled core of :class:`skat.Game` (:mod:`skat.deal._core`, Cython) calls the rules kernel
 (:mod:`skat.rules.kernel`, compiled too) for the follow-suit rule and the trick winner, and keeps its
 own fast copies of the deal, the auction and the declarations that can still reach the bid. Seeded random play through the public API reaches at least :data:`POSITIONS` card positions,
 and as many auction positions, per variant (standard Skat under the ISkO, pub and pirate rule sets,
@@ -31,17 +31,17 @@ from collections import Counter
 import pytest
 
 from skat import IllegalActionError
-from skat.actions import HOLD, PASS, Bid, Declare, Hold, Pass, Play
 from skat.cards import deal_masks
-from skat.game import Game, Phase, deal
-from skat.officers import OfficersGame
-from skat.officers.game import Phase as OfficersPhase
+from skat.deal.game import Game, Phase, deal
+from skat.rules.actions import HOLD, PASS, Bid, Declare, Hold, Pass, Play
 from skat.rules.bidding import FOREHAND, REARHAND, Auction, legal_moves
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, legal_mask, winner_index
+from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE
 from skat.rules.value import best_hand_matadors, can_reach_bid, matador_count
-from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE
-from skat.tournee import TourneeGame
+from skat.variants.officers import OfficersGame
+from skat.variants.officers.game import Phase as OfficersPhase
+from skat.variants.tournee import TourneeGame
 
 POSITIONS = 10_000
 """Card positions, and auction positions where there is an auction, per variant (the declarations,
@@ -258,7 +258,7 @@ def test_the_deal_of_a_seed():
 
 # ----------------------------------------------------------------- Tournee
 def play_tournee(positions: int = POSITIONS) -> Counter:
-    """:class:`skat.tournee.TourneeGame`, bidding on the Tournee ladder."""
+    """:class:`skat.variants.tournee.TourneeGame`, bidding on the Tournee ladder."""
     return play_three_handed(lambda seed: TourneeGame(seed=seed), TOURNEE.bid_values, positions, False)
 
 
@@ -279,7 +279,7 @@ def _admiral_auction() -> Auction:
 
 
 def play_officers(variant: str, options: dict, positions: int = POSITIONS, first_seed: int = 0) -> Counter:
-    """Random games of :class:`skat.officers.OfficersGame` until ``positions`` card positions (and, in
+    """Random games of :class:`skat.variants.officers.OfficersGame` until ``positions`` card positions (and, in
     Admiral's Skat, auction positions)."""
     seen: Counter = Counter()
     number = first_seed

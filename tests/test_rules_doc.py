@@ -8,10 +8,10 @@ import re
 import pytest
 
 from conftest import ROOT
-from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
-from skat.officers.options import OfficersOptions
-from skat.rulesets import ISKO
-from skat.rulesets import SCHEMA as RULE_SCHEMA
+from skat.rules.rulesets import ISKO
+from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
+from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
+from skat.variants.officers.options import OfficersOptions
 
 OUTSIDE = "/".join(("..", "shared"))  # the folder beside a checkout, which a clone alone does not have
 DOC = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
+from skat.rules.rulesets import ISKO, PIRATE, PRESETS, PUB, TOURNEE, RuleSet, RuleSetError, get_ruleset
 from skat.rules.value import ISKO_VALUES
-from skat.rulesets import ISKO, PIRATE, PRESETS, PUB, TOURNEE, RuleSet, RuleSetError, get_ruleset
 
 
 def test_presets_by_name():

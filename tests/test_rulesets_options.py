@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from skat.deal.game import Game, ramsch_game
 from skat.errors import IllegalActionError
-from skat.game import Game, ramsch_game
 from skat.players import RandomPlayer
-from skat.rulesets import ISKO, TOURNEE
-from skat.table import Table
+from skat.rules.rulesets import ISKO, TOURNEE
+from skat.table.series import Table
 
 
 def test_bid_values_option():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from skat.deal.game import Game
 from skat.errors import IllegalActionError
-from skat.game import Game
-from skat.rulesets import ISKO
+from skat.rules.rulesets import ISKO
 
 REAL = ISKO.replace(real_table=True)
 HANDS = ["CA CT CK CQ C9 H8 D7 SA ST SK", "CJ SJ HJ DJ HA HT HK HQ H9 C8", "DA DT DK DQ D9 D8 C7 SQ S9 S8"]

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from skat.scoresheet import ScoreSheet, SheetEntry
+from skat.table.scoresheet import ScoreSheet, SheetEntry
 
 
 def _entry(number, declarer, won, scores, dealer=0, game="clubs"):

@@ -8,7 +8,7 @@ import re
 import pytest
 from fastapi.testclient import TestClient
 
-from skat.game import Game
+from skat.deal.game import Game
 
 CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
 
@@ -350,11 +350,11 @@ def test_a_seated_person_closes_the_table(client):
 
 def test_a_spectator_sees_no_seat_secrets():
     """The public view keeps only what everybody may see: no hand, no discard, no skat without a declarer."""
-    from skat.game import Phase
-    from skat.rulesets import PUB
+    from skat.deal.game import Phase
+    from skat.records.wire import seat_view_to_json
+    from skat.rules.rulesets import PUB
     from skat.server.tables import public_view
-    from skat.tournee import TourneeGame
-    from skat.wire import seat_view_to_json
+    from skat.variants.tournee import TourneeGame
 
     game = Game(seed=4, ruleset=PUB.replace(schieberamsch=True), start="ramsch")
     while game.phase is Phase.GRAND_HAND:

@@ -20,7 +20,7 @@ from tests.test_server_house import three_people
 
 import skat.server.app as server_app
 from skat.analysis import analyse_game
-from skat.game import Game
+from skat.deal.game import Game
 from skat.records.iss import parse_iss
 from skat.server import create_app
 from skat.server.app import ANALYSIS_TIME_LIMIT, AnalysisCache, analyse_record

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from skat import Game
-from skat.actions import PASS, Bid
 from skat.players import RandomPlayer
-from skat.rulesets import PUB
+from skat.rules.actions import PASS, Bid
+from skat.rules.rulesets import PUB
 from skat.server.bots import BotSeat
 
 

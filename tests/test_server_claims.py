@@ -9,9 +9,9 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from skat.actions import CLAIM
-from skat.game import Game
+from skat.deal.game import Game
 from skat.players import make_player
+from skat.rules.actions import CLAIM
 from skat.server import create_app
 from skat.server.bots import claim_is_sound
 from skat.solver import declarer_takes_all

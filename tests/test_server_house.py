@@ -10,11 +10,11 @@ from contextlib import ExitStack
 from fastapi.testclient import TestClient
 from tests.test_server import visible_cards
 
-from skat.game import Game
+from skat.deal.game import Game
 from skat.server import create_app
 from skat.server.store import Store, tables_t
 from skat.server.tables import TableManager
-from skat.tournee import TourneeGame
+from skat.variants.tournee import TourneeGame
 
 
 class Trio:

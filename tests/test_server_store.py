@@ -8,10 +8,10 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from skat.game import Game
+from skat.deal.game import Game
+from skat.records.wire import view_to_json
 from skat.server import create_app
 from skat.server.store import Store, normalize_db_url
-from skat.wire import view_to_json
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from skat.cards import Card, iter_mask, mask_points
-from skat.game import deal
+from skat.deal.game import deal
 from skat.rules.ranking import legal_mask, winner_index
 from skat.solver import (
     Position,

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from skat.cli import main
-from skat.game import Game, Phase
+from skat.deal.game import Game, Phase
 from skat.solver import Position, PositionError, solve
 from skat.solver import reference as ref
 
@@ -124,7 +124,7 @@ def test_position_from_a_game_in_play() -> None:
 
 def test_node_limit_gives_up_with_exit_code_3(capsys, monkeypatch) -> None:
     from skat.cards import Card, iter_mask, mask_points
-    from skat.game import deal
+    from skat.deal.game import deal
 
     hands, skat = deal(11)
     full = {"game": "grand", "declarer": 0, "hands": [[Card(c).name for c in iter_mask(h)] for h in hands],

@@ -9,8 +9,8 @@ import pytest
 
 from skat import Game
 from skat.players import RandomPlayer
-from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE
-from skat.table import Table, TableError, seats_for, sitting_out
+from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE
+from skat.table.series import Table, TableError, seats_for, sitting_out
 
 PRESETS = {"isko": ISKO, "pub": PUB, "pirate": PIRATE, "tournee": TOURNEE}
 

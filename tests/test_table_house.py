@@ -9,8 +9,8 @@ import pytest
 
 from skat.players import RandomPlayer
 from skat.rules.contract import Contract
-from skat.rulesets import ISKO, PIRATE, PUB
-from skat.table import Table, bock_events, round_score
+from skat.rules.rulesets import ISKO, PIRATE, PUB
+from skat.table.series import Table, bock_events, round_score
 from test_table import check_sheet, play_series
 
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from conftest import vectors
+from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, RecordError
-from skat.game import Game, Phase
-from skat.tournee import TOURNEE_GAMES, TourneeGame, game_name, tournee_null_allowed, tournee_outcome
 from skat.variants import from_record
+from skat.variants.tournee import TOURNEE_GAMES, TourneeGame, game_name, tournee_null_allowed, tournee_outcome
 
 KIND = {"solo": "solo", "raeuber_skat_game": "solo", "tournee": "tournee", "grand_gucki": "gucki"}
 

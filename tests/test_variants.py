@@ -9,13 +9,11 @@ import random
 import pytest
 
 from skat.analysis import AnalysisError, analyse_game
+from skat.deal.game import Game
 from skat.errors import RecordError
-from skat.game import Game
-from skat.officers.game import OfficersGame
 from skat.players.base import RandomPlayer
-from skat.rulesets import PUB, TOURNEE
-from skat.table import Table
-from skat.tournee import TourneeGame
+from skat.rules.rulesets import PUB, TOURNEE
+from skat.table.series import Table
 from skat.variants import (
     DealState,
     Variant,
@@ -28,6 +26,8 @@ from skat.variants import (
     variant_of_record,
     variants,
 )
+from skat.variants.officers.game import OfficersGame
+from skat.variants.tournee import TourneeGame
 
 
 def _play_out(game, seed: int):

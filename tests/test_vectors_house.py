@@ -7,10 +7,10 @@ from fractions import Fraction
 import pytest
 
 from conftest import vectors
-from skat.ramsch import score_ramsch
-from skat.rulesets import ISKO, PIRATE, TOURNEE
-from skat.scoresheet import seeger_fabian_score, settlement
-from skat.table import pirate_rounds_due, round_score
+from skat.deal.ramsch import score_ramsch
+from skat.rules.rulesets import ISKO, PIRATE, TOURNEE
+from skat.table.scoresheet import seeger_fabian_score, settlement
+from skat.table.series import pirate_rounds_due, round_score
 
 SEAT = {"F": 0, "M": 1, "R": 2}
 RAMSCH_RULES = {

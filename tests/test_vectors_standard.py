@@ -20,8 +20,8 @@ def test_game_value(case):
                "isko2018+bock": "isko2018"}.get(case["ruleset"], case["ruleset"])
     if case["ruleset"] == "old_grand_ouvert_base36":
         from skat.rules.contract import Contract
+        from skat.rules.rulesets import ISKO
         from skat.rules.value import evaluate
-        from skat.rulesets import ISKO
 
         rules = ISKO.replace(grand_ouvert_base36=True)
         contract = Contract(GameType.parse(data["game"]), hand=data["hand"], ouvert=data["ouvert"],
@@ -69,9 +69,9 @@ def test_bidding(case):
 
 @pytest.mark.parametrize("case", vectors("declaration", ("isko2018",)), ids=lambda c: c["id"])
 def test_declaration(case):
-    from skat.actions import PASS, Declare, PickUp
+    from skat.deal.game import Game
     from skat.errors import IllegalActionError
-    from skat.game import Game
+    from skat.rules.actions import PASS, Declare, PickUp
     from skat.rules.contract import Contract, DeclarationError
 
     inp = case["input"]

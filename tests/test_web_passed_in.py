@@ -67,10 +67,10 @@ def open_table(browser, server, errors: list, ruleset: str, context: dict):
 
 def test_the_seed_deals_three_hands_nobody_bids_on():
     """The premise of the browser tests: in deal 1 of seed 7 the heuristic player bids on no hand."""
-    from skat.game import Game
+    from skat.deal.game import Game
     from skat.players.heuristic import HeuristicPlayer
-    from skat.rulesets import get_ruleset
-    from skat.table import deal_seed
+    from skat.rules.rulesets import get_ruleset
+    from skat.table.series import deal_seed
 
     for ruleset in ("isko2018", "pub"):
         game = Game(deal_seed(SEED, 1, 0), ruleset=get_ruleset(ruleset))

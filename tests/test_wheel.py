@@ -3,7 +3,7 @@ with the compiled core; the wheel, installed into a fresh virtual environment, r
 command and serves the browser table.
 
 Building writes only what the README's install writes too, both ignored by git: Cython's
-``src/skat/_core.c`` and ``src/skat.egg-info``. The build and the install fetch their packages as
+``src/skat/deal/_core.c`` and ``src/skat.egg-info``. The build and the install fetch their packages as
 ``pip`` does (its index, its cache), so they take about a minute and a half together.
 """
 
@@ -90,7 +90,7 @@ def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
         names = {name.partition("/")[2] for name in archive.getnames()}
     tests = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*")
              if p.is_file() and "__pycache__" not in p.parts and (p.suffix == ".py" or "data" in p.parts)]
-    needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/_core.py",
+    needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/deal/_core.py",
               "src/skat/rules/kernel.py", "src/skat/rules/kernel.pxd",
               "src/skat/web/static/index.html", *(f"src/{name}" for name in _package_sources()), *tests]
     assert not [name for name in needed if name not in names]
@@ -103,8 +103,8 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
         metadata = email.parser.Parser().parsestr(archive.read(f"skat-{VERSION}.dist-info/METADATA").decode())
         entry_points = archive.read(f"skat-{VERSION}.dist-info/entry_points.txt").decode()
     assert not [name for name in _package_sources() if name not in names]  # modules, web/static, data
-    assert {"skat/_core.py", "skat/web/static/index.html", "skat/web/static/app.js"} <= names
-    assert len([name for name in names if re.fullmatch(r"skat/_core\..+\.(so|pyd)", name)]) == 1
+    assert {"skat/deal/_core.py", "skat/web/static/index.html", "skat/web/static/app.js"} <= names
+    assert len([name for name in names if re.fullmatch(r"skat/deal/_core\..+\.(so|pyd)", name)]) == 1
     assert len([name for name in names if re.fullmatch(r"skat/rules/kernel\..+\.(so|pyd)", name)]) == 1
     assert not [name for name in names if name.endswith((".c", ".pyc"))]
     assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
@@ -123,7 +123,7 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
 def test_the_installed_wheel_plays(installed: Path, tmp_path: Path) -> None:
     skat = installed / "bin" / "skat"
     where = _run([installed / "bin" / "python", "-c",
-                  "import skat, skat.game; print(skat.__file__); print(skat.game.COMPILED)"],
+                  "import skat, skat.deal.game; print(skat.__file__); print(skat.deal.game.COMPILED)"],
                  cwd=tmp_path, timeout=120).stdout.split()
     assert Path(where[0]).is_relative_to(installed)  # the installed package, not this checkout
     assert where[1] == "True"  # the compiled core came with the wheel

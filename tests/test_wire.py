@@ -1,4 +1,4 @@
-"""The wire form (skat.wire): seat views and actions to and from JSON, and the spectator's public view.
+"""The wire form (skat.records.wire): seat views and actions to and from JSON, and the spectator's public view.
 
 Over thousands of seeded random states of every variant (tests/wire_states.py): the JSON is exactly
 what the server sent before this module existed (a copy of the old encoders below, and the golden
@@ -18,14 +18,9 @@ import pytest
 
 from conftest import DATA
 from skat.cards import Card, CardSet
+from skat.deal.game import Game, Phase, SeatView
 from skat.errors import IllegalActionError
-from skat.game import Game, Phase, SeatView
-from skat.officers import OfficersGame, OfficersView
-from skat.officers.actions import KONTRA as OFFICERS_KONTRA
-from skat.officers.actions import RAMSCH
-from skat.officers.game import Phase as OfficersPhase
-from skat.tournee import TourneeGame
-from skat.wire import (
+from skat.records.wire import (
     PUBLIC_FACTS,
     PUBLIC_OFFICERS_FACTS,
     action_token,
@@ -39,6 +34,11 @@ from skat.wire import (
     view_from_json,
     view_to_json,
 )
+from skat.variants.officers import OfficersGame, OfficersView
+from skat.variants.officers.actions import KONTRA as OFFICERS_KONTRA
+from skat.variants.officers.actions import RAMSCH
+from skat.variants.officers.game import Phase as OfficersPhase
+from skat.variants.tournee import TourneeGame
 from test_officers_random import FRONTS, secrets
 from wire_states import OFFICERS_VARIANTS, SKAT_VARIANTS, VARIANTS, seats, states
 
@@ -67,7 +67,7 @@ def token_variant(game: Any) -> str:
 
 # --------------------------------------------------------- the old encoders
 # Copied from SeatView.to_json and OfficersView.to_json and from the server's public_view as they were
-# before skat.wire: the protocol did not change, so the new encoders must write exactly this.
+# before skat.records.wire: the protocol did not change, so the new encoders must write exactly this.
 def old_seat_view_json(self: SeatView) -> dict[str, Any]:
     return {
         "kontra_level": self.kontra_level,
@@ -115,7 +115,7 @@ def old_officers_view_json(self: OfficersView) -> dict[str, Any]:
 
 
 def old_public_view(game: Any) -> dict[str, Any]:
-    """The server's spectator view before skat.wire: a defender's view with its secrets blanked."""
+    """The server's spectator view before skat.records.wire: a defender's view with its secrets blanked."""
     view_json = old_seat_view_json(game.view(0 if game.declarer is None else (game.declarer + 1) % 3))
     out = dict(view_json)
     out.update(seat=None, hand=[], legal_actions=[], side_actions=[], discard=None)

@@ -12,11 +12,11 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from skat.actions import PASS, TURN, Declare
-from skat.game import Game, Phase
-from skat.officers import OfficersGame
-from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE
-from skat.tournee import TourneeGame
+from skat.deal.game import Game, Phase
+from skat.rules.actions import PASS, TURN, Declare
+from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE
+from skat.variants.officers import OfficersGame
+from skat.variants.tournee import TourneeGame
 
 SCHIEBERAMSCH = PUB.replace(schieberamsch=True)
 

@@ -7,7 +7,10 @@
 """
 
 from skat._version import __version__ as __version__
-from skat.actions import (
+from skat.cards import Card, CardNotationError, CardSet, Rank, Suit, card_points, cards
+from skat.deal.game import Game, GameResult, Phase, SeatView
+from skat.errors import IllegalActionError, OutOfTurnError, RecordError, SkatError, WrongPhaseError
+from skat.rules.actions import (
     Action,
     Bid,
     Claim,
@@ -21,16 +24,13 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import Card, CardNotationError, CardSet, Rank, Suit, card_points, cards
-from skat.errors import IllegalActionError, OutOfTurnError, RecordError, SkatError, WrongPhaseError
-from skat.game import Game, GameResult, Phase, SeatView
 from skat.rules.bidding import BID_VALUES
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, legal_cards, trick_winner
+from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE, RuleSet
 from skat.rules.value import Outcome, evaluate, matadors
-from skat.rulesets import ISKO, PIRATE, PUB, TOURNEE, RuleSet
-from skat.scoresheet import ScoreSheet
-from skat.table import Table
+from skat.table.scoresheet import ScoreSheet
+from skat.table.series import Table
 
 __all__ = [
     "Action", "Bid", "Claim", "Concede", "Declare", "Discard", "Hold", "Pass", "PickUp", "Play",

@@ -1,4 +1,4 @@
-"""The few names of Cython's pure-Python mode that :mod:`skat._core` uses, for running it uncompiled
+"""The few names of Cython's pure-Python mode that :mod:`skat.deal._core` uses, for running it uncompiled
 where Cython is not installed: the types are placeholders and the decorators change nothing."""
 
 from __future__ import annotations

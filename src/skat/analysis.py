@@ -36,15 +36,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.actions import Play
 from skat.cards import Card, mask_points
+from skat.deal.game import Game
 from skat.errors import SkatError
-from skat.game import Game
 from skat.records.iss import ComputedResult, IssRecord, parse_iss, replay
+from skat.rules.actions import Play
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, display_order, winner_index
+from skat.rules.rulesets import RuleSet
 from skat.rules.value import Outcome, evaluate
-from skat.rulesets import RuleSet
 from skat.solver.position import Position
 from skat.solver.search import SearchLimitExceeded, move_values_array
 from skat.variants.registry import from_record, variant_of_game
@@ -586,7 +586,7 @@ def analyse_game(game_or_record: Game | dict | IssRecord | str, *, time_limit: f
                  label: str | None = None) -> GameAnalysis:
     """Analyse the card play of a finished game double dummy.
 
-    Takes a finished :class:`skat.game.Game`, one of our JSON game records (``Game.to_record()``),
+    Takes a finished :class:`skat.deal.game.Game`, one of our JSON game records (``Game.to_record()``),
     a parsed ISS record (:func:`skat.records.iss.parse_iss`) or an ISS record line.  ``time_limit``
     bounds each solver call (seconds per position); a position over it is reported as not analysed.
     Raises :class:`AnalysisError` for a game that is not finished and

@@ -1,8 +1,8 @@
 """The enums every layer names: the game types and the phases of a deal.
 
 A leaf of the package: it imports nothing from it, so the cards, the rules, the compiled core
-(:mod:`skat._core`) and everything above can share these members. They are re-exported where they
-were first defined: :class:`GameType` by :mod:`skat.rules.ranking`, :class:`Phase` by :mod:`skat.game`.
+(:mod:`skat.deal._core`) and everything above can share these members. They are re-exported where they
+were first defined: :class:`GameType` by :mod:`skat.rules.ranking`, :class:`Phase` by :mod:`skat.deal.game`.
 """
 
 from __future__ import annotations

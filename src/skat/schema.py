@@ -1,7 +1,7 @@
 """Typed, ranged options, declared once and checked wherever they enter.
 
-A frozen dataclass of options (:class:`skat.rulesets.RuleSet`,
-:class:`skat.officers.options.OfficersOptions`) declares every field with one of :func:`flag`,
+A frozen dataclass of options (:class:`skat.rules.rulesets.RuleSet`,
+:class:`skat.variants.officers.options.OfficersOptions`) declares every field with one of :func:`flag`,
 :func:`number`, :func:`choice`, :func:`text`, :func:`numbers` or :func:`names`. That puts the
 option's type, its range or choices and its documentation into the field's metadata, one
 :class:`Option`. A :class:`Schema` reads them back and serves every entry point alike:

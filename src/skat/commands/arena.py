@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from skat.arena import ArenaConfig, format_summary, plot_cumulative, run_match, write_json
+from skat.players.arena import ArenaConfig, format_summary, plot_cumulative, run_match, write_json
 from skat.players.registry import OWN_BOT_FORMS, PLAYER_NAMES
 
 

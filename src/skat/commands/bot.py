@@ -20,8 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skat.arena import arena_player
-    from skat.remote import parse_table_link, play_remote
+    from skat.players.arena import arena_player
+    from skat.players.remote import parse_table_link, play_remote
 
     if args.deals is not None and args.deals < 1:
         print(f"skat bot: --deals must be at least 1, got {args.deals}", file=sys.stderr)

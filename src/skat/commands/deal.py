@@ -12,9 +12,9 @@ import json
 import random
 import textwrap
 
-from skat.actions import Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import Card
-from skat.game import SEAT_NAMES, Game
+from skat.deal.game import SEAT_NAMES, Game
+from skat.rules.actions import Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.ranking import GameType, display_order
 
 _INDENT = 12  # the column where a line's text starts, after its label

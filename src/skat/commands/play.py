@@ -11,17 +11,17 @@ import time
 import webbrowser
 from typing import TextIO
 
-from skat.actions import parse_action
 from skat.cards import CardSet
+from skat.deal.game import SEAT_NAMES, Game, Phase
 from skat.errors import IllegalActionError
-from skat.game import SEAT_NAMES, Game, Phase
 from skat.players.registry import LEVELS, PLAYER_NAMES
+from skat.rules.actions import parse_action
 from skat.rules.ranking import display_order
-from skat.rulesets import PRESETS, get_ruleset
+from skat.rules.rulesets import PRESETS, get_ruleset
 from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import UNLIMITED_GAMES
-from skat.table import Table
+from skat.table.series import Table
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_officers(args: argparse.Namespace) -> int:
     """Officers' Skat for two against the computer: a page in the browser, or the terminal."""
     if args.text:
-        from skat.officers.text import play_text as play_officers_text
+        from skat.commands.play_officers import play_text as play_officers_text
 
         play_officers_text(variant=args.officers_variant, seed=args.seed, input=sys.stdin, output=sys.stdout,
                            games=args.deals or 1000)

@@ -21,10 +21,10 @@ import sys
 import textwrap
 from typing import Any
 
-from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
-from skat.officers.options import OfficersOptions, option_variants
-from skat.rulesets import ISKO, PRESETS, SCHEMA, RuleSet, get_ruleset
+from skat.rules.rulesets import ISKO, PRESETS, SCHEMA, RuleSet, get_ruleset
 from skat.schema import OptionError, Schema
+from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
+from skat.variants.officers.options import OfficersOptions, option_variants
 
 OFFICERS = "officers"
 """The name ``skat rules show`` gives the options of an Officers' Skat table."""

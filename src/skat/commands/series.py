@@ -12,8 +12,8 @@ import argparse
 import json
 import sys
 
-from skat.rulesets import PRESETS, SCHEMA, RuleSetError, get_ruleset
-from skat.table import Table, TableError
+from skat.rules.rulesets import PRESETS, SCHEMA, RuleSetError, get_ruleset
+from skat.table.series import Table, TableError
 
 DEFAULT_BOT = "heuristic"
 """The computer player a series uses when it is registered; ``random`` otherwise."""

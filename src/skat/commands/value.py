@@ -32,8 +32,8 @@ from typing import Any
 from skat.cards import CardNotationError, mask_of
 from skat.rules.contract import Contract, DeclarationError
 from skat.rules.ranking import GameType
+from skat.rules.rulesets import RuleSet, RuleSetError, get_ruleset
 from skat.rules.value import Outcome, evaluate, matador_count, matador_sequence
-from skat.rulesets import RuleSet, RuleSetError, get_ruleset
 
 
 class InputError(ValueError):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Protocol, runtime_checkable
 
-from skat.actions import Action
-from skat.game import SeatView
+from skat.deal.game import SeatView
+from skat.rules.actions import Action
 
 __all__ = ["Player", "RandomPlayer"]
 

@@ -28,9 +28,8 @@ import random
 import time
 from dataclasses import dataclass
 
-from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp
 from skat.cards import JACKS, mask_points
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.players.heuristic import (
     HeuristicPlayer,
     expected_score,
@@ -40,6 +39,7 @@ from skat.players.heuristic import (
     win_probability,
 )
 from skat.players.worlds import sample_worlds
+from skat.rules.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 from skat.rules.value import BASE_VALUES

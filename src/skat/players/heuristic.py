@@ -31,10 +31,10 @@ import math
 import random
 from collections.abc import Sequence
 
-from skat.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import ALL_CARDS, JACKS, iter_mask, mask_points, suit_mask
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.players.worlds import Knowledge
+from skat.rules.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, winner_index
 from skat.rules.value import BASE_VALUES, matador_count, multiplier

@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import random
 
-from skat.actions import Action, Play
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.pimc import PIMCPlayer
+from skat.rules.actions import Action, Play
 
 __all__ = ["EasyPlayer", "LEVELS", "make_level"]
 

@@ -26,11 +26,11 @@ from __future__ import annotations
 import random
 import time
 
-from skat.actions import Action, Play
 from skat.cards import Card, mask_points
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.worlds import Knowledge, sample_worlds
+from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
 
 __all__ = ["PIMCPlayer", "card_values"]

@@ -3,7 +3,7 @@
 A seat knows its own hand, every card played so far, the suits another player
 showed void in (he did not follow), open hands (ouvert, a claim), and, for a
 declarer who picked it up, the skat and his own discard.  Everything else is
-hidden.  :class:`Knowledge` collects these facts from a :class:`~skat.game.SeatView`;
+hidden.  :class:`Knowledge` collects these facts from a :class:`~skat.deal.game.SeatView`;
 :func:`sample_worlds` deals the hidden cards to the places where they may be
 (the other hands and the skat) so that every sampled :class:`World` agrees with
 all hard facts.  Bids are soft facts: a player who bid or held a value usually
@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 
 from skat.cards import ALL_CARDS, JACKS, iter_mask, suit_mask
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.rules.contract import null_value
 from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
 from skat.rules.value import BASE_VALUES, matador_count, multiplier

@@ -28,7 +28,10 @@ from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 
-from skat.actions import (
+from skat.cards import Card, CardSet, mask_points
+from skat.deal.game import Game, GameResult, Phase
+from skat.errors import IllegalActionError, RecordError
+from skat.rules.actions import (
     CLAIM,
     CONCEDE,
     HOLD,
@@ -46,13 +49,10 @@ from skat.actions import (
     Play,
     Resign,
 )
-from skat.cards import Card, CardSet, mask_points
-from skat.errors import IllegalActionError, RecordError
-from skat.game import Game, GameResult, Phase
 from skat.rules.contract import Contract, DeclarationError, null_value
 from skat.rules.ranking import GameType
+from skat.rules.rulesets import ISKO, RuleSet
 from skat.rules.value import evaluate, matadors, multiplier
-from skat.rulesets import ISKO, RuleSet
 
 __all__ = [
     "MoveKind",

@@ -3,7 +3,7 @@ suit (:func:`legal_mask`) and the trick winner (:func:`winner_of`), with the ran
 read.
 
 Each rule exists once, here. :mod:`skat.rules.ranking` re-exports them for everybody (engines,
-players, solver, analysis); the compiled core (:mod:`skat._core`) calls them through C
+players, solver, analysis); the compiled core (:mod:`skat.deal._core`) calls them through C
 (``kernel.pxd``), so its hot path costs no Python call. Like ``_core.py`` this is plain Python that
 ``setup.py`` compiles when a C compiler is there; uncompiled it behaves alike
 (``tests/test_engine_speed_equivalence.py``, ``tests/test_rules_consistency.py``).

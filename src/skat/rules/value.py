@@ -14,7 +14,7 @@ __all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequenc
 
 
 class ValueRules(Protocol):
-    """The numbers of a rule set that value a game; a :class:`skat.rulesets.RuleSet` has them all."""
+    """The numbers of a rule set that value a game; a :class:`skat.rules.rulesets.RuleSet` has them all."""
 
     @property
     def lost_game_factor(self) -> int: ...
@@ -35,7 +35,7 @@ class _IskoValues:
 
 
 ISKO_VALUES: ValueRules = _IskoValues()
-"""The ISkO's numbers (those of :data:`skat.rulesets.ISKO`): what :func:`evaluate` uses without a rule set."""
+"""The ISkO's numbers (those of :data:`skat.rules.rulesets.ISKO`): what :func:`evaluate` uses without a rule set."""
 
 _JACK_RUN = [Card.CJ, Card.SJ, Card.HJ, Card.DJ]
 _SUIT_RUN_RANKS = [7, 3, 6, 5, 2, 1, 0]  # A T K Q 9 8 7
@@ -214,7 +214,7 @@ def evaluate(
     ``declarer_cards`` are the 12 cards that decide matadors (final hand plus
     skat or discard), ``declarer_points`` his card points including the skat.
     ``kontra_level`` (1 Kontra, 2 Re) and ``bock`` double the score, not the value. ``rules`` is the
-    rule set (:class:`skat.rulesets.RuleSet`, or anything with the numbers of :class:`ValueRules`);
+    rule set (:class:`skat.rules.rulesets.RuleSet`, or anything with the numbers of :class:`ValueRules`);
     without one the ISkO's apply.
     """
     if rules is None:

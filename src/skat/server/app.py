@@ -21,7 +21,7 @@ from skat.analysis import analyse_game
 from skat.errors import SkatError
 from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
-from skat.rulesets import get_ruleset
+from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
 from skat.server.officers import OfficersTables
 from skat.server.officers import router as officers_router

@@ -14,9 +14,9 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from skat.actions import Action, parse_action
-from skat.game import SeatView
+from skat.deal.game import SeatView
 from skat.players.registry import make_player
+from skat.rules.actions import Action, parse_action
 
 __all__ = ["BotSeat", "available_bot", "default_level", "FALLBACKS", "SEARCH_LEVELS", "bot_process_pool",
            "claim_is_sound"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from skat.cards import CardSet
-from skat.game import Phase, SeatView
+from skat.deal.game import Phase, SeatView
 from skat.rules.contract import Contract, null_value
 from skat.rules.value import matadors, multiplier
 

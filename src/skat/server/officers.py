@@ -1,4 +1,4 @@
-"""Officers' Skat (two players) in the browser: one person against :class:`~skat.officers.OfficersBot`.
+"""Officers' Skat (two players) in the browser: one person against :class:`~skat.variants.officers.OfficersBot`.
 
 Include :data:`router` in the app; the page is served at ``/officers`` and loads its script and style
 from ``/static/`` (``officers.js``, ``officers.css``, and the card faces of ``cards.js``/``style.css``).
@@ -26,7 +26,7 @@ A table is open until its player closes it (``/close``): then it is marked close
 games and actions stay stored), dropped from memory, and every later request for it is answered 410.
 
 API (every response of a seat holds only ``OfficersGame.view(seat)`` in its wire form
-(:func:`skat.wire.officers_view_to_json`) and the seat's legal
+(:func:`skat.records.wire.officers_view_to_json`) and the seat's legal
 action tokens, so a face-down card the seat may not see never leaves the server):
 
 - ``POST /api/officers/tables`` ``{"variant": "classic", "seed": 7, "options": {...}, "seat": 0}``
@@ -62,14 +62,14 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from skat.actions import Action
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
-from skat.officers.bot import OfficersBot
-from skat.officers.game import OfficersGame, Phase
-from skat.officers.options import SCHEMA as OFFICERS_SCHEMA
-from skat.officers.options import VARIANTS
+from skat.players.officers import OfficersBot
+from skat.records.wire import action_tokens, officers_view_to_json, parse_token
+from skat.rules.actions import Action
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
-from skat.wire import action_tokens, officers_view_to_json, parse_token
+from skat.variants.officers.game import OfficersGame, Phase
+from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
+from skat.variants.officers.options import VARIANTS
 
 __all__ = ["router", "OfficersTable", "OfficersTables", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app",
            "page_url"]
@@ -346,7 +346,7 @@ class ActionRequest(BaseModel):
 
 
 def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGame:
-    """The table's first game; options are checked by :data:`skat.officers.options.SCHEMA` first (so no
+    """The table's first game; options are checked by :data:`skat.variants.officers.options.SCHEMA` first (so no
     other keyword, such as ``deck``, gets through), and nothing is created when one is refused (422)."""
     try:
         OFFICERS_SCHEMA.check_changes(options)

@@ -1,7 +1,7 @@
 """The series of a server table: :class:`skat.Table` plus the sheet rows the browser shows.
 
 The rules live in the library: seats, dealer rotation, rounds and redeals come from
-:class:`skat.Table`, the totals from :class:`skat.scoresheet.ScoreSheet` (docs/rules.md 5: classic
+:class:`skat.Table`, the totals from :class:`skat.table.scoresheet.ScoreSheet` (docs/rules.md 5: classic
 list and Seeger-Fabian).  This module adds what the server needs: deals that are dealt when the
 previous one ends but started only when the people are ready, a rebuild from stored deals after a
 restart, and rows with running totals for the browser's sheet and chart.
@@ -13,9 +13,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from skat.rulesets import RuleSet
-from skat.scoresheet import SheetEntry
-from skat.table import Table
+from skat.rules.rulesets import RuleSet
+from skat.table.scoresheet import SheetEntry
+from skat.table.series import Table
 
 __all__ = ["TableSeries", "ListRow", "DealStart", "UNLIMITED_GAMES"]
 

@@ -5,7 +5,7 @@ rebuilt after a crash by replaying the stored actions of its current deal.
 
 Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables: ``officers_tables``
 (token hash, variant, options, seed, the person's seat, game number, seq, the series' sheet),
-``officers_games`` (each game as an :meth:`skat.officers.OfficersGame.to_record` record: the deal
+``officers_games`` (each game as an :meth:`skat.variants.officers.OfficersGame.to_record` record: the deal
 when it starts, the whole record with the result when it ends) and ``officers_actions`` (every action
 of every game, in order). They are created beside the Skat tables by ``create_all``. A database made
 before Officers' Skat tables could be closed gets their ``closed`` column when a :class:`Store` opens it

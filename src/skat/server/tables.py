@@ -18,20 +18,20 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.actions import CONCEDE, Action
+from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, SkatError
-from skat.game import Game, Phase
 from skat.players.registry import check_player_name
+from skat.records.wire import public_view, seat_view_to_json
+from skat.rules.actions import CONCEDE, Action
 from skat.rules.ranking import display_order
-from skat.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
-from skat.rulesets import SCHEMA as RULE_SCHEMA
+from skat.rules.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
+from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
 from skat.schema import json_value
 from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
 from skat.variants.registry import variant_of_game
-from skat.wire import public_view, seat_view_to_json
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
 
@@ -52,7 +52,7 @@ class TableError(SkatError):
 
 
 def table_rulesets() -> list[str]:
-    """Presets a server table plays: every preset of :mod:`skat.rulesets` (``isko`` is ``isko2018``).
+    """Presets a server table plays: every preset of :mod:`skat.rules.rulesets` (``isko`` is ``isko2018``).
 
     The series runs through :class:`skat.Table`, so Bock, Ramsch and Schieber rounds and Tournee
     games happen exactly as in ``skat series``."""
@@ -686,7 +686,7 @@ def _display(mask: int, game_type: Any) -> list[str]:
 
 def _check_options(ruleset: str, options: Any) -> dict[str, Any]:
     """Rule options a table changes on top of its preset (``{"schieberamsch": true}``), each checked by
-    :data:`skat.rulesets.SCHEMA` (strict JSON types, ranges, choices) and then together by the engine."""
+    :data:`skat.rules.rulesets.SCHEMA` (strict JSON types, ranges, choices) and then together by the engine."""
     if options is None:
         return {}
     if not isinstance(options, dict) or len(options) > 40:

@@ -3,7 +3,7 @@
 :class:`Position` is an immutable value checked on construction: every card at most once, hand
 sizes that fit the trick on the table, a trick that follows suit where it had to, tricks and card
 points that add up to a whole deal.  :meth:`Position.from_json` reads the JSON of ``skat solve``;
-:meth:`Position.from_game` takes the position of a :class:`skat.game.Game` in its play phase.
+:meth:`Position.from_game` takes the position of a :class:`skat.deal.game.Game` in its play phase.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from skat.errors import SkatError
 from skat.rules.ranking import GameType, legal_mask, winner_index
 
 if TYPE_CHECKING:
-    from skat.game import Game
+    from skat.deal.game import Game
 
 __all__ = ["Position", "PositionError"]
 
@@ -237,7 +237,7 @@ class Position:
     @classmethod
     def from_game(cls, game: Game) -> Position:
         """The position of a game in its play phase, all hands visible."""
-        from skat.game import Phase
+        from skat.deal.game import Phase
 
         if game.phase is not Phase.PLAY or game.declarer is None or game.contract is None:
             raise PositionError(f"the game is in phase {game.phase}, not in the card play")

@@ -1,8 +1,8 @@
 """The games the engine plays, by name: standard Skat, historical Tournee Skat and Officers' Skat.
 
-Each variant lives in one module that defines its :class:`~skat.variant.Variant` as
+Each variant lives in one module that defines its :class:`~skat.deal.variant.Variant` as
 ``VARIANT`` (:data:`BUILT_IN` lists them); the registry loads them the first time a variant is
-looked up, so importing it costs nothing. Callers (records, :class:`skat.table.Table`, the arena,
+looked up, so importing it costs nothing. Callers (records, :class:`skat.table.series.Table`, the arena,
 the remote player, the analysis and the server) look a variant up here instead of asking
 ``if variant == ...``::
 
@@ -24,15 +24,15 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
+from skat.deal.game import DealState
+from skat.deal.variant import Variant
 from skat.errors import RecordError
-from skat.game import DealState
-from skat.rulesets import RuleSet
-from skat.variant import Variant
+from skat.rules.rulesets import RuleSet
 
 __all__ = ["Variant", "DealState", "BUILT_IN", "register", "get_variant", "variant_names", "variants",
            "variant_for_rules", "variant_of_record", "variant_of_game", "from_record"]
 
-BUILT_IN: tuple[str, ...] = ("skat.variants.standard", "skat.tournee", "skat.officers.game")
+BUILT_IN: tuple[str, ...] = ("skat.variants.standard", "skat.variants.tournee", "skat.variants.officers.game")
 """The modules of the built-in variants, in the order they are listed; each defines ``VARIANT``."""
 
 _VARIANTS: dict[str, Variant] = {}

@@ -1,11 +1,11 @@
-"""Standard Skat as a variant: :class:`skat.game.Game` (the International Skat Order and every
+"""Standard Skat as a variant: :class:`skat.deal.game.Game` (the International Skat Order and every
 house rule of its rule set) found by the name ``standard``."""
 
 from __future__ import annotations
 
-from skat.game import Game
-from skat.rulesets import ISKO
-from skat.variant import Variant, skat_record_owner
+from skat.deal.game import Game
+from skat.deal.variant import Variant, skat_record_owner
+from skat.rules.rulesets import ISKO
 
 __all__ = ["VARIANT"]
 

@@ -23,10 +23,10 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from skat.deal.game import Game, ramsch_game
 from skat.errors import SkatError
-from skat.game import Game, ramsch_game
-from skat.rulesets import ISKO, RuleSet, get_ruleset
-from skat.scoresheet import ScoreSheet, SheetEntry
+from skat.rules.rulesets import ISKO, RuleSet, get_ruleset
+from skat.table.scoresheet import ScoreSheet, SheetEntry
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score"]

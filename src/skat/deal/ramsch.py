@@ -1,8 +1,8 @@
 """Ramsch and Schieberamsch (docs/rules.md section 6): who gets the skat, who loses, and by how much.
 
 Ramsch is played with grand's trick rules and no declarer; every player plays for himself.
-The play itself runs in :class:`skat.game.Game` (a deal that all passed turns into a Ramsch
-when the rule set says so, and :func:`skat.game.ramsch_game` starts one directly for Ramsch and
+The play itself runs in :class:`skat.deal.game.Game` (a deal that all passed turns into a Ramsch
+when the rule set says so, and :func:`skat.deal.game.ramsch_game` starts one directly for Ramsch and
 Schieber rounds); this module holds the pure rules: the pushes of Schieberamsch and the scorings
 ``augen``, ``fixed`` and ``hoyle``.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat.cards import JACKS
-from skat.rulesets import ISKO, RuleSet
+from skat.rules.rulesets import ISKO, RuleSet
 
 __all__ = ["RamschOutcome", "score_ramsch", "skat_receivers", "push_discards"]
 

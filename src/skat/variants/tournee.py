@@ -29,7 +29,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from skat.actions import (
+from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
+from skat.deal.game import DealState, GameResult, Phase, SeatView, bid_ladder, deal, record_ruleset
+from skat.deal.ramsch import score_ramsch
+from skat.deal.variant import Variant, skat_record_owner
+from skat.errors import IllegalActionError, RecordError, WrongPhaseError
+from skat.rules.actions import (
     ACCEPT,
     PICKUP,
     REJECT,
@@ -45,15 +50,10 @@ from skat.actions import (
     Turn,
     parse_action,
 )
-from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
-from skat.errors import IllegalActionError, RecordError, WrongPhaseError
-from skat.game import DealState, GameResult, Phase, SeatView, bid_ladder, deal, record_ruleset
-from skat.ramsch import score_ramsch
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
+from skat.rules.rulesets import TOURNEE, RuleSet
 from skat.rules.value import Outcome, matadors, multiplier
-from skat.rulesets import TOURNEE, RuleSet
-from skat.variant import Variant, skat_record_owner
 
 __all__ = [
     "TourneeGame", "TourneeResult", "Turn", "Accept", "Reject", "TURN", "ACCEPT", "REJECT",
@@ -221,7 +221,7 @@ class TourneeGame(DealState):
     ``legal_actions()``, ``apply()``, ``view(seat)``, ``result``, ``to_record()``,
     ``from_record()`` and ``copy()`` work as there; seats are 0 forehand, 1 middlehand,
     2 rearhand. ``skat`` may be given as two cards in order, the top one first. The auction, the
-    discard and the play are the base's (:class:`skat._core.DealState`); this class adds the
+    discard and the play are the base's (:class:`skat.deal._core.DealState`); this class adds the
     choice of the game (turn, Gucki, Solo...) and the Tournee result.
     """
 

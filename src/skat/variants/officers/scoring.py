@@ -11,10 +11,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from skat.cards import mask_of
-from skat.officers.options import OfficersOptions
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 from skat.rules.value import matadors, multiplier
+from skat.variants.officers.options import OfficersOptions
 
 __all__ = ["OfficersOutcome", "score_game", "score_admiral", "is_schneider", "is_schwarz"]
 

@@ -48,9 +48,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skat.game import Game
+from skat.deal.game import Game
 from skat.players.registry import check_player_name, make_player
-from skat.rulesets import RuleSet, get_ruleset
+from skat.rules.rulesets import RuleSet, get_ruleset
 from skat.variants.registry import variant_for_rules
 
 __all__ = [
@@ -510,7 +510,7 @@ def _run_local(config: ArenaConfig, todo: list[int], workers: int, finished: Fin
     # forkserver, not fork: the caller may run threads (a server, a test runner), and a forked
     # child can inherit one of their locks held and hang
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["skat.arena"])
+    context.set_forkserver_preload(["skat.players.arena"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(todo, size)}
         while pending:

@@ -1,7 +1,7 @@
 """A computer player in a seat of a ``skat serve`` table, over the table protocol (docs/protocol.md).
 
-The server sends the seat's view as JSON; :func:`view_from_json` (:func:`skat.wire.seat_view_from_json`)
-rebuilds the :class:`~skat.game.SeatView` that a player's ``choose(view)`` takes, so any player of this
+The server sends the seat's view as JSON; :func:`view_from_json` (:func:`skat.records.wire.seat_view_from_json`)
+rebuilds the :class:`~skat.deal.game.SeatView` that a player's ``choose(view)`` takes, so any player of this
 package, or a bot of one's own, can sit at a table on another machine and play with the same
 code it uses in the arena:
 
@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from skat.game import Phase
-from skat.wire import action_token
-from skat.wire import seat_view_from_json as view_from_json
+from skat.deal.game import Phase
+from skat.records.wire import action_token
+from skat.records.wire import seat_view_from_json as view_from_json
 
 __all__ = ["view_from_json", "TableAddress", "parse_table_link", "play_remote"]
 

@@ -12,19 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
 from skat.cards import Card, CardSet, deal_deck, mask_points
+from skat.deal.game import DealState, bid_ladder
+from skat.deal.variant import Variant
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
-from skat.game import DealState, bid_ladder
-from skat.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
-from skat.officers.options import OfficersOptions, normalize_variant
-from skat.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
+from skat.rules.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
 from skat.rules.bidding import BID_VALUES, bid_allowed, legal_moves
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import can_reach_bid, matador_count
-from skat.variant import Variant
+from skat.variants.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
+from skat.variants.officers.options import OfficersOptions, normalize_variant
+from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 
 __all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT", "VARIANT"]
 
@@ -81,7 +81,7 @@ class OfficersView:
     """
 
     seat: int | None
-    """The seat (None in a spectator's view, :func:`skat.wire.public_view`)."""
+    """The seat (None in a spectator's view, :func:`skat.records.wire.public_view`)."""
     variant: str
     phase: Phase
     to_move: int | None
@@ -146,9 +146,9 @@ class OfficersGame(DealState):
 
     ``OfficersGame("classic", seed=7)``; ``variant`` is one of ``classic``, ``passing``,
     ``harlequin``, ``half_open``, ``admiral``; the keyword options are those of
-    :class:`~skat.officers.options.OfficersOptions`. ``deck`` (32 cards in dealing order)
+    :class:`~skat.variants.officers.options.OfficersOptions`. ``deck`` (32 cards in dealing order)
     replaces the seeded shuffle. The apply, the trick engine for two seats, the discard and the
-    copy are the base's (:class:`skat._core.DealState`); this class adds the piles (what a seat may
+    copy are the base's (:class:`skat.deal._core.DealState`); this class adds the piles (what a seat may
     play, what the table shows), the choice of the game, Kontra and Re, Admiral's auction and the result.
     """
 

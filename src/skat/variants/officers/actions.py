@@ -1,17 +1,17 @@
 """The actions of Officers' Skat that standard Skat lacks: choosing Ramsch, Kontra and Re.
 
-Everything else reuses :mod:`skat.actions`: :class:`~skat.actions.Declare` with a
-:class:`~skat.rules.contract.Contract` chooses a suit, Grand or Null; :class:`~skat.actions.Pass`
+Everything else reuses :mod:`skat.rules.actions`: :class:`~skat.rules.actions.Declare` with a
+:class:`~skat.rules.contract.Contract` chooses a suit, Grand or Null; :class:`~skat.rules.actions.Pass`
 passes the choice or declines Kontra/Re; Bid, Hold, PickUp and Discard run Admiral's auction and
-skat; :class:`~skat.actions.Play` plays a card.
+skat; :class:`~skat.rules.actions.Play` plays a card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skat.actions import Action, parse_action
 from skat.errors import IllegalActionError
+from skat.rules.actions import Action, parse_action
 
 __all__ = ["ChooseRamsch", "Kontra", "Re", "RAMSCH", "KONTRA", "RE", "parse_officers_action"]
 
@@ -42,7 +42,7 @@ _OWN = {"ramsch": RAMSCH, "kontra": KONTRA, "contra": KONTRA, "re": RE, "rekontr
 
 
 def parse_officers_action(token: str) -> Action:
-    """Read a token: ``ramsch``, ``kontra``, ``re``, or any token of :func:`skat.actions.parse_action`
+    """Read a token: ``ramsch``, ``kontra``, ``re``, or any token of :func:`skat.rules.actions.parse_action`
     (``declare hearts``, ``pass``, ``18``, ``hold``, ``pickup``, ``discard C7 D7``, ``CJ``)."""
     key = token.strip().lower()
     if key in _OWN:

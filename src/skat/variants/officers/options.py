@@ -57,8 +57,8 @@ class OfficersOptionError(OptionError):
 class OfficersOptions:
     """Agreements of an Officers' Skat table. The defaults are the seed's reading (docs/rules.md D16, Q9).
 
-    Declared like :class:`skat.rulesets.RuleSet` (:mod:`skat.schema`): :data:`SCHEMA` checks every
-    option wherever it enters (keywords of :class:`~skat.officers.OfficersGame`, a server table's
+    Declared like :class:`skat.rules.rulesets.RuleSet` (:mod:`skat.schema`): :data:`SCHEMA` checks every
+    option wherever it enters (keywords of :class:`~skat.variants.officers.OfficersGame`, a server table's
     ``options``, a record).
     """
 

@@ -5,16 +5,16 @@ read it cannot drift apart:
 
 * actions: :func:`action_token` (an action's token, ``str(action)``) and :func:`parse_token` (a
   token of a variant: ``standard``, ``tournee`` or ``officers``);
-* views: :func:`seat_view_to_json` / :func:`seat_view_from_json` for a :class:`~skat.game.SeatView`
+* views: :func:`seat_view_to_json` / :func:`seat_view_from_json` for a :class:`~skat.deal.game.SeatView`
   (standard and Tournee Skat), :func:`officers_view_to_json` / :func:`officers_view_from_json` for an
-  :class:`~skat.officers.game.OfficersView`, and :func:`view_to_json` / :func:`view_from_json` for
+  :class:`~skat.variants.officers.game.OfficersView`, and :func:`view_to_json` / :func:`view_from_json` for
   either; ``from_json(to_json(view)) == view`` field by field, the result of a finished deal included
   (:func:`result_from_json`);
 * the spectator's view: :func:`public_view` builds it from an allow-list of public facts
   (:data:`PUBLIC_FACTS`), never from a seat's view with its secrets blanked.
 
 The server (:mod:`skat.server.tables`, :mod:`skat.server.officers`) sends what this module writes;
-:mod:`skat.remote` reads it back for a bot in a seat.
+:mod:`skat.players.remote` reads it back for a bot in a seat.
 """
 
 from __future__ import annotations
@@ -22,18 +22,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from skat.actions import Action
 from skat.cards import Card, CardSet
-from skat.game import GameResult, Phase, SeatView
-from skat.officers.game import OfficersGame, OfficersResult, OfficersView
-from skat.officers.game import Phase as OfficersPhase
-from skat.officers.scoring import OfficersOutcome
-from skat.ramsch import RamschOutcome
+from skat.deal.game import GameResult, Phase, SeatView
+from skat.deal.ramsch import RamschOutcome
+from skat.rules.actions import Action
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import Outcome
-from skat.tournee import TourneeResult
+from skat.variants.officers.game import OfficersGame, OfficersResult, OfficersView
+from skat.variants.officers.game import Phase as OfficersPhase
+from skat.variants.officers.scoring import OfficersOutcome
 from skat.variants.registry import get_variant
+from skat.variants.tournee import TourneeResult
 
 __all__ = [
     "action_token", "action_tokens", "parse_token",
@@ -139,7 +139,7 @@ def _officers_result(data: dict[str, Any]) -> OfficersResult:
 
 def result_from_json(data: dict[str, Any] | None) -> GameResult | OfficersResult | None:
     """The result of its JSON (``result.to_json()``): a :class:`GameResult`, a Tournee's
-    :class:`~skat.tournee.TourneeResult` or an :class:`OfficersResult`; None stays None."""
+    :class:`~skat.variants.tournee.TourneeResult` or an :class:`OfficersResult`; None stays None."""
     if data is None:
         return None
     if "variant" in data:

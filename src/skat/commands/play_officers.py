@@ -10,14 +10,14 @@ from __future__ import annotations
 import sys
 from typing import Any, TextIO
 
-from skat.actions import Action, Discard, Pass
 from skat.cards import Card
 from skat.errors import IllegalActionError
-from skat.officers.actions import parse_officers_action
-from skat.officers.bot import OfficersBot
-from skat.officers.game import OfficersGame, OfficersView, Phase
-from skat.officers.series import OfficersSeries, SeatPlayer
+from skat.players.officers import OfficersBot
+from skat.rules.actions import Action, Discard, Pass
 from skat.rules.ranking import display_order
+from skat.table.officers import OfficersSeries, SeatPlayer
+from skat.variants.officers.actions import parse_officers_action
+from skat.variants.officers.game import OfficersGame, OfficersView, Phase
 
 __all__ = ["play_text", "render_view"]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from skat.actions import Action
+from skat.rules.actions import Action
 
 __all__ = ["Variant", "skat_record_owner"]
 

@@ -10,8 +10,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from skat.actions import Action
-from skat.officers.game import OfficersGame, OfficersResult, OfficersView
+from skat.rules.actions import Action
+from skat.variants.officers.game import OfficersGame, OfficersResult, OfficersView
 
 __all__ = ["OfficersSeries", "SheetRow", "SeatPlayer"]
 

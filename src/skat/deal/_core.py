@@ -9,8 +9,8 @@ thousands of random games of every variant.
 
 :class:`DealState` holds the state that every action touches (hands, trick, auction, history), owns
 :meth:`~DealState.apply` and :meth:`~DealState.legal_actions`, the trick engine and :meth:`~DealState.copy`.
-The variants (:class:`skat.game.Game`, :class:`skat.tournee.TourneeGame`,
-:class:`skat.officers.game.OfficersGame`) subclass it and override only what differs: their phases'
+The variants (:class:`skat.deal.game.Game`, :class:`skat.variants.tournee.TourneeGame`,
+:class:`skat.variants.officers.game.OfficersGame`) subclass it and override only what differs: their phases'
 steps, the result, views and records. Illegal actions always take the slow path
 (:meth:`~DealState._apply_step`), so the errors come from one place.
 """
@@ -24,10 +24,10 @@ except ImportError:  # running uncompiled without Cython installed
 
 from bisect import bisect_right
 
-from skat.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.cards import CARD_POINTS, Card, CardSet
 from skat.enums import GameType, Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
+from skat.rules.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.bidding import Auction
 from skat.rules.contract import Contract
 from skat.rules.value import _BEST_HAND, _RUN_COUNT, _SUIT_PATTERN
@@ -92,7 +92,7 @@ _RUN11 = cython.declare(tuple, tuple(_RUN_COUNT[11]))
 _RUN4 = cython.declare(tuple, tuple(_RUN_COUNT[4]))
 _SUIT_RUN = cython.declare(tuple, tuple(_SUIT_PATTERN))
 
-# The phases the core handles (skat.game.Phase is skat.enums.Phase), compared by identity.
+# The phases the core handles (skat.deal.game.Phase is skat.enums.Phase), compared by identity.
 _BIDDING = cython.declare(object, Phase.BIDDING)
 _SKAT = cython.declare(object, Phase.SKAT)
 _PLAY = cython.declare(object, Phase.PLAY)

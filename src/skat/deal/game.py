@@ -11,7 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._compiled import compiled_module
-from skat.actions import (
+from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
+from skat.deal.ramsch import push_discards, score_ramsch
+from skat.enums import Phase
+from skat.errors import IllegalActionError, RecordError, WrongPhaseError
+from skat.rules.actions import (
     CLAIM,
     CONCEDE,
     KONTRA,
@@ -35,12 +39,9 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
-from skat.enums import Phase
-from skat.errors import IllegalActionError, RecordError, WrongPhaseError
-from skat.ramsch import push_discards, score_ramsch
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType, legal_mask
+from skat.rules.rulesets import ISKO, RuleSet, RuleSetError
 from skat.rules.value import (
     Outcome,
     best_hand_matadors,
@@ -48,17 +49,16 @@ from skat.rules.value import (
     evaluate,
     matador_count,
 )
-from skat.rulesets import ISKO, RuleSet, RuleSetError
 
 _kernel = compiled_module("skat.rules.kernel")
-_core = compiled_module("skat._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
+_core = compiled_module("skat.deal._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
 DealState = _core.DealState
 StatePart = _core.StatePart
 check_discard = _core.check_discard
 bid_ladder = _core.bid_ladder
 _deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED and _kernel.COMPILED
-"""Whether the engine's core (:mod:`skat._core`) and the rules kernel it calls
+"""Whether the engine's core (:mod:`skat.deal._core`) and the rules kernel it calls
 (:mod:`skat.rules.kernel`) run compiled by Cython."""
 
 __all__ = ["Game", "Phase", "GameResult", "SeatView", "deal", "check_discard", "ramsch_game",
@@ -104,7 +104,7 @@ class GameResult:
     kontra_level: int = 0
     """0, 1 (Kontra was said) or 2 (Re): the score is doubled once per call (docs/rules.md 5.3)."""
     ramsch: Any = None
-    """The :class:`skat.ramsch.RamschOutcome` of a Ramsch (card points, losers, Jungfrauen, pushes)."""
+    """The :class:`skat.deal.ramsch.RamschOutcome` of a Ramsch (card points, losers, Jungfrauen, pushes)."""
     revoke_by: int | None = None
     """The seat whose revoke ended the game (real-table mode)."""
 
@@ -148,7 +148,7 @@ class SeatView:
     """What one seat may know: never another player's hidden cards."""
 
     seat: int | None
-    """The seat (None in a spectator's view, :func:`skat.wire.public_view`)."""
+    """The seat (None in a spectator's view, :func:`skat.records.wire.public_view`)."""
     phase: Phase
     to_move: int | None
     hand: CardSet
@@ -209,7 +209,7 @@ class _HouseState(StatePart):
 
 def record_ruleset(record: dict[str, Any], default: RuleSet) -> RuleSet:
     """The rule set a game record carries (``default`` when it has none), every option checked by
-    :data:`skat.rulesets.SCHEMA`; a bad one raises :class:`~skat.errors.RecordError` naming it."""
+    :data:`skat.rules.rulesets.SCHEMA`; a bad one raises :class:`~skat.errors.RecordError` naming it."""
     raw = record.get("ruleset")
     if raw is None or raw == {}:
         return default
@@ -270,7 +270,7 @@ class Game(DealState):
             union = dealt[0] | dealt[1] | dealt[2] | skat_mask
             if union != ALL_CARDS:
                 raise ValueError("the hands and the skat must hold each of the 32 cards exactly once")
-        # The state of the deal lives in the base (skat._core.DealState), set up here:
+        # The state of the deal lives in the base (skat.deal._core.DealState), set up here:
         # seed; initial_hands and initial_skat (masks); phase (BIDDING); is_over (True once the deal
         # has ended); declarer, bid and contract (None, 0, None); ruleset; the current hands and skat;
         # trick (the cards in it), trick_leader, tricks (leader, cards, winner), trick_points,
@@ -317,7 +317,7 @@ class Game(DealState):
 
     # ------------------------------------------------------------------ state
     # to_move, legal_actions, apply, the auction, the declarer's steps, the trick engine and copy
-    # live in the base (skat._core.DealState); this class adds the phases of the house rules (Grand
+    # live in the base (skat.deal._core.DealState); this class adds the phases of the house rules (Grand
     # Hand offers, Schieberamsch pushes), the side actions (claims, Kontra/Re), revokes and the result.
 
     @property
