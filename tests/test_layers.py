@@ -301,3 +301,24 @@ def test_the_walk_reads_every_kind_of_import(tmp_path, monkeypatch, source, expe
     found = _imports("skat.probe")
     assert {target for _, target, _ in found} == expected
     assert any(through for _, _, through in found) == through_init
+
+
+def _layout_entries() -> list[str]:
+    """The package's folders (``rules/``) and its public top-level modules (``cards.py``)."""
+    entries = [f"{p.name}/" for p in sorted(PACKAGE_DIR.iterdir()) if (p / "__init__.py").is_file()]
+    entries += [p.name for p in sorted(PACKAGE_DIR.glob("*.py")) if not p.name.startswith("_")
+                and p.name != "cli.py"]
+    return entries
+
+
+def test_the_readme_and_the_architecture_page_show_the_same_layout():
+    root = PACKAGE_DIR.parents[1]
+    readme = (root / "README.md").read_text()
+    layout = readme[readme.index("## Layout"):]
+    layout = layout.split("\n## ")[0]
+    architecture = (root / "docs" / "architecture.md").read_text()
+    entries = _layout_entries()
+    assert {"rules/", "deal/", "variants/", "table/", "players/", "solver/", "records/", "server/",
+            "commands/"} <= set(entries)
+    assert [e for e in entries if e not in layout] == [], "README's Layout lacks these"
+    assert [e for e in entries if f"`{e}" not in architecture] == [], "docs/architecture.md lacks these"
