@@ -37,20 +37,15 @@ from skat.actions import (
     Resign,
     parse_action,
 )
-from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
+from skat.cards import ALL_CARDS, Card, CardSet, mask_of, mask_points
 from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.ramsch import push_discards, score_ramsch
-from skat.rules.bidding import Auction
+from skat.rules.bidding import Auction, auction_rung
 from skat.rules.contract import Contract
+from skat.rules.deal import deal_masks
 from skat.rules.ranking import GameType, legal_mask
-from skat.rules.value import (
-    Outcome,
-    best_hand_matadors,
-    can_reach_bid,
-    evaluate,
-    matador_count,
-)
+from skat.rules.value import Outcome, evaluate
 from skat.rulesets import ISKO, RuleSet, RuleSetError
 
 _kernel = compiled_module("skat.rules.kernel")
@@ -193,8 +188,6 @@ _GRAND_HAND_CONTRACTS = tuple(c for c in _HAND_CONTRACTS if c.game_type == GameT
 _GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
 
-_HAND_OPTIONS = tuple((c, _DECLARE[c]) for c in _HAND_CONTRACTS)
-_SKAT_OPTIONS = tuple((c, _DECLARE[c]) for c in _SKAT_CONTRACTS)
 _BIDS: dict[int, Bid] = {}
 _LADDERS: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
 _LADDER_OF_TUPLE: dict[int, tuple[tuple[int, ...], tuple[Bid, ...], dict[int, int], tuple[int, ...]]] = {}
@@ -365,6 +358,7 @@ class Game(GameCore):
 
     def _set_auction(self, auction: Auction) -> None:
         self._auction_value = auction.value
+        self._auction_rung = auction_rung(auction.state)
         self._bidder = auction.bidder
         self._listener = auction.listener
         self._stage = auction.stage
@@ -433,37 +427,6 @@ class Game(GameCore):
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (docs/rules.md 3)."""
         return self._declaration_options(hand_game)[0]
-
-    def _declaration_options_by_contract(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
-        """The declarable contracts, contract by contract (for the old Grand ouvert of base value 36)."""
-        options = _HAND_OPTIONS if hand_game else _SKAT_OPTIONS
-        bid = self.bid
-        old_ouvert = self.ruleset.grand_ouvert_base36
-        best: dict[int, int] = {}
-        contracts: list[Contract] = []
-        actions: list[Action] = []
-        for contract, action in options:
-            m = 0
-            if not contract.is_null:
-                gt = int(contract.game_type)
-                m = best.get(gt, -1)
-                if m < 0:
-                    m = best[gt] = self._best_matadors(gt, hand_game)
-            if can_reach_bid(contract, m, bid, old_ouvert):
-                contracts.append(contract)
-                actions.append(action)
-        if not contracts and not hand_game:
-            # nothing can reach the bid any more: any game may be declared, and is lost overbid
-            contracts = [o[0] for o in options]
-            actions = [o[1] for o in options]
-        return contracts, actions
-
-    def _best_matadors(self, gt: int, hand_game: bool) -> int:
-        """Matadors the declarer knows, or for a hand game the most any unseen skat could give."""
-        own = self._hands[self.declarer]  # type: ignore[index]
-        if hand_game:
-            return best_hand_matadors(gt, own)
-        return matador_count(gt, own | (self.discard or 0))[1]
 
     # ----------------------------------------------------------------- apply
     def _apply_other(self, action: Action | str, seat: int | None) -> None:
