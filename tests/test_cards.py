@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from skat import Card, CardNotationError, CardSet, GameType, card_points, cards
-from skat.cards import deal_number, deck_order
+from skat.rules.deal import deal_number, deck_order
 from skat.rules.ranking import display_order
 
 

@@ -1,27 +1,34 @@
-"""The engines against the pure-Python rules layer: each rule once (docs/rules.md 1-4).
+"""The engines against the rules layer: each rule once (docs/rules.md 1-4).
 
-The compiled core of :class:`skat.Game` (:mod:`skat.deal._core`, Cython) calls the rules kernel
-(:mod:`skat.rules.kernel`, compiled too) for the follow-suit rule and the trick winner, and keeps its
-own fast copies of the deal, the auction and the declarations that can still reach the bid. Seeded random play through the public API reaches at least :data:`POSITIONS` card positions,
-and as many auction positions, per variant (standard Skat under the ISkO, pub and pirate rule sets,
-Ramsch and the old Grand ouvert included; Tournee; the five Officers' Skat variants and full-matador
-scoring) and checks at each position the engine against the one rules function:
+Every rule an engine applies in its hot path exists once, in the rules kernel
+(:mod:`skat.rules.kernel`, compiled by Cython like the core of :class:`skat.Game`, :mod:`skat.deal._core`,
+which calls it through C): the deal, following suit, the trick winner, the auction on a packed state
+and the declarations that can still reach the bid. The rules layer's modules re-export it for
+everybody else (:mod:`skat.rules.deal`, :mod:`skat.rules.ranking`, :mod:`skat.rules.bidding`,
+:mod:`skat.rules.value`). Seeded random play through the public API reaches at least :data:`POSITIONS`
+card positions, and as many auction positions, per variant (standard Skat under the ISkO, pub and
+pirate rule sets, Ramsch and the old Grand ouvert included; Tournee; the five Officers' Skat variants
+and full-matador scoring) and checks at each position the engine against the rules functions:
 
 * the legal cards == :func:`skat.rules.ranking.legal_mask` of the seat's hand (Officers' Skat: of the
   playable cards, pile tops and hand), the led card and the game type; a card outside it is refused;
 * each completed trick's winner == :func:`skat.rules.ranking.winner_index`;
 * in the auction, the legal bids == :func:`skat.rules.bidding.legal_moves` of a rules
-  :class:`~skat.rules.bidding.Auction` replayed alongside (Tournee on its own ladder, Admiral's Skat as
-  that auction's last two seats), the seat to move, the declarer and the bid agree, and a move the
-  rules refuse is refused;
-* the declarable contracts == those that :func:`skat.rules.value.can_reach_bid` with the matadors of
-  :func:`~skat.rules.value.matador_count` / :func:`~skat.rules.value.best_hand_matadors`;
+  :class:`~skat.rules.bidding.Auction` (a view of the kernel's packed auction state) replayed alongside
+  (Tournee on its own ladder, Admiral's Skat as that auction's last two seats), the seat to move, the
+  declarer and the bid agree, and a move the rules refuse is refused;
+* the declarable contracts == :func:`skat.rules.value.declarable` of the declarer's cards (the kernel's
+  ``declarable_mask``, which the compiled core calls) == those that :func:`skat.rules.value.can_reach_bid`
+  contract by contract with the matadors of :func:`~skat.rules.value.matador_count` /
+  :func:`~skat.rules.value.best_hand_matadors`; Admiral's Skat: those that reach the bid with the
+  matadors its declarer can be sure of or hope for (his face-down cards and an unseen skat unknown),
+  contract by contract and by :func:`~skat.rules.value.declarable_by_matadors`;
 * the matadors of the result == :func:`~skat.rules.value.matador_count` over the cards that count;
-* the deal of a seed == :func:`skat.cards.deal_masks` (standard and Tournee).
+* the deal of a seed == :func:`skat.rules.deal.deal_masks` (standard and Tournee), which equals a plain
+  big-integer reference of the dealing rule (:func:`reference_deal`).
 
 ``test_a_wrong_rule_fails`` swaps each rules function for a wrong one and sees the check fail.
 """
-
 from __future__ import annotations
 
 import random
@@ -31,14 +38,14 @@ from collections import Counter
 import pytest
 
 from skat import IllegalActionError
-from skat.cards import deal_masks
 from skat.deal.game import Game, Phase, deal
 from skat.rules.actions import HOLD, PASS, Bid, Declare, Hold, Pass, Play
 from skat.rules.bidding import FOREHAND, REARHAND, Auction, legal_moves
 from skat.rules.contract import Contract
+from skat.rules.deal import deal_masks
 from skat.rules.ranking import GameType, legal_mask, winner_index
 from skat.rules.rulesets import ISKO, PIRATE, PUB, TOURNEE
-from skat.rules.value import best_hand_matadors, can_reach_bid, matador_count
+from skat.rules.value import best_hand_matadors, can_reach_bid, declarable, declarable_by_matadors, matador_count
 from skat.variants.officers import OfficersGame
 from skat.variants.officers.game import Phase as OfficersPhase
 from skat.variants.tournee import TourneeGame
@@ -146,13 +153,48 @@ def _check_declarations(game, legal: list, seen: Counter) -> None:
     """The contracts the engine lets the declarer announce == those the rules let reach the bid."""
     hand = game.hand(game.declarer).mask
     hand_game = game.phase is Phase.SKAT
+    known = hand if hand_game else hand | game.discard
     if hand_game:
         matadors = {gt: best_hand_matadors(int(gt), hand) for gt in _SUITS_AND_GRAND}
     else:
-        matadors = {gt: matador_count(int(gt), hand | game.discard)[1] for gt in _SUITS_AND_GRAND}
+        matadors = {gt: matador_count(int(gt), known)[1] for gt in _SUITS_AND_GRAND}
     candidates = HAND_CONTRACTS if hand_game else SKAT_CONTRACTS
-    offered = {a.contract for a in legal if type(a) is Declare}
-    assert offered == _declarable(candidates, matadors, game.bid, game.ruleset.grand_ouvert_base36, hand_game)
+    offered = [a.contract for a in legal if type(a) is Declare]
+    base36 = game.ruleset.grand_ouvert_base36
+    assert set(offered) == _declarable(candidates, matadors, game.bid, base36, hand_game)
+    assert offered == declarable(hand_game, game.bid, known, base36)
+    seen["declaration"] += 1
+
+
+def _admiral_matadors(game) -> dict:
+    """The most matadors Admiral's declarer can count: "with" as far as all his cards go, "without" as
+    far as the cards he knows allow (face-down cards and an untaken skat are unknown)."""
+    d = game.chooser
+    everything = game.initial_cards[d] | game.skat
+    known = game.hands[d] | (game.discard or 0)
+    for pile in game.piles[d]:
+        for card in pile:
+            if game.visible_to(d, card):
+                known |= 1 << card
+    if game.skat_taken:
+        known |= game.skat
+    out = {}
+    for gt in _SUITS_AND_GRAND:
+        with_all, count_all = matador_count(int(gt), everything)
+        with_known, count_known = matador_count(int(gt), known)
+        out[gt] = max(count_all if with_all else 0, 0 if with_known else count_known)
+    return out
+
+
+def _check_admiral_declarations(game, legal: list, seen: Counter) -> None:
+    """Admiral's declarable contracts == those that can reach the bid on what the declarer knows."""
+    hand_game = game.phase is OfficersPhase.SKAT
+    candidates = tuple(c for c in (HAND_CONTRACTS if hand_game else SKAT_CONTRACTS) if not c.ouvert)
+    matadors = _admiral_matadors(game)
+    offered = [a.contract for a in legal if type(a) is Declare]
+    assert set(offered) == _declarable(candidates, matadors, game.bid, False, hand_game), (game.bid, matadors)
+    assert offered == declarable_by_matadors(hand_game, game.bid, [matadors[gt] for gt in _SUITS_AND_GRAND],
+                                             candidates)
     seen["declaration"] += 1
 
 
@@ -244,14 +286,50 @@ def test_standard_engine_plays_ramsch_by_the_rules():
     assert seen["ramsch"] >= 200 and seen["trick"] >= POSITIONS // 4
 
 
+_FACT32 = 263130836933693530167218012160000000  # 32!
+_PACKETS = (0,) * 3 + (1,) * 3 + (2,) * 3 + (3,) * 2 + (0,) * 4 + (1,) * 4 + (2,) * 4 + (0,) * 3 + (1,) * 3 + (2,) * 3
+
+
+def reference_deal(seed: int) -> tuple[int, int, int, int]:
+    """The dealing rule (docs/rules.md 1.4) on plain big integers, as the rules layer defined it before
+    the kernel computed it in 64-bit pieces: SplitMix64 draws 118 bits below 32! (rejection sampling)
+    from the seed's low 64 bits, the number's digits in the factorial number system pick the cards, and
+    they go in packets of 3, skat 2, 4, 3."""
+    mask64 = (1 << 64) - 1
+    state = seed & mask64
+
+    def draw() -> int:
+        nonlocal state
+        state = (state + 0x9E3779B97F4A7C15) & mask64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask64
+        return z ^ (z >> 31)
+
+    while True:
+        a = draw()
+        number = ((a << 64) | draw()) >> 10
+        if number < _FACT32:
+            break
+    deck = list(range(32))
+    masks = [0, 0, 0, 0]
+    for i, place in zip(range(32, 0, -1), _PACKETS):
+        number, r = divmod(number, i)
+        masks[place] |= 1 << deck.pop(r)
+    return masks[0], masks[1], masks[2], masks[3]
+
+
 def test_the_deal_of_a_seed():
-    """The compiled deal of a seed is :func:`skat.cards.deal_masks`, the rules' reference deal."""
+    """The engine's deal of a seed is :func:`skat.rules.deal.deal_masks` (the kernel's), which is the
+    plain reference of the rule."""
     rng = random.Random(1)
     seeds = [*range(-50, 50), 2**63 - 1, 2**64 - 1, 2**64, -(2**63), 10**30]
     seeds += [rng.getrandbits(rng.choice((16, 32, 63, 64, 80))) for _ in range(POSITIONS)]
     for seed in seeds:
         hands, skat = deal(seed)
         assert (*hands, skat) == deal_masks(seed), seed
+        if seed % 10 == 0 or seed < 50:
+            assert deal_masks(seed) == reference_deal(seed), seed
     fh, mh, rh, skat = deal_masks(None)
     assert fh | mh | rh | skat == (1 << 32) - 1 and [m.bit_count() for m in (fh, mh, rh, skat)] == [10, 10, 10, 2]
 
@@ -300,6 +378,8 @@ def play_officers(variant: str, options: dict, positions: int = POSITIONS, first
                 _check_cards(rng, game, seat, legal, game.game_type, game.playable(seat), game.trick, seen)
                 action = rng.choice(legal)
             else:
+                if phase is OfficersPhase.SKAT or phase is OfficersPhase.DECLARE:
+                    _check_admiral_declarations(game, legal, seen)
                 action = PASS if PASS in legal and rng.random() < 0.8 else rng.choice(legal)
             game.apply(action, seat)
             if phase is OfficersPhase.BIDDING and game.phase is not OfficersPhase.BIDDING:
@@ -332,11 +412,12 @@ def test_officers_engine_follows_the_rules(variant, options):
     seen = play_officers(variant, options)
     assert seen["card"] >= POSITIONS and seen["trick"] >= POSITIONS // 3 and seen["refused"] >= 500
     assert seen["matadors"] >= 50 and seen["bid"] >= (POSITIONS if variant == "admiral" else 0)
+    assert seen["declaration"] >= (1000 if variant == "admiral" else 0)
 
 
 # ------------------------------------------------------------ the checks live
 _RIGHT = {"legal_moves": legal_moves, "matador_count": matador_count, "deal_masks": deal_masks,
-          "can_reach_bid": can_reach_bid}
+          "can_reach_bid": can_reach_bid, "declarable": declarable, "declarable_by_matadors": declarable_by_matadors}
 
 
 def _wrong_legal_mask(gt, hand, lead):
@@ -364,15 +445,25 @@ def _wrong_can_reach_bid(contract, matadors, bid, grand_ouvert_base36=False):
     return _RIGHT["can_reach_bid"](contract, matadors + 1, bid, grand_ouvert_base36)
 
 
+def _wrong_declarable(hand_game, bid, known, grand_ouvert_base36=False):
+    return _RIGHT["declarable"](hand_game, bid - 12, known, grand_ouvert_base36)  # a lower bid
+
+
+def _wrong_declarable_by_matadors(hand_game, bid, matadors, among=None, grand_ouvert_base36=False):
+    return _RIGHT["declarable_by_matadors"](hand_game, bid, [m + 1 for m in matadors], among, grand_ouvert_base36)
+
+
 WRONG = {"legal_mask": _wrong_legal_mask, "winner_index": _wrong_winner_index, "legal_moves": _wrong_legal_moves,
          "matador_count": _wrong_matador_count, "deal_masks": _wrong_deal_masks,
-         "can_reach_bid": _wrong_can_reach_bid}
+         "can_reach_bid": _wrong_can_reach_bid, "declarable": _wrong_declarable,
+         "declarable_by_matadors": _wrong_declarable_by_matadors}
 
 
-# Tournee games are not declared against the bid; Officers' Skat deals a deck, and Admiral's declarations
-# judge hidden cards (the engine calls can_reach_bid itself)
-_CHECKED = {"standard": sorted(WRONG), "tournee": sorted(set(WRONG) - {"can_reach_bid"}),
-            "officers": sorted(set(WRONG) - {"can_reach_bid", "deal_masks"})}
+# Tournee games are not declared against the bid; Officers' Skat deals a deck; only standard Skat has
+# declarable() and only Admiral's Skat declarable_by_matadors()
+_CHECKED = {"standard": sorted(set(WRONG) - {"declarable_by_matadors"}),
+            "tournee": sorted(set(WRONG) - {"can_reach_bid", "declarable", "declarable_by_matadors"}),
+            "officers": sorted(set(WRONG) - {"deal_masks", "declarable"})}
 
 
 @pytest.mark.parametrize(("engine", "rule"), [(e, r) for e, rules in _CHECKED.items() for r in rules])

@@ -8,7 +8,6 @@ wraps one with a friendly, immutable interface.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
@@ -361,70 +360,3 @@ def cards(text: str | Iterable[Card | int | str] = "") -> CardSet:
     if isinstance(text, str) and "," in text:
         return CardSet([p for p in text.split(",") if p.strip()])
     return CardSet(text)
-
-
-_MASK64 = (1 << 64) - 1
-_FACT32 = 263130836933693530167218012160000000  # 32!
-
-
-def _splitmix64(state: int) -> tuple[int, int]:
-    state = (state + 0x9E3779B97F4A7C15) & _MASK64
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return state, z ^ (z >> 31)
-
-
-def deal_number(seed: int | None) -> int:
-    """The deal number (0 <= n < 32!) that an integer seed stands for; random if seed is None.
-
-    SplitMix64 turns the seed into 118 uniform bits (rejection sampling keeps every
-    one of the 32! orders equally likely), so a seed gives the same deal on any machine.
-    """
-    if seed is None:
-        return random.randrange(_FACT32)
-    state = seed & _MASK64
-    while True:
-        state, a = _splitmix64(state)
-        state, b = _splitmix64(state)
-        n = ((a << 64) | b) >> 10
-        if n < _FACT32:
-            return n
-
-
-def deal_deck(seed: int | None) -> list[Card]:
-    """A shuffled deck, reproducible from an integer seed (see :func:`deal_number`)."""
-    return [Card(c) for c in deck_order(deal_number(seed))]
-
-
-def deck_order(number: int) -> list[int]:
-    """The card order of a deal number: its digits in the factorial number system pick the cards."""
-    if not 0 <= number < _FACT32:
-        raise ValueError("a deal number lies between 0 and 32! - 1")
-    deck = list(range(32))
-    out = []
-    # Split off the first 14 digits (32*31*...*19 < 2**62) so the rest works on small ints.
-    high, low = divmod(number, 32 * 31 * 30 * 29 * 28 * 27 * 26 * 25 * 24 * 23 * 22 * 21 * 20 * 19)
-    for i in range(32, 18, -1):
-        low, r = divmod(low, i)
-        out.append(deck.pop(r))
-    for i in range(18, 0, -1):
-        high, r = divmod(high, i)
-        out.append(deck.pop(r))
-    return out
-
-
-DEAL_PACKETS: tuple[int, ...] = (0,) * 3 + (1,) * 3 + (2,) * 3 + (3,) * 2 + (0,) * 4 + (1,) * 4 + (2,) * 4 + (
-    0,) * 3 + (1,) * 3 + (2,) * 3
-"""Where the cards of a shuffled deck go, in order: packets of 3 to forehand (0), middlehand (1) and
-rearhand (2), 2 to the skat (3), then 4 each, then 3 each."""
-
-
-def deal_masks(seed: int | None) -> tuple[int, int, int, int]:
-    """The deal of a seed as (forehand, middlehand, rearhand, skat) masks: :func:`deck_order` of
-    :func:`deal_number` dealt by :data:`DEAL_PACKETS` (docs/rules.md 1.4). The reference deal: the compiled core's
-    ``deal_masks`` computes the same in 64-bit pieces, ``tests/test_rules_consistency.py`` compares them."""
-    masks = [0, 0, 0, 0]
-    for place, card in zip(DEAL_PACKETS, deck_order(deal_number(seed))):
-        masks[place] |= 1 << card
-    return masks[0], masks[1], masks[2], masks[3]

@@ -25,19 +25,56 @@ except ImportError:  # running uncompiled without Cython installed
 from bisect import bisect_right
 
 from skat.cards import CARD_POINTS, Card, CardSet
-from skat.enums import GameType, Phase
+from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.rules.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
-from skat.rules.bidding import Auction
-from skat.rules.contract import Contract
-from skat.rules.value import _BEST_HAND, _RUN_COUNT, _SUIT_PATTERN
+from skat.rules.bidding import Auction, auction_rung
+from skat.rules.kernel import deal_masks
+from skat.rules.value import HAND_CONTRACTS, SKAT_CONTRACTS
 
-# Following suit and the trick winner are the rules layer's (skat.rules.kernel); compiled, the core
-# calls them through C (skat/rules/kernel.pxd), uncompiled as Python.
+# Following suit, the trick winner, the auction and the declarations that can reach the bid are the
+# rules layer's (skat.rules.kernel); compiled, the core calls them through C (skat/rules/kernel.pxd),
+# uncompiled as Python. The deal of a seed is the kernel's deal_masks, which skat.deal.game calls as _core.deal_masks.
 if cython.compiled:
-    from cython.cimports.skat.rules.kernel import legal_mask, winner_of
+    from cython.cimports.skat.rules.kernel import (
+        auction_answering,
+        auction_bid,
+        auction_bidder,
+        auction_first_bid,
+        auction_highest,
+        auction_hold,
+        auction_last_bid,
+        auction_listener,
+        auction_pass,
+        auction_passed,
+        auction_rung,
+        auction_stage,
+        auction_state,
+        auction_to_move,
+        declarable_mask,
+        legal_mask,
+        winner_of,
+    )
 else:
-    from skat.rules.kernel import legal_mask, winner_of
+    from skat.rules.kernel import (
+        auction_answering,
+        auction_bid,
+        auction_bidder,
+        auction_first_bid,
+        auction_highest,
+        auction_hold,
+        auction_last_bid,
+        auction_listener,
+        auction_pass,
+        auction_passed,
+        auction_rung,
+        auction_stage,
+        auction_state,
+        auction_to_move,
+        declarable_mask,
+        legal_mask,
+        winner_of,
+    )
 
 __all__ = ["DealState", "StatePart", "clone_state", "bid_ladder", "bid_action", "check_discard", "deal_masks", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
            "PAIR_DISCARDS"]
@@ -45,15 +82,7 @@ __all__ = ["DealState", "StatePart", "clone_state", "bid_ladder", "bid_action", 
 COMPILED: bool = cython.compiled
 """Whether this module runs compiled by Cython."""
 
-_MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
-_GAMMA = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
-_MIX1 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
-_MIX2 = cython.declare(cython.ulonglong, 0x94D049BB133111EB)
-_LOW32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
 _ONE = cython.declare(cython.ulonglong, 1)
-# 32! = (_FACT32_HI << 64) | _FACT32_LO
-_FACT32_HI = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 >> 64)
-_FACT32_LO = cython.declare(cython.ulonglong, 263130836933693530167218012160000000 & 0xFFFFFFFFFFFFFFFF)
 
 _BYTE_PLAYS = cython.declare(tuple, tuple(
     tuple(tuple(PLAY[8 * suit + r] for r in range(8) if byte >> r & 1) for byte in range(256)) for suit in range(4)
@@ -62,18 +91,8 @@ _BYTE_PLAYS = cython.declare(tuple, tuple(
 _POINTS = cython.declare(tuple, tuple(CARD_POINTS))
 _NULL = cython.declare(cython.int, 5)
 
-SUIT_AND_GRAND = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
-HAND_CONTRACTS: tuple = tuple(
-    c
-    for gt in SUIT_AND_GRAND
-    for c in (Contract(gt, hand=True), Contract(gt, hand=True, schneider=True),
-              Contract(gt, hand=True, schwarz=True), Contract(gt, hand=True, ouvert=True))
-) + (Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True))
-"""The hand contracts, in the order of legal_actions: per suit and grand by rising levels (hand,
-Schneider, Schwarz and ouvert: 4, 5, 6 and 7 levels beyond the matadors), then Null hand and Null ouvert hand."""
-SKAT_CONTRACTS: tuple = tuple(Contract(gt) for gt in SUIT_AND_GRAND) + (
-    Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
-"""The contracts after picking up the skat, in the order of legal_actions."""
+# HAND_CONTRACTS and SKAT_CONTRACTS (skat.rules.value): the contracts in the order of legal_actions,
+# which is the order of the kernel's declaration masks
 DECLARE: dict = {c: Declare(c) for c in HAND_CONTRACTS + SKAT_CONTRACTS}
 """The Declare action of each contract above."""
 PAIR_DISCARDS: tuple = tuple(
@@ -85,12 +104,6 @@ _HAND_ACTIONS = cython.declare(tuple, tuple(DECLARE[c] for c in HAND_CONTRACTS))
 _SKAT_CONTRACTS = cython.declare(tuple, SKAT_CONTRACTS)
 _SKAT_ACTIONS = cython.declare(tuple, tuple(DECLARE[c] for c in SKAT_CONTRACTS))
 _PAIRS = cython.declare(tuple, PAIR_DISCARDS)
-_BASE_VALUES = cython.declare(tuple, (9, 10, 11, 12, 24))
-_BEST11 = cython.declare(tuple, tuple(_BEST_HAND[11]))
-_BEST4 = cython.declare(tuple, tuple(_BEST_HAND[4]))
-_RUN11 = cython.declare(tuple, tuple(_RUN_COUNT[11]))
-_RUN4 = cython.declare(tuple, tuple(_RUN_COUNT[4]))
-_SUIT_RUN = cython.declare(tuple, tuple(_SUIT_PATTERN))
 
 # The phases the core handles (skat.deal.game.Phase is skat.enums.Phase), compared by identity.
 _BIDDING = cython.declare(object, Phase.BIDDING)
@@ -101,79 +114,6 @@ _GRAND_HAND = cython.declare(object, Phase.GRAND_HAND)
 _PUSH = cython.declare(object, Phase.PUSH)
 _DISCARD = cython.declare(object, Phase.DISCARD)
 _DECLARE = cython.declare(object, Phase.DECLARE)
-
-
-@cython.cfunc
-@cython.inline
-def _jacks(mask: cython.ulonglong) -> cython.int:
-    """The jacks of a mask as bits 0-3: clubs, spades, hearts, diamonds (the top of every matador run)."""
-    return ((mask >> 28) & 1) | ((mask >> 19) & 2) | ((mask >> 10) & 4) | ((mask >> 1) & 8)
-
-
-@cython.cfunc
-@cython.inline
-def _splitmix64(state: cython.ulonglong) -> cython.ulonglong:
-    """The output of SplitMix64 for a state already advanced by the golden gamma."""
-    z: cython.ulonglong = state
-    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
-    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
-    return z ^ (z >> 31)
-
-
-def deal_masks(seed: int) -> tuple:
-    """The deal of an integer seed as ``(forehand, middlehand, rearhand, skat)`` masks.
-
-    The same deal as :func:`skat.cards.deck_order` of :func:`skat.cards.deal_number` dealt in
-    packets of 3, skat 2, 4 and 3: SplitMix64 draws a number below 32! (rejection sampling), whose
-    digits in the factorial number system pick the cards one by one.
-    """
-    state: cython.ulonglong = seed & 0xFFFFFFFFFFFFFFFF
-    a: cython.ulonglong
-    b: cython.ulonglong
-    # the number, (hi << 64) | lo, has 118 bits: the top 54 of a and of b
-    hi: cython.ulonglong
-    lo: cython.ulonglong
-    while True:
-        state = (state + _GAMMA) & _MASK64
-        a = _splitmix64(state)
-        state = (state + _GAMMA) & _MASK64
-        b = _splitmix64(state)
-        hi = a >> 10
-        lo = ((a & 1023) << 54) | (b >> 10)
-        if hi < _FACT32_HI or (hi == _FACT32_HI and lo < _FACT32_LO):
-            break
-    deck: cython.int[32] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
-                            24, 25, 26, 27, 28, 29, 30, 31]  # the cards not dealt yet, in order
-    hands: cython.ulonglong[4] = [0, 0, 0, 0]
-    one: cython.ulonglong = 1
-    t: cython.ulonglong
-    q: cython.ulonglong
-    card: cython.int
-    r: cython.int
-    i: cython.int
-    k: cython.int
-    seat: cython.int
-    for i in range(32, 0, -1):
-        # the next digit r (base i) of the number, and the number divided by i, in 64-bit pieces
-        if hi:
-            t = hi % i
-            hi = hi // i
-            t = (t << 32) | (lo >> 32)
-            q = t // i
-            t = ((t % i) << 32) | (lo & _LOW32)
-            lo = (q << 32) | (t // i)
-            r = t % i
-        else:
-            r = lo % i
-            lo = lo // i
-        card = deck[r]
-        while r < i - 1:
-            deck[r] = deck[r + 1]
-            r += 1
-        k = 32 - i  # the k-th card dealt goes: 3 to each seat, 2 to the skat, 4 to each seat, 3 to each
-        seat = k // 3 if k < 9 else 3 if k < 11 else (k - 11) // 4 if k < 23 else (k - 23) // 3
-        hands[seat] |= one << card
-    return hands[0], hands[1], hands[2], hands[3]
 
 
 class StatePart:
@@ -297,6 +237,8 @@ class DealState:
     _bid_actions = cython.declare(tuple, visibility="public")
     _ladder_next = cython.declare(dict, visibility="public")
     _auction_value = cython.declare(cython.int, visibility="public")
+    _auction_rung = cython.declare(cython.int, visibility="public")
+    """The place of _auction_value on the ladder (1: its lowest value, 0: no bid yet), as the kernel counts."""
     _bidder = cython.declare(cython.int, visibility="public")
     _listener = cython.declare(cython.int, visibility="public")
     _stage = cython.declare(cython.int, visibility="public")
@@ -358,6 +300,7 @@ class DealState:
         self._bid_actions = ladder[1]
         self._ladder_next = ladder[2]
         self._auction_value = 0
+        self._auction_rung = 0
         self._bidder = 1
         self._listener = 0
         self._stage = 1
@@ -391,6 +334,7 @@ class DealState:
         other._bid_actions = self._bid_actions
         other._ladder_next = self._ladder_next
         other._auction_value = self._auction_value
+        other._auction_rung = self._auction_rung
         other._bidder = self._bidder
         other._listener = self._listener
         other._stage = self._stage
@@ -441,13 +385,16 @@ class DealState:
 
     @cython.cfunc
     def _auction_to_move(self) -> cython.int:
-        if self._stage == 0:
+        """Who bids to whom: the rules kernel's auction_to_move of the auction's state."""
+        highest: cython.int = -1 if self._highest_bidder is None else self._highest_bidder
+        mover: cython.int = auction_to_move(auction_state(
+            self._stage, self._bidder, self._listener, self._passed, self._waiting, highest,
+            self._auction_rung))
+        if mover < 0:
             from skat.rules.bidding import AuctionError
 
             raise AuctionError("the auction is over")
-        if self._stage == 3:
-            return 0
-        return self._listener if self._waiting else self._bidder
+        return mover
 
 
     # -------------------------------------------------------------- legality
@@ -527,80 +474,50 @@ class DealState:
 
     def _declaration_options(self, hand_game: bool) -> tuple:
         """The contracts the declarer may announce now and their actions, in the order of
-        HAND_CONTRACTS or SKAT_CONTRACTS: they must be able to reach the bid (docs/rules.md 3).
+        HAND_CONTRACTS or SKAT_CONTRACTS: they must be able to reach the bid (docs/rules.md 3.3).
         Cached until the discard changes."""
         key = (hand_game, self.discard)
         cache = self._declarable_cache
         if cache is not None and cache[0] == key:
             return cache[1]
-        if self.ruleset.grand_ouvert_base36:
-            result = self._declaration_options_by_contract(hand_game)
-        else:
-            result = self._declaration_options_by_levels(hand_game)
+        result = self._declaration_options_of(hand_game)
         self._declarable_cache = (key, result)
         return result
 
     @cython.cfunc
-    def _declaration_options_by_levels(self, hand_game: cython.bint) -> tuple:
-        """The declarable contracts when each level counts the base value: of a game type's hand
-        contracts, the one whose levels can first reach the bid and those above it."""
-        bid: cython.int = self.bid
-        own: cython.ulonglong = self._hands[self.declarer]
+    def _declaration_options_of(self, hand_game: cython.bint) -> tuple:
+        """The declarable contracts and their actions: the rules kernel's declarable_mask of the cards
+        the declarer knows (in a hand game his ten, else his twelve with the two he put away)."""
+        known: cython.ulonglong = self._hands[self.declarer]
+        discard: cython.ulonglong
+        if not hand_game and self.discard is not None:
+            discard = self.discard
+            known |= discard
+        declarable: cython.int = declarable_mask(hand_game, self.bid, known, self.ruleset.grand_ouvert_base36)
+        contracts_of: tuple = _HAND_CONTRACTS if hand_game else _SKAT_CONTRACTS
+        actions_of: tuple = _HAND_ACTIONS if hand_game else _SKAT_ACTIONS
         contracts: list = []
         actions: list = []
-        gt: cython.int
-        k: cython.int
-        m: cython.int
-        base: cython.int
-        first: cython.int
-        jacks: cython.int
-        if hand_game:
-            jacks = _jacks(own)
-            for gt in range(5):
-                # the most matadors any skat can give (ten cards known)
-                m = _BEST11[jacks | (_SUIT_RUN[(own >> (8 * gt)) & 255] << 4)] if gt < 4 else _BEST4[jacks]
-                base = _BASE_VALUES[gt]
-                first = -(-bid // base) - m - 4  # the first of the rising 4, 5, 6, 7 levels that reaches
-                for k in range(max(first, 0), 4):
-                    contracts.append(_HAND_CONTRACTS[4 * gt + k])
-                    actions.append(_HAND_ACTIONS[4 * gt + k])
-            if bid <= 35:
-                contracts.append(_HAND_CONTRACTS[20])
-                actions.append(_HAND_ACTIONS[20])
-            if bid <= 59:
-                contracts.append(_HAND_CONTRACTS[21])
-                actions.append(_HAND_ACTIONS[21])
-            return contracts, actions
-        discard: cython.ulonglong
-        if self.discard is not None:
-            discard = self.discard
-            own |= discard
-        jacks = _jacks(own)
-        for gt in range(5):
-            m = _RUN11[jacks | (_SUIT_RUN[(own >> (8 * gt)) & 255] << 4)] if gt < 4 else _RUN4[jacks]
-            base = _BASE_VALUES[gt]
-            if (m + 3) * base >= bid:
-                contracts.append(_SKAT_CONTRACTS[gt])
-                actions.append(_SKAT_ACTIONS[gt])
-        if bid <= 23:
-            contracts.append(_SKAT_CONTRACTS[5])
-            actions.append(_SKAT_ACTIONS[5])
-        if bid <= 46:
-            contracts.append(_SKAT_CONTRACTS[6])
-            actions.append(_SKAT_ACTIONS[6])
-        if not contracts:
-            # nothing can reach the bid any more: any game may be declared, and is lost overbid
-            return list(_SKAT_CONTRACTS), list(_SKAT_ACTIONS)
+        i: cython.int
+        for i in range(len(contracts_of)):
+            if (declarable >> i) & 1:
+                contracts.append(contracts_of[i])
+                actions.append(actions_of[i])
         return contracts, actions
 
     @cython.cfunc
     def _auction_actions(self) -> list:
-        if self._waiting:
-            return [HOLD, PASS]
+        """The moves of the seat to move: hold or pass a bid named to him, else the bids the rules
+        kernel allows (auction_first_bid to auction_last_bid on the ladder) or pass."""
         bids: tuple = self._bid_actions
-        if self._stage == 3:
-            return [bids[0], PASS]
-        out: list = list(bids[self._ladder_next[self._auction_value]:])
+        highest: cython.int = -1 if self._highest_bidder is None else self._highest_bidder
+        state: cython.int = auction_state(self._stage, self._bidder, self._listener, self._passed, self._waiting,
+                                          highest, self._auction_rung)
+        if auction_answering(state):
+            return [HOLD, PASS]
+        first: cython.int = auction_first_bid(state)
+        last: cython.int = auction_last_bid(state, len(bids))
+        out: list = list(bids[first - 1:last]) if first else []
         out.append(PASS)
         return out
 
@@ -755,6 +672,7 @@ class DealState:
 
     def _set_auction(self, auction: Auction) -> None:
         self._auction_value = auction.value
+        self._auction_rung = auction_rung(auction.state)
         self._bidder = auction.bidder
         self._listener = auction.listener
         self._stage = auction.stage
@@ -795,70 +713,41 @@ class DealState:
         return False
 
     def _bid(self, seat: object, action: object) -> None:
-        """A bid, hold or pass of ``seat``; anything not plainly legal goes the slow way, which says why."""
+        """A bid, hold or pass of ``seat``: the rules kernel says whether it is legal and what follows
+        (docs/rules.md 2.2); anything not plainly legal goes the slow way, which says why."""
         kind = type(action)
-        value: cython.int
-        if self._stage == 0 or type(seat) is not int or seat != self._auction_to_move():
+        highest: cython.int = -1 if self._highest_bidder is None else self._highest_bidder
+        state: cython.int = auction_state(self._stage, self._bidder, self._listener, self._passed, self._waiting,
+                                          highest, self._auction_rung)
+        after: cython.int = -1
+        if type(seat) is int and seat == auction_to_move(state):
+            if kind is Pass:
+                after = auction_pass(state)
+            elif kind is Hold:
+                after = auction_hold(state)
+            elif kind is Bid and type(action.value) is int:
+                after = auction_bid(state, self._ladder_next.get(action.value, 0))  # 0: not on the ladder
+        if after < 0:
             self._bid_slow(seat, action)
             return
-        if self._waiting:
-            if kind is Hold:
-                self._highest_bidder = self._listener
-                self._waiting = False
-            elif kind is Pass:
-                self._pass(self._listener)
-            else:
-                self._bid_slow(seat, action)
-                return
-        elif kind is Pass:
-            self._pass(seat)
-        elif (kind is Bid and type(action.value) is int and action.value in self._ladder_next
-              and (action.value != 0 or 0 in self._ladder)):
-            value = action.value
-            if self._stage == 3:
-                if value != self._ladder[0]:
-                    self._bid_slow(seat, action)
-                    return
-                self._auction_value = value
-                self._highest_bidder = 0
-                self._stage = 0
-            elif value > self._auction_value:
-                self._auction_value = value
-                self._highest_bidder = seat
-                self._waiting = True
-            else:
-                self._bid_slow(seat, action)
-                return
-        else:
-            self._bid_slow(seat, action)
-            return
+        self._stage = auction_stage(after)
+        self._bidder = auction_bidder(after)
+        self._listener = auction_listener(after)
+        self._passed = auction_passed(after)
+        self._waiting = auction_answering(after)
+        highest = auction_highest(after)
+        self._highest_bidder = None if highest < 0 else highest
+        rung: cython.int = auction_rung(after)
+        if rung != self._auction_rung:
+            self._auction_rung = rung
+            self._auction_value = self._ladder[rung - 1]
         if self._stage == 0:
             self._auction_over()
 
     @cython.cfunc
     def _pass(self, seat: cython.int) -> cython.void:
-        survivor: cython.int
-        self._passed |= 1 << seat
-        self._waiting = False
-        if self._stage == 1:
-            survivor = self._listener if seat == self._bidder else self._bidder
-            self._stage = 2
-            self._bidder = 2
-            self._listener = survivor
-        elif self._stage == 2:
-            survivor = self._listener if seat == self._bidder else self._bidder
-            if self._auction_value == 0:
-                if survivor == 0 and not (self._passed & 1):
-                    self._stage = 3
-                    return
-                self._stage = 0
-                self._highest_bidder = None
-                return
-            self._highest_bidder = survivor
-            self._stage = 0
-        elif self._stage == 3:
-            self._stage = 0
-            self._highest_bidder = None
+        """``seat`` passes: :meth:`_bid` of a pass."""
+        self._bid(seat, PASS)
 
     def _auction_over(self) -> None:
         """The auction has ended: the declarer takes over, or all passed (Ramsch or passed in)."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._compiled import compiled_module
-from skat.cards import ALL_CARDS, Card, CardSet, deal_masks, mask_of, mask_points
+from skat.cards import ALL_CARDS, Card, CardSet, mask_of, mask_points
 from skat.deal.ramsch import push_discards, score_ramsch
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
@@ -40,15 +40,10 @@ from skat.rules.actions import (
     parse_action,
 )
 from skat.rules.contract import Contract
+from skat.rules.deal import deal_masks
 from skat.rules.ranking import GameType, legal_mask
 from skat.rules.rulesets import ISKO, RuleSet, RuleSetError
-from skat.rules.value import (
-    Outcome,
-    best_hand_matadors,
-    can_reach_bid,
-    evaluate,
-    matador_count,
-)
+from skat.rules.value import Outcome, evaluate
 
 _kernel = compiled_module("skat.rules.kernel")
 _core = compiled_module("skat.deal._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
@@ -56,7 +51,6 @@ DealState = _core.DealState
 StatePart = _core.StatePart
 check_discard = _core.check_discard
 bid_ladder = _core.bid_ladder
-_deal_masks = _core.deal_masks
 COMPILED: bool = _core.COMPILED and _kernel.COMPILED
 """Whether the engine's core (:mod:`skat.deal._core`) and the rules kernel it calls
 (:mod:`skat.rules.kernel`) run compiled by Cython."""
@@ -74,9 +68,9 @@ _RAMSCH = int(GameType.RAMSCH)
 
 
 def deal(seed: int | None) -> tuple[list[int], int]:
-    """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3: three hand masks and the skat mask
-    (:func:`skat.cards.deal_masks`; for a seed the compiled core's copy of it, which is faster)."""
-    forehand, middlehand, rearhand, skat = (deal_masks if seed is None else _core.deal_masks)(seed)
+    """Deal from a seeded shuffle in packets of 3, skat 2, 4, 3 (:func:`skat.rules.deal.deal_masks`,
+    docs/rules.md 1.4): three hand masks and the skat mask; a seed of None deals at random."""
+    forehand, middlehand, rearhand, skat = deal_masks(seed)
     return [forehand, middlehand, rearhand], skat
 
 
@@ -184,8 +178,6 @@ _GRAND_HAND_CONTRACTS = tuple(c for c in _HAND_CONTRACTS if c.game_type == GameT
 _GRAND_HAND_ACTIONS = tuple(_DECLARE[c] for c in _GRAND_HAND_CONTRACTS)
 
 
-_HAND_OPTIONS = tuple((c, _DECLARE[c]) for c in _HAND_CONTRACTS)
-_SKAT_OPTIONS = tuple((c, _DECLARE[c]) for c in _SKAT_CONTRACTS)
 _DISCARDS: dict[int, Discard] = {d.cards.mask: d for d in _core.PAIR_DISCARDS if d is not None}
 
 
@@ -258,7 +250,7 @@ class Game(DealState):
             if seed is None:
                 dealt, skat_mask = deal(seed)
             else:
-                *dealt, skat_mask = _deal_masks(seed)
+                *dealt, skat_mask = deal_masks(seed)
         else:
             if len(hands) != 3 or skat is None:
                 raise ValueError("give three hands of 10 cards and a skat of 2 cards")
@@ -379,37 +371,6 @@ class Game(DealState):
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (docs/rules.md 3)."""
         return self._declaration_options(hand_game)[0]
-
-    def _declaration_options_by_contract(self, hand_game: bool) -> tuple[list[Contract], list[Action]]:
-        """The declarable contracts, contract by contract (for the old Grand ouvert of base value 36)."""
-        options = _HAND_OPTIONS if hand_game else _SKAT_OPTIONS
-        bid = self.bid
-        old_ouvert = self.ruleset.grand_ouvert_base36
-        best: dict[int, int] = {}
-        contracts: list[Contract] = []
-        actions: list[Action] = []
-        for contract, action in options:
-            m = 0
-            if not contract.is_null:
-                gt = int(contract.game_type)
-                m = best.get(gt, -1)
-                if m < 0:
-                    m = best[gt] = self._best_matadors(gt, hand_game)
-            if can_reach_bid(contract, m, bid, old_ouvert):
-                contracts.append(contract)
-                actions.append(action)
-        if not contracts and not hand_game:
-            # nothing can reach the bid any more: any game may be declared, and is lost overbid
-            contracts = [o[0] for o in options]
-            actions = [o[1] for o in options]
-        return contracts, actions
-
-    def _best_matadors(self, gt: int, hand_game: bool) -> int:
-        """Matadors the declarer knows, or for a hand game the most any unseen skat could give."""
-        own = self._hands[self.declarer]  # type: ignore[index]
-        if hand_game:
-            return best_hand_matadors(gt, own)
-        return matador_count(gt, own | (self.discard or 0))[1]
 
     # ----------------------------------------------------------------- apply
     def _side_step(self, seat: int, action: Action) -> None:

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Protocol
 
+from skat._compiled import compiled_module
 from skat.cards import Card, mask_of
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 
-__all__ = ["matadors", "Outcome", "evaluate", "max_multiplier", "matador_sequence", "multiplier", "can_reach_bid",
-           "BASE_VALUES", "ValueRules", "ISKO_VALUES"]
+__all__ = ["matadors", "matador_count", "best_hand_matadors", "Outcome", "evaluate", "max_multiplier",
+           "matador_sequence", "multiplier", "can_reach_bid", "declarable", "declarable_by_matadors", "contracts_of",
+           "declaration_index", "HAND_CONTRACTS", "SKAT_CONTRACTS", "BASE_VALUES", "ValueRules", "ISKO_VALUES"]
 
 
 class ValueRules(Protocol):
@@ -37,14 +40,18 @@ class _IskoValues:
 ISKO_VALUES: ValueRules = _IskoValues()
 """The ISkO's numbers (those of :data:`skat.rules.rulesets.ISKO`): what :func:`evaluate` uses without a rule set."""
 
+_kernel = compiled_module("skat.rules.kernel")  # the one place of matadors, levels and reaching the bid (compiled)
+matador_count = _kernel.matador_count
+best_hand_matadors = _kernel.best_hand_matadors
+multiplier = _kernel.multiplier
+
 _JACK_RUN = [Card.CJ, Card.SJ, Card.HJ, Card.DJ]
-_SUIT_RUN_RANKS = [7, 3, 6, 5, 2, 1, 0]  # A T K Q 9 8 7
 
 
 def _sequence(gt: int) -> tuple[int, ...]:
     seq = [int(c) for c in _JACK_RUN]
     if gt <= GameType.CLUBS:
-        seq += [gt * 8 + r for r in _SUIT_RUN_RANKS]
+        seq += [gt * 8 + r for r in _kernel.SUIT_RUN_RANKS]
     return tuple(seq)
 
 
@@ -67,58 +74,6 @@ def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
         game_type = GameType.parse(game_type)
         matador_sequence(game_type)
     return matador_count(int(game_type), mask)
-
-
-def _run_count(pattern: int, length: int) -> int:
-    """Matadors of a pattern whose bit i says whether the i-th trump of the run is held."""
-    holding = pattern & 1
-    count = 0
-    while count < length and (pattern >> count & 1) == holding:
-        count += 1
-    return count
-
-
-def _best_hand_count(pattern: int, length: int) -> int:
-    """The most matadors an unseen two-card skat can give a hand holding ``pattern``: it fills
-    the two highest gaps of the run ("with"), or holds no trump of it ("without")."""
-    gaps = [i for i in range(length) if not pattern >> i & 1]
-    best_with = gaps[2] if len(gaps) > 2 else length
-    if pattern & 1:
-        return best_with
-    return max(best_with, _run_count(pattern, length))
-
-
-_RUN_COUNT = {n: [_run_count(p, n) for p in range(1 << n)] for n in (4, 11)}
-_BEST_HAND = {n: [_best_hand_count(p, n) for p in range(1 << n)] for n in (4, 11)}
-# a suit's byte (ranks 7..A as bits 0..7) -> its non-jack cards in run order A T K Q 9 8 7
-_SUIT_PATTERN = [sum(1 << i for i, r in enumerate(_SUIT_RUN_RANKS) if b >> r & 1) for b in range(256)]
-_RUN11, _RUN4 = _RUN_COUNT[11], _RUN_COUNT[4]
-
-
-def _pattern(gt: int, mask: int) -> tuple[int, int]:
-    """The run of :func:`matador_sequence` as bits (bit i: its i-th trump is held) and its length."""
-    jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
-    if gt <= 3:
-        return jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4, 11
-    return jacks, 4
-
-
-def matador_count(gt: int, mask: int) -> tuple[bool, int]:
-    """The matador rule (docs/rules.md 4.1) on a game type number (suit, grand, Ramsch) and a mask:
-    (with, count) of the run of :func:`matador_sequence`, read from tables. The one place of the
-    rule: :func:`matadors`, the engines, the players and the scoring call it (the compiled core
-    reads the same tables)."""
-    # _pattern, inlined: the players count matadors in their inner loops
-    jacks = (mask >> 28 & 1) | (mask >> 19 & 2) | (mask >> 10 & 4) | (mask >> 1 & 8)
-    if gt <= 3:
-        return jacks & 1 == 1, _RUN11[jacks | _SUIT_PATTERN[mask >> (8 * gt) & 255] << 4]
-    return jacks & 1 == 1, _RUN4[jacks]
-
-
-def best_hand_matadors(gt: int, hand_mask: int) -> int:
-    """The most matadors a hand game can have once the unseen skat is counted (ten known cards)."""
-    pattern, length = _pattern(gt, hand_mask)
-    return _BEST_HAND[length][pattern]
 
 
 @dataclass(frozen=True)
@@ -164,34 +119,16 @@ def _outcome(contract: Contract, bid: int, won: bool, overbid: bool, matadors_wi
 
 
 _NULL = GameType.NULL
-_GRAND = GameType.GRAND
 BASE_VALUES: tuple[int, ...] = tuple(GameType(gt).base_value for gt in range(5))
 """Base values by game type number, diamonds to grand: 9, 10, 11, 12, 24 (docs/rules.md 4.2)."""
-
-
-def multiplier(matadors: int, hand: bool = False, schneider: bool = False, schneider_announced: bool = False,
-               schwarz: bool = False, schwarz_announced: bool = False, ouvert: bool = False,
-               announced_counts_made: bool = True) -> int:
-    """The levels of a suit or grand game (docs/rules.md 4.2): the matadors, 1 for the game, and one
-    each for hand, Schneider, Schneider announced, Schwarz, Schwarz announced and ouvert.
-
-    In Skat a level announced counts as reached (a missed announcement loses the game at its full
-    value); Tournee counts only the Schneider and Schwarz made (``announced_counts_made=False``,
-    docs/rules.md 10.3) and passes no hand or ouvert level. The one place of the level arithmetic:
-    :func:`evaluate`, :func:`max_multiplier`, Tournee's and Officers' scoring and the players' value
-    estimates call it."""
-    if announced_counts_made:
-        schneider = schneider or schneider_announced
-        schwarz = schwarz or schwarz_announced
-    return matadors + 1 + hand + schneider + schneider_announced + schwarz + schwarz_announced + ouvert
 
 
 def _base_value(contract: Contract, grand_ouvert_base36: bool) -> tuple[int, bool]:
     """(base value, whether ouvert counts a level) of a suit or grand contract: the old Grand ouvert
     (rule option ``grand_ouvert_base36``) has the base value 36 and no ouvert level."""
-    if grand_ouvert_base36 and contract.game_type == _GRAND and contract.ouvert:
-        return 36, False
-    return BASE_VALUES[contract.game_type], contract.ouvert
+    gt = contract.game_type
+    return (_kernel.base_value(gt, contract.ouvert, grand_ouvert_base36),
+            _kernel.ouvert_level(gt, contract.ouvert, grand_ouvert_base36))
 
 
 def _with_text(w: bool, n: int) -> str:
@@ -302,12 +239,69 @@ def max_multiplier(contract: Contract, matador_count: int) -> int:
     return multiplier(matador_count, contract.hand, True, contract.schneider, True, contract.schwarz, contract.ouvert)
 
 
+HAND_CONTRACTS: tuple[Contract, ...] = tuple(
+    c
+    for gt in (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+    for c in (Contract(gt, hand=True), Contract(gt, hand=True, schneider=True),
+              Contract(gt, hand=True, schwarz=True), Contract(gt, hand=True, ouvert=True))
+) + (Contract(GameType.NULL, hand=True), Contract(GameType.NULL, hand=True, ouvert=True))
+"""The hand contracts, in the order of the rules kernel's declaration masks (bit i: contract i): per
+suit and grand by rising levels (hand, Schneider, Schwarz and ouvert: 4, 5, 6 and 7 levels beyond the
+matadors), then Null hand and Null ouvert hand."""
+SKAT_CONTRACTS: tuple[Contract, ...] = tuple(
+    Contract(gt) for gt in (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND)
+) + (Contract(GameType.NULL), Contract(GameType.NULL, ouvert=True))
+"""The contracts after picking up the skat, in the order of the kernel's declaration masks."""
+
+
+def declaration_index(contract: Contract) -> int:
+    """The place of a contract in :data:`HAND_CONTRACTS` (a hand game) or :data:`SKAT_CONTRACTS`."""
+    if contract.is_null:
+        return (20 if contract.hand else 5) + contract.ouvert
+    if not contract.hand:
+        return int(contract.game_type)
+    return 4 * contract.game_type + (3 if contract.ouvert else 2 if contract.schwarz else 1 if contract.schneider else 0)
+
+
 def can_reach_bid(contract: Contract, matadors: int, bid: int, grand_ouvert_base36: bool = False) -> bool:
     """Whether a declaration can still reach the bid (docs/rules.md 3.3): a Null game by its fixed value,
     a suit or grand game by its base value times :func:`max_multiplier` with ``matadors``, the most
     the declarer can count (over his twelve cards, or for a hand game the best an unseen skat can give,
-    :func:`best_hand_matadors`). The one place of the rule: the engines' declarations call it."""
-    if contract.is_null:
-        return null_value(contract.hand, contract.ouvert) >= bid
-    base, ouvert = _base_value(contract, grand_ouvert_base36)
-    return multiplier(matadors, contract.hand, True, contract.schneider, True, contract.schwarz, ouvert) * base >= bid
+    :func:`best_hand_matadors`): :func:`skat.rules.kernel.reaches`, the one place of the rule, which
+    :func:`declarable` and the engines' declarations apply to every contract."""
+    return _kernel.reaches(contract.hand, declaration_index(contract), matadors, bid, grand_ouvert_base36)
+
+
+def contracts_of(hand_game: bool, mask: int) -> list[Contract]:
+    """The contracts of a declaration mask (bit i: contract i of :data:`HAND_CONTRACTS` or :data:`SKAT_CONTRACTS`)."""
+    contracts = HAND_CONTRACTS if hand_game else SKAT_CONTRACTS
+    return [c for i, c in enumerate(contracts) if mask >> i & 1]
+
+
+def declarable(hand_game: bool, bid: int, known: int, grand_ouvert_base36: bool = False) -> list[Contract]:
+    """The contracts standard Skat's declarer may announce (docs/rules.md 3.3), in the order of
+    :data:`HAND_CONTRACTS` or :data:`SKAT_CONTRACTS`: those that can reach the bid with the most
+    matadors he can count over ``known`` (after picking up the skat his twelve cards, hand and the two
+    put away; in a hand game his ten cards, with the best unseen skat), or, after picking up the skat,
+    every one when none can (lost overbid). :func:`skat.rules.kernel.declarable_mask`, which the
+    compiled core calls too."""
+    return contracts_of(hand_game, _kernel.declarable_mask(hand_game, bid, known, grand_ouvert_base36))
+
+
+def declarable_by_matadors(hand_game: bool, bid: int, matadors: Sequence[int], among: Iterable[Contract] | None = None,
+                           grand_ouvert_base36: bool = False) -> list[Contract]:
+    """:func:`declarable` for a declarer who counts his matadors by other rules (Admiral's Skat judges
+    on what he knows): ``matadors`` the most he can count in diamonds, hearts, spades, clubs and grand,
+    ``among`` the contracts the game offers (default: all of the hand or skat games)."""
+    packed = 0
+    for gt, count in enumerate(matadors):
+        packed |= min(count, 15) << (4 * gt)
+    if among is None:
+        allowed = _kernel.HAND_DECLARATIONS if hand_game else _kernel.SKAT_DECLARATIONS
+    else:
+        allowed = 0
+        for contract in among:
+            if contract.hand != hand_game:
+                raise ValueError(f"{contract} is not a {'hand game' if hand_game else 'game after picking up the skat'}")
+            allowed |= 1 << declaration_index(contract)
+    return contracts_of(hand_game, _kernel.reach_mask(hand_game, bid, packed, grand_ouvert_base36, allowed))

@@ -12,16 +12,31 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from skat.cards import Card, CardSet, deal_deck, mask_points
+from skat.cards import Card, CardSet, mask_points
 from skat.deal.game import DealState, bid_ladder
 from skat.deal.variant import Variant
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
 from skat.rules.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
-from skat.rules.bidding import BID_VALUES, bid_allowed, legal_moves
+from skat.rules.bidding import (
+    BID_VALUES,
+    FOREHAND,
+    REARHAND,
+    auction_answering,
+    auction_bid,
+    auction_highest,
+    auction_hold,
+    auction_pass,
+    auction_rung,
+    auction_stage,
+    auction_state,
+    legal_moves,
+    rung,
+)
 from skat.rules.contract import Contract
+from skat.rules.deal import deal_deck
 from skat.rules.ranking import GameType
-from skat.rules.value import can_reach_bid, matador_count
+from skat.rules.value import HAND_CONTRACTS, SKAT_CONTRACTS, declarable_by_matadors, matador_count
 from skat.variants.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
 from skat.variants.officers.options import OfficersOptions, normalize_variant
 from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
@@ -365,20 +380,11 @@ class OfficersGame(DealState):
         return []
 
     def _declarable(self, hand_game: bool) -> list[Contract]:
-        """Admiral's: the contracts that can still reach the bid, judged only on what the declarer knows
-        (his face-down cards and, in a hand game, the skat are unknown and may fill his matadors)."""
-        if hand_game:
-            contracts = [Contract(gt, hand=True, schneider=s, schwarz=w)
-                         for gt in _SUITS_AND_GRAND for s, w in ((False, False), (True, False), (True, True))]
-            contracts.append(Contract(GameType.NULL, hand=True))
-        else:
-            contracts = [Contract(gt) for gt in _SUITS_AND_GRAND] + [Contract(GameType.NULL)]
-        ok = [c for c in contracts if self._can_reach_bid(c)]
-        return ok if ok or hand_game else contracts  # nothing reaches the bid: any game, lost overbid
-
-    def _can_reach_bid(self, contract: Contract) -> bool:
-        if contract.is_null:
-            return can_reach_bid(contract, 0, self.bid)
+        """Admiral's: the contracts that can still reach the bid (docs/rules.md 9.10), judged only on what
+        the declarer knows (his face-down cards and, in a hand game, the skat are unknown and may fill
+        his matadors): standard Skat's rule (:func:`skat.rules.value.declarable_by_matadors`, with its
+        lost overbid when nothing reaches after the pickup) with those matadors, among the games
+        without ouvert."""
         d = self.chooser
         assert d is not None
         known_own = self.hands[d] | (self.discard or 0)
@@ -391,13 +397,15 @@ class OfficersGame(DealState):
                     unknown_own |= 1 << c
         if not self.skat_taken:
             unknown_own |= self.skat
-        # the most matadors: "with" as far as all his cards go, "without" as far as the known ones allow
-        gt = int(contract.game_type)
-        with_, count = matador_count(gt, known_own | unknown_own)
-        with_run = count if with_ else 0
-        with_, count = matador_count(gt, known_own)
-        without_run = 0 if with_ else count
-        return can_reach_bid(contract, max(with_run, without_run), self.bid)
+        matadors = []
+        for gt in _SUITS_AND_GRAND:
+            # the most matadors: "with" as far as all his cards go, "without" as far as the known ones allow
+            with_, count = matador_count(gt, known_own | unknown_own)
+            with_run = count if with_ else 0
+            with_, count = matador_count(gt, known_own)
+            matadors.append(max(with_run, 0 if with_ else count))
+        among = [c for c in (HAND_CONTRACTS if hand_game else SKAT_CONTRACTS) if not c.ouvert]
+        return declarable_by_matadors(hand_game, self.bid, matadors, among)
 
     # ----------------------------------------------------------------- apply
     def _step_choose(self, seat: int, action: Action) -> None:
@@ -479,36 +487,39 @@ class OfficersGame(DealState):
             self._start_play()
 
     def _bid(self, seat: int, action: Action) -> None:
-        if self._auction_waiting:
-            if isinstance(action, Hold):
-                self._auction_waiting = False
-            elif isinstance(action, Pass):
-                self._end_auction(1)
-            else:
-                raise IllegalActionError(f"forehand must answer the bid of {self._auction_value}: hold or pass")
-        elif isinstance(action, Bid):
-            if not bid_allowed(self._auction_value, action.value, self._auction_alone):
-                if self._auction_alone:
-                    raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
-                if action.value not in BID_VALUES:
-                    raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
-                raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
-            self._auction_value = action.value
-            if self._auction_alone:
-                self._end_auction(0)
-                return
-            self._auction_waiting = True
+        """Admiral's auction is a Skat auction's last two seats (docs/rules.md 9.10): the dealer bids to
+        forehand as rearhand does once middlehand has passed, so the rules kernel's auction decides
+        (:func:`skat.rules.bidding.auction_bid` and the others) on the standard ladder."""
+        alone = self._auction_alone
+        waiting = self._auction_waiting
+        state = auction_state(3 if alone else 2, REARHAND, FOREHAND, 0b110 if alone else 0b010, waiting,
+                              REARHAND if waiting else -1, rung(self._auction_value))
+        if isinstance(action, Hold):
+            after = auction_hold(state)
         elif isinstance(action, Pass):
-            if self._auction_alone:
-                self._end_auction(None)
-            elif self._auction_value == 0:
-                self._auction_alone = True
-            else:
-                self._end_auction(0)
-        elif isinstance(action, Hold):
-            raise IllegalActionError("there is no bid to hold: the dealer bids or passes")
+            after = auction_pass(state)
+        elif isinstance(action, Bid) and not waiting:
+            after = auction_bid(state, rung(action.value))
+        elif waiting:
+            raise IllegalActionError(f"forehand must answer the bid of {self._auction_value}: hold or pass")
         else:
             raise WrongPhaseError(f"the auction is running: bid, hold or pass, not {action}")
+        if after < 0:
+            if isinstance(action, Hold):
+                raise IllegalActionError("there is no bid to hold: the dealer bids or passes")
+            if alone:
+                raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
+            if action.value not in BID_VALUES:  # type: ignore[attr-defined]
+                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")  # type: ignore[attr-defined]
+            raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")  # type: ignore[attr-defined]
+        place = auction_rung(after)
+        self._auction_value = BID_VALUES[place - 1] if place else 0
+        if auction_stage(after) == 0:
+            highest = auction_highest(after)
+            self._end_auction(None if highest < 0 else 0 if highest == FOREHAND else 1)
+            return
+        self._auction_waiting = auction_answering(after)
+        self._auction_alone = auction_stage(after) == 3
 
     def _end_auction(self, declarer: int | None) -> None:
         self.bid = self._auction_value if declarer is not None else 0
