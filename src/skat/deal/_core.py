@@ -1,5 +1,5 @@
 """The base of every deal (:class:`DealState`) with its hot paths: the auction, the legal actions,
-the play and the trick engine, and the seeded deal.
+the play and the trick engine (the rules they apply are the compiled kernel's, skat.rules.kernel).
 
 This is plain Python that Cython compiles (pure-Python mode) when the package is installed, see
 ``setup.py``. The ``cython.*`` declarations type the attributes and locals of the compiled module
@@ -29,12 +29,11 @@ from skat.enums import Phase
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.rules.actions import HOLD, PASS, PICKUP, PLAY, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.bidding import Auction, auction_rung
-from skat.rules.kernel import deal_masks
 from skat.rules.value import HAND_CONTRACTS, SKAT_CONTRACTS
 
 # Following suit, the trick winner, the auction and the declarations that can reach the bid are the
 # rules layer's (skat.rules.kernel); compiled, the core calls them through C (skat/rules/kernel.pxd),
-# uncompiled as Python. The deal of a seed is the kernel's deal_masks, which skat.deal.game calls as _core.deal_masks.
+# uncompiled as Python. The deal of a seed is the kernel's deal_masks (skat.rules.deal).
 if cython.compiled:
     from cython.cimports.skat.rules.kernel import (
         auction_answering,
@@ -76,7 +75,7 @@ else:
         winner_of,
     )
 
-__all__ = ["DealState", "StatePart", "clone_state", "bid_ladder", "bid_action", "check_discard", "deal_masks", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
+__all__ = ["DealState", "StatePart", "clone_state", "bid_ladder", "bid_action", "check_discard", "COMPILED", "HAND_CONTRACTS", "SKAT_CONTRACTS", "DECLARE",
            "PAIR_DISCARDS"]
 
 COMPILED: bool = cython.compiled
@@ -743,11 +742,6 @@ class DealState:
             self._auction_value = self._ladder[rung - 1]
         if self._stage == 0:
             self._auction_over()
-
-    @cython.cfunc
-    def _pass(self, seat: cython.int) -> cython.void:
-        """``seat`` passes: :meth:`_bid` of a pass."""
-        self._bid(seat, PASS)
 
     def _auction_over(self) -> None:
         """The auction has ended: the declarer takes over, or all passed (Ramsch or passed in)."""

@@ -41,7 +41,7 @@ FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 def _ladder() -> tuple[int, ...]:
     values = {base * m for base in (9, 10, 11, 12) for m in range(2, 19)}
     values |= {24 * m for m in range(2, 12)}
-    values |= {23, 35, 46, 59}
+    values |= set(_kernel.NULL_VALUES.values())
     return tuple(sorted(values))
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from skat._compiled import compiled_module
 from skat.errors import IllegalActionError
 from skat.rules.ranking import GameType
+
+_kernel = compiled_module("skat.rules.kernel")
 
 __all__ = ["Contract", "DeclarationError", "NULL_VALUES", "null_value"]
 
@@ -14,8 +17,8 @@ class DeclarationError(IllegalActionError):
     """A declaration that the rules do not allow."""
 
 
-NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
-"""Fixed Null values by (hand, ouvert)."""
+NULL_VALUES: dict[tuple[bool, bool], int] = _kernel.NULL_VALUES
+"""Fixed Null values by (hand, ouvert) (the kernel's, which reaching the bid uses)."""
 
 
 def null_value(hand: bool, ouvert: bool) -> int:

@@ -26,6 +26,7 @@ from skat.cards import JACKS, Card, suit_mask
 from skat.enums import GameType
 
 __all__ = [
+    "NULL_VALUES",
     "POWER", "FOLLOW_MASK", "TRUMP_MASK", "legal_mask", "winner_of", "COMPILED",
     "DEAL_PACKETS", "deal_number", "deck_order", "deal_deck", "deal_masks",
     "AUCTION_START", "auction_state", "auction_stage", "auction_bidder", "auction_listener", "auction_passed",
@@ -541,9 +542,11 @@ HAND_DECLARATIONS: int = (1 << 22) - 1
 """The mask of every hand game's contract."""
 SKAT_DECLARATIONS: int = (1 << 7) - 1
 """The mask of every contract after picking up the skat."""
-# Null's fixed values (docs/rules.md 4.2), a byte each by hand + 2 * ouvert: 23, 35, 46 and 59, those
-# of skat.rules.contract.NULL_VALUES (which this layer's kernel cannot import: contract imports it)
-_NULL_VALUES = cython.declare(cython.ulonglong, 23 | 35 << 8 | 46 << 16 | 59 << 24)
+NULL_VALUES = {(False, False): 23, (True, False): 35, (False, True): 46, (True, True): 59}
+"""Null's fixed values (docs/rules.md 4.2) by (hand, ouvert); :mod:`skat.rules.contract` re-exports them."""
+# the same, a byte each by hand + 2 * ouvert
+_NULL_VALUES = cython.declare(cython.ulonglong, sum(
+    NULL_VALUES[(bool(i & 1), bool(i & 2))] << (8 * i) for i in range(4)))
 
 
 @cython.ccall
