@@ -253,8 +253,13 @@ class DealState:
     skat_taken = cython.declare(object, visibility="public")
     discard = cython.declare(object, visibility="public")
     claimed = cython.declare(object, visibility="public")
+    conceded = cython.declare(list, visibility="public")
+    """Per seat: whether that seat has conceded (claims and concessions end a deal early)."""
     result = cython.declare(object, visibility="public")
     _declarable_cache = cython.declare(object, visibility="public")
+    _house = cython.declare(object, visibility="public")
+    """A variant's own state that actions touch (standard Skat's house rules: a :class:`StatePart`),
+    or None. A field rather than an attribute, so that a deal of standard Skat needs no ``__dict__``."""
 
     def _init_core(self, forehand: object, middlehand: object, rearhand: object, skat: object, seed: object,
                    ruleset: object, ladder: tuple, seats: cython.int = 3, total_tricks: cython.int = 10,
@@ -279,8 +284,10 @@ class DealState:
         self.skat_taken = False
         self.discard = None
         self.claimed = False
+        self.conceded = [False] * seats
         self.result = None
         self._declarable_cache = None
+        self._house = None
         self.phase = _BIDDING
         self.is_over = False
         self.declarer = None
@@ -347,8 +354,10 @@ class DealState:
         other.skat_taken = self.skat_taken
         other.discard = self.discard
         other.claimed = self.claimed
+        other.conceded = list(self.conceded)
         other.result = self.result
         other._declarable_cache = self._declarable_cache
+        other._house = clone_state(self._house)
 
     def copy(self) -> DealState:
         """An independent copy (for search, simulation and trying an action), of any variant: the base's
@@ -828,10 +837,13 @@ class DealState:
         best: cython.int = winner_of(gt, a, b, c)  # the rules layer's trick winner (docs/rules.md 1.3)
         leader: cython.int = self.trick_leader
         w: cython.int = (leader + best) % n
-        points: cython.int = _POINTS[a] + _POINTS[b]
+        pa: cython.int = _POINTS[a]
+        pb: cython.int = _POINTS[b]
+        points: cython.int = pa + pb
         if n == 3:
             self.tricks.append((leader, (a, b, c), w))
-            points += _POINTS[c]
+            pa = _POINTS[c]
+            points += pa
         else:
             self.tricks.append((leader, (a, b), w))
         self.trick_points[w] += points

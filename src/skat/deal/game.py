@@ -267,10 +267,8 @@ class Game(DealState):
         # has ended); declarer, bid and contract (None, 0, None); ruleset; the current hands and skat;
         # trick (the cards in it), trick_leader, tricks (leader, cards, winner), trick_points,
         # tricks_won; history ((seat, action) pairs); skat_taken, discard (mask), claimed,
-        # and result; the auction. Here: conceded (per seat) and _house, the house rules' state
+        # conceded (per seat) and result; the auction; and _house, the house rules' state
         # (_HouseState, made only when needed).
-        self.conceded = [False, False, False]
-        self._house: _HouseState | None = None
         self._init_core(dealt[0], dealt[1], dealt[2], skat_mask, seed, ruleset, bid_ladder(ruleset.bid_values))
         if start == "ramsch":
             self._house_state().start = "ramsch"

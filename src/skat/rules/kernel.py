@@ -220,10 +220,16 @@ POWER, FOLLOW_MASK, TRUMP_MASK = _build_tables()
 """POWER[game][card]: trick strength (trumps >= 20); FOLLOW_MASK[game][card]: the cards that
 follow a lead of that card; TRUMP_MASK[game]: the trumps of a game type."""
 
-_FOLLOW = cython.declare(tuple, tuple(m for row in FOLLOW_MASK for m in row))
-"""FOLLOW_MASK flattened: ``_FOLLOW[32 * game_type + led card]``."""
-_POWER = cython.declare(tuple, tuple(p for row in POWER for p in row))
-_TRUMPS = cython.declare(tuple, tuple(TRUMP_MASK))
+# The tables as C arrays (lists when the module runs as Python): FOLLOW_MASK and POWER flattened,
+# ``_FOLLOW[32 * game_type + led card]``, and TRUMP_MASK.
+_FOLLOW = cython.declare(cython.ulonglong[224])
+_POWER = cython.declare(cython.int[224])
+_TRUMPS = cython.declare(cython.ulonglong[7])
+for _gt in range(7):
+    _TRUMPS[_gt] = TRUMP_MASK[_gt]
+    for _card in range(32):
+        _FOLLOW[32 * _gt + _card] = FOLLOW_MASK[_gt][_card]
+        _POWER[32 * _gt + _card] = POWER[_gt][_card]
 
 
 @cython.ccall
