@@ -31,7 +31,8 @@ action tokens, so a face-down card the seat may not see never leaves the server)
 
 - ``POST /api/officers/tables`` ``{"variant": "classic", "seed": 7, "options": {...}, "seat": 0}``
   -> ``{"table", "token", "seat", "seq", "view", "legal"}``. Keep ``token`` secret: it is the seat.
-  ``seed`` (0 to 2**63-1, or left out for secret deals): game n is dealt from ``seed + n - 1``.
+  ``seed`` (0 to 2**63-1, or left out for secret deals): game n is dealt from ``seed + n - 1``. Secret deals
+  are shuffled from the operating system's randomness (:func:`secret_deck`), with no seed behind them.
 - ``GET /api/officers/tables/{table}`` with header ``X-Seat-Token`` -> the seat's state.
 - ``POST /api/officers/tables/{table}/actions`` ``{"action": "declare hearts", "seq": 3}`` -> the state after
   the action and the computer's answers. ``seq`` must be the state's ``seq`` (else 409: stale).
@@ -48,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
 from collections import OrderedDict
 from contextlib import asynccontextmanager
@@ -66,6 +68,7 @@ from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.players.officers import OfficersBot
 from skat.records.wire import action_tokens, officers_view_to_json, parse_token
 from skat.rules.actions import Action
+from skat.rules.kernel import deck_order
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
 from skat.variants.officers.game import OfficersGame, Phase
 from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
@@ -88,6 +91,11 @@ MAX_CLOSED = 10_000
 """The ids of this many recently closed tables are kept in memory, so that a request for one is told it
 was closed (410); with a database any older one is looked up there, without one it is then unknown (404)."""
 MAX_SEED = 2**63 - 1
+BOT_SEED_BITS = 63
+"""Bits of a secret table's ``bot_seed``, drawn from the operating system (as many as the database's signed
+BIGINT column holds). It steers the computer's choices only; a secret table's cards come from
+:func:`secret_deck`."""
+_DECK_ORDERS = math.factorial(32)
 
 router = APIRouter()
 
@@ -177,8 +185,10 @@ class OfficersTable:
 
     def next_game(self) -> None:
         """Deal the next game (the seats swap, so forehand alternates) and store it."""
-        seed = None if self.seed is None else self.seed + self.game_no
-        game = OfficersGame(self.variant, seed=seed, **self.options)
+        if self.seed is None:
+            game = OfficersGame(self.variant, deck=secret_deck(), **self.options)
+        else:
+            game = OfficersGame(self.variant, seed=self.seed + self.game_no, **self.options)
         person, game_no, seq = 1 - self.person, self.game_no + 1, self.seq + 1
         if self.store is not None:
             self.store.next_officers_game(self.table_id, game_no, person, seq, game.to_record())
@@ -203,7 +213,7 @@ class OfficersTables:
             raise HTTPException(422, f"seed must be a whole number from 0 to 2**63-1 (or left out), not {seed}")
         game = _game(variant, seed, options)
         token = secrets.token_urlsafe(24)
-        bot_seed = secrets.randbits(62) if seed is None else seed
+        bot_seed = secrets.randbits(BOT_SEED_BITS) if seed is None else seed
         table = OfficersTable(secrets.token_urlsafe(8), _hash_token(token), game.variant, dict(options), seed,
                               bot_seed, seat, game, OfficersBot(seed=bot_seed), store=self.store)
         if self.store is not None:
@@ -345,11 +355,20 @@ class ActionRequest(BaseModel):
     seq: int
 
 
+def secret_deck() -> list[int]:
+    """A deck for a secret deal, shuffled from the operating system's randomness (:func:`secrets.randbelow`
+    over all 32! orders): no seed stands behind it, so the cards of one game tell nothing of the next. The
+    game's record keeps the deck (and ``seed: null``), which is all a restart needs."""
+    return deck_order(secrets.randbelow(_DECK_ORDERS))
+
+
 def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGame:
     """The table's first game; options are checked by :data:`skat.variants.officers.options.SCHEMA` first (so no
     other keyword, such as ``deck``, gets through), and nothing is created when one is refused (422)."""
     try:
         OFFICERS_SCHEMA.check_changes(options)
+        if seed is None:
+            return OfficersGame(variant, deck=secret_deck(), **options)
         return OfficersGame(variant, seed=seed, **options)
     except (ValueError, TypeError) as exc:
         raise HTTPException(422, f"cannot start the game: {exc}") from None

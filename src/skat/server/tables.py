@@ -31,6 +31,7 @@ from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
+from skat.table.series import TABLE_SEED_BITS
 from skat.variants.registry import variant_of_game
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
@@ -40,6 +41,8 @@ log = logging.getLogger("skat.server")
 PROTOCOL_VERSION = 1
 MAX_TABLES = 2000
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
+BOT_SEED_BITS = 64
+"""Bits of a computer player's seed (drawn from the operating system when its table is built)."""
 
 
 class TableError(SkatError):
@@ -269,8 +272,19 @@ class ServerTable:
                                       "positions": list(self.positions), "result": result_json,
                                       "sheet_row": None if row is None else row.to_json()}
 
+    @property
+    def seed_public(self) -> bool:
+        """Whether the deals' seeds may be shown: only at a seeded table (duplicate play, the seed was given on
+        purpose). A secret table's seed and deal seeds never leave the server while it is open: from them the
+        later deals could be computed (the store keeps them, to rebuild the table)."""
+        return bool(self.settings.get("seeded"))
+
     def _record(self, game: Game) -> dict[str, Any]:
+        """The finished deal's record as clients get it: hands, skat, actions, result and the table block; the
+        ``seed`` is null unless :attr:`seed_public` (the record replays from its cards all the same)."""
         record = game.to_record()
+        if not self.seed_public:
+            record["seed"] = None
         record["table"] = {"id": self.id, "name": self.name, "deal_no": self.deal_no, "dealer": self.dealer,
                            "positions": list(self.positions),
                            "players": [self.seats[p].name for p in self.positions]}
@@ -518,7 +532,7 @@ class TableManager:
             raise TableError("bad_deals", f"deals is the length of the series, 1 to 10000 games, not {deals!r}")
         seeded = seed is not None  # deals anyone who knows the seed can compute (duplicate play)
         if seed is None:
-            seed = secrets.randbits(48)
+            seed = secrets.randbits(TABLE_SEED_BITS)  # from the operating system; never shown while the table is open
         options = _check_options(ruleset, options)
         seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
         if len(seats) not in (3, 4):
@@ -561,12 +575,12 @@ class TableManager:
             seat = Seat(position=r["position"], kind=r["kind"], name=r["name"], bot=r.get("bot"),
                         token_hash=r.get("token_hash"))
             if seat.kind == "bot":
-                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(32), key=f"{table_id}:{seat.position}")
+                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(BOT_SEED_BITS), key=f"{table_id}:{seat.position}")
             seats.append(seat)
         # The first deal's forehand is position 0: the first dealer sits at the last position.
         seed = settings.get("seed")
         series = TableSeries(len(seats), table_ruleset(settings),
-                             seed=secrets.randbits(48) if seed is None else int(seed),
+                             seed=secrets.randbits(TABLE_SEED_BITS) if seed is None else int(seed),
                              first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
                              games=settings.get("deals"), stored_starts=stored_starts)
         table = ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,

@@ -17,7 +17,7 @@ table with the same seed plays exactly the same cards.
 from __future__ import annotations
 
 import hashlib
-import random
+import secrets
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +29,11 @@ from skat.rules.rulesets import ISKO, RuleSet, get_ruleset
 from skat.table.scoresheet import ScoreSheet, SheetEntry
 
 __all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
-           "round_score"]
+           "round_score", "TABLE_SEED_BITS"]
+
+TABLE_SEED_BITS = 128
+"""Bits of a table seed drawn when none is given (from the operating system, :func:`secrets.randbits`): too
+many to search, so the cards of one deal do not reveal the seed and with it the later deals."""
 
 MAX_REDEALS = 50
 """Under ``all_pass="redeal"`` a deal that is passed this many times in a row is written as passed in
@@ -156,7 +160,7 @@ class Table:
             raise TableError(f"player names must differ: {names}")
         self.players: list[str] = names
         self.ruleset: RuleSet = get_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-        self.seed: int = seed if seed is not None else random.SystemRandom().getrandbits(48)
+        self.seed: int = seed if seed is not None else secrets.randbits(TABLE_SEED_BITS)
         if games is None:
             games = 12 * len(names)
         if games < 1:
