@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from skat.server.app import create_app
+    from skat.server.app import MAX_FRAME_BYTES, create_app
     from skat.server.store import default_db_url
 
     if not 0 <= args.port <= 65535:
@@ -40,6 +40,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
     print(f"skat serve: http://{args.host}:{args.port}/ (database {db.split('@')[-1]})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES,
                 ws_per_message_deflate=False)
     return 0

@@ -12,7 +12,7 @@ __all__ = [
     "Action", "Bid", "Hold", "Pass", "PickUp", "Discard", "Declare", "Play",
     "Claim", "Concede", "Resign", "Kontra", "Re", "Push", "Turn", "Accept", "Reject", "parse_action",
     "HOLD", "PASS", "PICKUP", "CLAIM", "CONCEDE", "RESIGN", "KONTRA", "RE", "PUSH", "TURN", "ACCEPT", "REJECT",
-    "PLAY",
+    "PLAY", "check_token", "MAX_TOKEN_LENGTH",
 ]
 
 
@@ -174,30 +174,77 @@ _SIMPLE = {"hold": HOLD, "yes": HOLD, "y": HOLD, "pass": PASS, "p": PASS, "picku
            "passt": REJECT, "passt mir nicht": REJECT}
 
 
+MAX_TOKEN_LENGTH = 80
+"""The longest action token that is read (the longest real one, a declaration, has under 40 characters)."""
+MAX_BID_DIGITS = 4
+"""A bid value has at most this many digits (the highest value on any ladder has three)."""
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def check_token(token: object) -> str:
+    """``token`` as a string that may be an action token; anything else raises :class:`IllegalActionError`
+    saying what a token is (shared by the variants' parsers)."""
+    if not isinstance(token, str):
+        raise IllegalActionError(f"an action token is a string such as '18', 'pass' or 'CJ', not {type(token).__name__}")
+    if len(token) > MAX_TOKEN_LENGTH:
+        raise IllegalActionError(f"an action token has at most {MAX_TOKEN_LENGTH} characters, this one has "
+                                 f"{len(token)}")
+    if not token.strip():
+        raise IllegalActionError("empty action token: send a bid value such as '18', 'pass', 'pickup' or a card "
+                                 "such as 'CJ'")
+    return token
+
+
+def _bid(t: str, token: str) -> Bid | None:
+    """The bid of a token made of digits only (ASCII ``0``-``9``); None for any other token."""
+    if not set(t) <= _ASCII_DIGITS:
+        return None
+    if len(t.lstrip("0")) > MAX_BID_DIGITS:
+        raise IllegalActionError(f"bad bid {token!r}: bid values have at most {MAX_BID_DIGITS} digits, such as '18'")
+    return Bid(int(t))
+
+
+def _words_after(t: str, word: str) -> str | None:
+    """The rest of ``t`` when its first letters are ``word`` (any case), else None."""
+    head = t[:len(word)]
+    return t[len(word):] if head.isascii() and head.lower() == word else None
+
+
 def parse_action(token: str) -> Action:
     """Read an action token: ``18``, ``hold``, ``pass``, ``pickup``, ``discard CT DT``,
     ``declare grand hand``, ``CJ``, ``claim``, ``concede``, ``resign``; the house rules' ``kontra``,
-    ``re`` and ``push`` (Schieberamsch); Tournee Skat's ``turn``, ``accept`` and ``reject``."""
-    t = token.strip()
+    ``re`` and ``push`` (Schieberamsch); Tournee Skat's ``turn``, ``accept`` and ``reject``.
+
+    Leading and trailing spaces and the case of words do not matter. A bid value is written with the
+    ASCII digits ``0``-``9`` only (no sign, point or other script's digits). Anything that is no action
+    token (also a token that is not a string, empty, or over :data:`MAX_TOKEN_LENGTH` characters)
+    raises :class:`IllegalActionError` saying what is expected."""
+    t = check_token(token).strip()
     low = " ".join(t.lower().split())
     if low in _SIMPLE:
         return _SIMPLE[low]
-    if t.isdigit():
-        return Bid(int(t))
-    if low.startswith("discard"):
+    bid = _bid(t, token)
+    if bid is not None:
+        return bid
+    rest = _words_after(t, "discard")
+    if rest is not None:
         try:
-            cards = CardSet(t[len("discard"):])
-        except CardNotationError as exc:
+            cards = CardSet(rest)
+        except (CardNotationError, ValueError, TypeError) as exc:
             raise IllegalActionError(f"bad discard {token!r}: {exc}") from None
         return Discard(cards)
-    if low.startswith("declare"):
+    rest = _words_after(t, "declare")
+    if rest is not None:
         try:
-            return Declare(Contract.parse(t[len("declare"):]))
-        except (DeclarationError, ValueError) as exc:
+            return Declare(Contract.parse(rest))
+        except (DeclarationError, ValueError, TypeError) as exc:
             raise IllegalActionError(f"bad declaration {token!r}: {exc}") from None
     try:
         return PLAY[Card.parse(t)]
-    except CardNotationError:
+    except (CardNotationError, ValueError, TypeError):
+        if any(c.isnumeric() for c in t) and not any(c.isalpha() for c in t):
+            raise IllegalActionError(f"bad bid {token!r}: a bid value is a whole number written with the digits "
+                                     "0-9 only, such as '18' (no sign, point, space or other digits)") from None
         raise IllegalActionError(
             f"unknown action {token!r}: expected a bid value, hold, pass, pickup, 'discard C1 C2', "
             "'declare <game> [hand] [schneider|schwarz|ouvert]', a card such as CJ, claim, concede, resign, "

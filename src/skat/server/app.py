@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.websockets import WebSocketState
 
 from skat.analysis import analyse_game
 from skat.errors import SkatError
@@ -23,7 +24,8 @@ from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
-from skat.server.officers import OfficersTables
+from skat.server.errors import BadJSONError, ErrorBoundary, json_object
+from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
@@ -36,6 +38,9 @@ log = logging.getLogger("skat.server")
 
 STATIC_DIR = Path(str(resources.files("skat.web") / "static"))
 MAX_MESSAGE_BYTES = 4096
+MAX_FRAME_BYTES = 4 * 1024 * 1024
+"""The transport's limit (uvicorn's ``ws_max_size`` in ``skat serve``): a message up to this size is read and
+answered ``too_large`` when it is over :data:`MAX_MESSAGE_BYTES`; only one over this closes the connection (1009)."""
 RATE_PER_SECOND = 60.0
 RATE_BURST = 120.0
 FLOOD_CLOSE_AFTER = 200
@@ -200,6 +205,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.include_router(officers_router)  # Officers' Skat for two at /officers
+    install_officers_errors(app)
+    app.add_middleware(ErrorBoundary)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 
@@ -297,16 +304,10 @@ class AnalysisCache:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if not raw:
-        return {}
     try:
-        body = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise TableError("bad_json", f"the request body is not valid JSON ({exc})") from None
-    if not isinstance(body, dict):
-        raise TableError("bad_json", "the request body must be a JSON object")
-    return body
+        return json_object(await request.body())
+    except BadJSONError as exc:
+        raise TableError("bad_json", str(exc)) from None
 
 
 def _finished_record(manager: TableManager, table_id: str, deal_no: int) -> dict[str, Any]:
@@ -360,7 +361,9 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
     limiter = _RateLimit()
     try:
         while True:
-            raw = await ws.receive_text()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
             if not limiter.allow():
                 if limiter.refused > FLOOD_CLOSE_AFTER:
                     await error("flood", "too many messages; the connection is closed")
@@ -369,12 +372,21 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                 await error("rate_limited", f"too many messages: at most {RATE_PER_SECOND:.0f} per second; "
                             "this message was ignored")
                 continue
-            if len(raw) > MAX_MESSAGE_BYTES:
-                await error("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+            raw = message.get("text")
+            data = message.get("bytes")
+            size = len(raw.encode("utf-8", "surrogatepass")) if raw is not None else len(data or b"")
+            if size > MAX_MESSAGE_BYTES:
+                await error("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes; this one has {size}")
+                continue
+            if raw is None:
+                await error("bad_message", "send text frames with JSON, not binary frames; see docs/protocol.md")
                 continue
             try:
                 msg = json.loads(raw)
-            except json.JSONDecodeError:
+            except RecursionError:
+                await error("bad_message", "the message's JSON is nested too deeply")
+                continue
+            except ValueError:
                 await error("bad_message", "the message is not JSON; see docs/protocol.md")
                 continue
             if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
@@ -382,42 +394,21 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                 continue
             kind = msg["type"]
             try:
-                if kind == "hello":
-                    if client is not None:
-                        raise TableError("bad_message", "hello was already sent on this connection")
-                    version = msg.get("protocol", PROTOCOL_VERSION)
-                    if version != PROTOCOL_VERSION:
-                        raise TableError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {version!r}")
-                    token = msg.get("token")
-                    if token is not None and not isinstance(token, str):
-                        raise TableError("bad_token", "the token must be a string")
-                    position = manager.position_for_token(table, token)
-                    client = Client(send=send, position=position)
-                    await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
-                                "position": position, "role": "spectator" if position is None else "player"})
-                    await send({"type": "sheet", "sheet": table.series.sheet()})
-                    # joined only now, so that no broadcast (a computer's move meanwhile) comes between
-                    # the welcome, the sheet and the state
-                    table.clients.append(client)
-                    await table.broadcast()
-                elif client is None:
-                    raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
-                elif kind == "action":
-                    await table.act(client.position, msg.get("action"), msg.get("seq"))
-                elif kind == "next_deal":
-                    await table.next_deal(client.position)
-                elif kind == "sheet":
-                    await send({"type": "sheet", "sheet": table.series.sheet()})
-                elif kind == "state":
-                    await send(table.state_for(client.position))
-                elif kind == "ping":
-                    await send({"type": "pong", "t": msg.get("t")})
-                else:
-                    raise TableError("bad_message", f"unknown message type {kind!r}; see docs/protocol.md")
+                client = await _handle_message(manager, table, client, msg, send)
             except TableError as exc:
                 await error(exc.code, str(exc))
                 if exc.code == "stale" and client is not None:
                     await send(table.state_for(client.position))
+            except (WebSocketDisconnect, asyncio.CancelledError):
+                raise
+            except Exception:
+                if ws.client_state is not WebSocketState.CONNECTED or ws.application_state is not \
+                        WebSocketState.CONNECTED:
+                    raise  # the socket went away while sending
+                log.exception("table %s: message %r of position %s failed", table.id, kind[:40],
+                              None if client is None else client.position)
+                await error("internal", f"the server failed to handle this {kind[:40]!r} message; it was logged. "
+                            "Ask for the state and go on")
     except WebSocketDisconnect:
         pass
     except RuntimeError:
@@ -429,3 +420,42 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                 await table.broadcast()
             except Exception:  # the table goes on without this client
                 log.debug("broadcast after disconnect failed", exc_info=True)
+
+
+async def _handle_message(manager: TableManager, table: Any, client: Client | None, msg: dict[str, Any],
+                          send: Any) -> Client | None:
+    """Answer one message of a connection (its client, None before ``hello``); the client after it."""
+    kind = msg["type"]
+    if kind == "hello":
+        if client is not None:
+            raise TableError("bad_message", "hello was already sent on this connection")
+        version = msg.get("protocol", PROTOCOL_VERSION)
+        if version != PROTOCOL_VERSION:
+            raise TableError("protocol", f"this server speaks protocol {PROTOCOL_VERSION}, not {str(version)[:40]!r}")
+        token = msg.get("token")
+        if token is not None and not isinstance(token, str):
+            raise TableError("bad_token", "the token must be a string")
+        position = manager.position_for_token(table, token)
+        client = Client(send=send, position=position)
+        await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
+                    "position": position, "role": "spectator" if position is None else "player"})
+        await send({"type": "sheet", "sheet": table.series.sheet()})
+        # joined only now, so that no broadcast (a computer's move meanwhile) comes between
+        # the welcome, the sheet and the state
+        table.clients.append(client)
+        await table.broadcast()
+    elif client is None:
+        raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
+    elif kind == "action":
+        await table.act(client.position, msg.get("action"), msg.get("seq"))
+    elif kind == "next_deal":
+        await table.next_deal(client.position)
+    elif kind == "sheet":
+        await send({"type": "sheet", "sheet": table.series.sheet()})
+    elif kind == "state":
+        await send(table.state_for(client.position))
+    elif kind == "ping":
+        await send({"type": "pong", "t": msg.get("t")})
+    else:
+        raise TableError("bad_message", f"unknown message type {kind[:40]!r}; see docs/protocol.md")
+    return client

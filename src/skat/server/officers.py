@@ -59,23 +59,25 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from skat.errors import IllegalActionError, OutOfTurnError, WrongPhaseError
 from skat.players.officers import OfficersBot
 from skat.records.wire import action_tokens, officers_view_to_json, parse_token
 from skat.rules.actions import Action
-from skat.rules.kernel import deck_order
+from skat.rules.deal import deck_order
+from skat.server.errors import BadJSONError, ErrorBoundary, json_object
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
 from skat.variants.officers.game import OfficersGame, Phase
 from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
 from skat.variants.officers.options import VARIANTS
 
 __all__ = ["router", "OfficersTable", "OfficersTables", "TABLES", "MAX_TABLES", "PAGE", "create_officers_app",
-           "page_url"]
+           "page_url", "install_officers_errors"]
 
 log = logging.getLogger("skat.server")
 
@@ -362,6 +364,41 @@ def secret_deck() -> list[int]:
     return deck_order(secrets.randbelow(_DECK_ORDERS))
 
 
+class BadBodyError(HTTPException):
+    """400 for a request body that is no JSON object; answered ``{"error": "bad_json", "message", "detail"}``
+    by the handler of :func:`install_officers_errors` (``{"detail"}`` alone in an app without it)."""
+
+    code = "bad_json"
+
+
+def install_officers_errors(app: FastAPI) -> None:
+    """Let ``app`` answer a malformed Officers' request body with the documented ``bad_json`` code."""
+
+    @app.exception_handler(BadBodyError)
+    async def bad_body(_request: Request, exc: BadBodyError) -> JSONResponse:
+        return JSONResponse({"error": exc.code, "message": exc.detail, "detail": exc.detail}, status_code=400)
+
+
+def _body(model: type[BaseModel]) -> Any:
+    """A dependency reading the request body as ``model``: 400 ``bad_json`` for a body that is no JSON object
+    (invalid UTF-8 or JSON, nested too deeply, an array...), 422 for an object that does not fit."""
+
+    async def read(request: Request) -> BaseModel:
+        try:
+            data = json_object(await request.body())
+        except BadJSONError as exc:
+            raise BadBodyError(400, str(exc)) from None
+        try:
+            return model.model_validate(data)
+        except ValidationError as exc:
+            raise RequestValidationError(exc.errors(include_url=False)) from None
+
+    return Depends(read)
+
+
+CreateBody = Annotated[CreateTable, _body(CreateTable)]
+ActionBody = Annotated[ActionRequest, _body(ActionRequest)]
+
 def _game(variant: str, seed: int | None, options: dict[str, Any]) -> OfficersGame:
     """The table's first game; options are checked by :data:`skat.variants.officers.options.SCHEMA` first (so no
     other keyword, such as ``deck``, gets through), and nothing is created when one is refused (422)."""
@@ -422,7 +459,7 @@ async def variants() -> dict[str, Any]:
 
 
 @router.post("/api/officers/tables")
-async def create_table(req: CreateTable, tables: Tables) -> dict[str, Any]:
+async def create_table(tables: Tables, req: CreateBody) -> dict[str, Any]:
     """Open a table against the computer; the answer holds the secret seat token."""
     table, token = tables.create(req.variant, req.seed, req.options, req.seat)
     async with table.lock:
@@ -443,7 +480,7 @@ async def get_state(table_id: str, tables: Tables,
 
 
 @router.post("/api/officers/tables/{table_id}/actions")
-async def post_action(table_id: str, req: ActionRequest, tables: Tables,
+async def post_action(table_id: str, tables: Tables, req: ActionBody,
                       x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
     """Apply the person's action, then the computer's answers; an illegal action changes nothing."""
     table = tables.get(table_id, x_seat_token)
@@ -517,6 +554,8 @@ def create_officers_app(db_url: str | None = None) -> FastAPI:
     app = FastAPI(title="Officers' Skat", lifespan=lifespan)
     app.state.officers = tables
     app.include_router(router)
+    install_officers_errors(app)
+    app.add_middleware(ErrorBoundary)
 
     @app.get("/api/health", include_in_schema=False)
     async def health() -> dict[str, str]:

@@ -48,6 +48,7 @@ from skat.rules.actions import (
     PickUp,
     Reject,
     Turn,
+    check_token,
     parse_action,
 )
 from skat.rules.contract import Contract
@@ -74,7 +75,7 @@ _TOKENS = {"turn": TURN, "accept": ACCEPT, "reject": REJECT, "passt": REJECT, "p
 
 def parse_tournee_action(token: str) -> Action:
     """Read a token: ``turn``, ``accept``, ``reject`` (or ``passt``), or any standard action token."""
-    low = " ".join(token.lower().split())
+    low = " ".join(check_token(token).lower().split())
     if low in _TOKENS:
         return _TOKENS[low]
     return parse_action(token)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skat.errors import IllegalActionError
-from skat.rules.actions import Action, parse_action
+from skat.rules.actions import Action, check_token, parse_action
 
 __all__ = ["ChooseRamsch", "Kontra", "Re", "RAMSCH", "KONTRA", "RE", "parse_officers_action"]
 
@@ -44,7 +44,7 @@ _OWN = {"ramsch": RAMSCH, "kontra": KONTRA, "contra": KONTRA, "re": RE, "rekontr
 def parse_officers_action(token: str) -> Action:
     """Read a token: ``ramsch``, ``kontra``, ``re``, or any token of :func:`skat.rules.actions.parse_action`
     (``declare hearts``, ``pass``, ``18``, ``hold``, ``pickup``, ``discard C7 D7``, ``CJ``)."""
-    key = token.strip().lower()
+    key = check_token(token).strip().lower()
     if key in _OWN:
         return _OWN[key]
     try:
