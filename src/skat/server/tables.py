@@ -43,6 +43,9 @@ MAX_TABLES = 2000
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
+BOT_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
+"""Seconds the computer players' supervisor waits before each new try after a failure (an engine error,
+a database outage); when the last try fails too, the table is stopped (:meth:`ServerTable.stop`)."""
 
 
 class TableError(SkatError):
@@ -129,6 +132,17 @@ class ServerTable:
     sheet_changed: bool = False
     claim_checked: set[tuple[int, int, int]] = field(default_factory=set)
     """(deal, action count, seat) at which a computer defender has judged the declarer's claim."""
+    stopped: str | None = None
+    """Why the table stopped (its computer players failed after every retry), or None while it runs."""
+    pending_action: tuple[int, int, int, Action] | None = None
+    """(deal, action count, seat, action) stored but not yet applied (the engine failed after the write):
+    the next try applies exactly this action and does not store it again."""
+    pending_finish: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+    """(deal, result, sheet row) of a finished deal whose write failed: written before anything else."""
+    pending_start: DealStart | None = None
+    """A deal the series has dealt whose write failed: the next try stores and starts this one."""
+    bot_failure: dict[str, Any] = field(default_factory=dict)
+    """What the computer players are doing (deal, seat, action), for the supervisor's log."""
 
     # ------------------------------------------------------------ helpers
     @property
@@ -149,6 +163,8 @@ class ServerTable:
 
     @property
     def status(self) -> str:
+        if self.stopped is not None:
+            return "stopped"
         if not all(s.taken for s in self.seats):
             return "waiting"
         if self.game is None:
@@ -175,6 +191,7 @@ class ServerTable:
             "seeded": bool(self.settings.get("seeded")),
             "n_players": self.n_players,
             "status": self.status,
+            "stopped": self.stopped,
             "deal_no": self.deal_no,
             "game_no": None if self.current is None else self.current.number,
             "round": None if self.current is None else self.current.round,
@@ -214,6 +231,7 @@ class ServerTable:
             "table": self.public_info() if table_info is None else table_info,
             "you": {"position": position, "seat": seat, "role": "spectator" if position is None else "player"},
             "seq": 0 if game is None else len(game.history),
+            "stopped": self.stopped,
             "view": view_json,
             "hints": hints,
         }
@@ -242,13 +260,16 @@ class ServerTable:
 
     # ------------------------------------------------------------- deals
     def _new_deal(self) -> None:
-        """Start the deal the series has dealt (stored before anybody sees it)."""
-        start = self.series.start_deal()
+        """Start the deal the series has dealt (stored before anybody sees it). When the write fails the
+        dealt deal is kept (:attr:`pending_start`): the next try stores that one, the series deals no other."""
+        start = self.pending_start or self.series.start_deal()
+        self.pending_start = start
         deal_no = self.deal_no + 1
         record = start.game.to_record()
         record.pop("actions", None)
         record.pop("result", None)
         self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record)
+        self.pending_start = None
         self._enter(start, deal_no)
 
     def _enter(self, start: DealStart, deal_no: int) -> None:
@@ -262,15 +283,43 @@ class ServerTable:
         assert game is not None and game.result is not None and self.current is not None
         row = self.series.close_deal()
         result_json = game.result.to_json()
-        if store:
-            self.store.finish_deal(self.id, self.deal_no, result_json,
-                                   {"redeal": True} if row is None else row.to_json())
+        if store:  # written by settle() before anything else when this write fails
+            self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
         self.records[self.deal_no] = self._record(game)
         self.results[self.deal_no] = {"deal_no": self.deal_no, "game_no": self.current.number,
                                       "round": self.current.round, "dealer": self.dealer,
                                       "positions": list(self.positions), "result": result_json,
                                       "sheet_row": None if row is None else row.to_json()}
+        if self.pending_finish is not None:
+            self.settle()
+
+    def settle(self) -> None:
+        """Finish what a failed try left (each step raises again while it still fails): write the finished
+        deal whose write failed, and apply the action that was stored but not applied. Nothing is stored twice."""
+        if self.pending_finish is not None:
+            deal_no, result_json, row_json = self.pending_finish
+            self.store.finish_deal(self.id, deal_no, result_json, row_json)
+            self.pending_finish = None
+        pending = self.pending_action
+        if pending is not None:
+            game = self.game
+            if game is None or pending[0] != self.deal_no or pending[1] != len(game.history):
+                self.pending_action = None
+                return
+            game.apply(pending[3], pending[2])
+            self.pending_action = None
+            self._after_apply()
+
+    def check_running(self) -> None:
+        """Refuse anything more at a stopped table."""
+        if self.stopped is not None:
+            raise TableError("table_stopped", f"this table stopped: {self.stopped}", 409)
+
+    def stop(self, reason: str) -> None:
+        """Stop the table for good in this server process: no more actions; clients are told."""
+        self.stopped = reason
+        log.error("table %s stopped at deal %d: %s", self.id, self.deal_no, reason)
 
     @property
     def seed_public(self) -> bool:
@@ -292,6 +341,12 @@ class ServerTable:
 
     def maybe_start(self) -> bool:
         """Start the first or the next deal when every seat is taken and every person is ready."""
+        if self.stopped is not None:
+            return False
+        self.settle()
+        if self.pending_start is not None:
+            self._new_deal()
+            return True
         if not all(s.taken for s in self.seats):
             return False
         if self.game is not None and not self.game.is_over:
@@ -335,6 +390,8 @@ class ServerTable:
     async def act(self, position: int | None, token: Any, expect_seq: Any = None) -> None:
         """Check, store and apply one action of a table position, then tell everybody."""
         async with self.lock:
+            self.check_running()
+            self.settle()
             game = self.game
             if expect_seq is not None and game is not None and expect_seq != len(game.history):
                 raise TableError("stale", f"the table has moved on (action {len(game.history)}, you sent "
@@ -344,10 +401,21 @@ class ServerTable:
         await self.after_change()
 
     def _apply(self, seat: int, action: Action) -> None:
+        """Store one action, then apply it. When the engine fails after the write, the stored action is
+        kept (:attr:`pending_action`) and :meth:`settle` applies it on the next try."""
         game = self.game
         assert game is not None
+        self.check_running()
+        self.settle()
         self.store.add_action(self.id, self.deal_no, len(game.history), seat, str(action))
+        self.pending_action = (self.deal_no, len(game.history), seat, action)
         game.apply(action, seat)
+        self.pending_action = None
+        self._after_apply()
+
+    def _after_apply(self) -> None:
+        game = self.game
+        assert game is not None
         if game.is_over:
             self._finish_deal()
             if not any(s.kind == "human" for s in self.seats):
@@ -358,6 +426,7 @@ class ServerTable:
         if position is None:
             raise TableError("not_a_player", "spectators cannot start deals")
         async with self.lock:
+            self.check_running()
             if self.game is not None and not self.game.is_over:
                 raise TableError("deal_running", "the current deal is still being played")
             self.ready.add(position)
@@ -423,13 +492,55 @@ class ServerTable:
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
             return
-        if self.bot_to_move() is None and not self.claim_answers_due():
+        if self.stopped is not None:
             return
-        self.bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+        if (self.bot_to_move() is None and not self.claim_answers_due() and self.pending_action is None
+                and self.pending_finish is None and self.pending_start is None):
+            return
+        self.bot_task = asyncio.get_running_loop().create_task(self._supervise_bots())
+
+    def _progress(self) -> tuple[int, int]:
+        return self.deal_no, 0 if self.game is None else len(self.game.history)
+
+    async def _supervise_bots(self) -> None:
+        """Run the computer players; a failure is logged and tried again after :data:`BOT_RETRY_DELAYS`
+        (the tries count again once the table moved on). When the last try fails the table is stopped and
+        every client gets ``{"type": "stopped", "reason": ...}`` (docs/protocol.md)."""
+        failures = 0
+        failed_at: tuple[int, int] | None = None
+        while True:
+            try:
+                await self._run_bots()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self._progress() != failed_at:
+                    failures, failed_at = 0, self._progress()
+                failures += 1
+                info = self.bot_failure
+                log.exception("computer players at table %s failed (deal %s, seat %s, action %s; try %d of %d)",
+                              self.id, info.get("deal_no", self.deal_no), info.get("seat"), info.get("action"),
+                              failures, len(BOT_RETRY_DELAYS) + 1)
+                if failures > len(BOT_RETRY_DELAYS):
+                    self.stop(f"the computer players failed {failures} times at deal {self.deal_no} "
+                              f"({type(exc).__name__}: {str(exc)[:200]})")
+                    await self._tell_stopped()
+                    return
+                await asyncio.sleep(BOT_RETRY_DELAYS[failures - 1])
+
+    async def _tell_stopped(self) -> None:
+        await self.broadcast_message({"type": "stopped", "table_id": self.id, "reason": self.stopped})
+        await self.broadcast()
 
     async def _run_bots(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
+            if self.stopped is not None:
+                return
+            self.bot_failure = {"deal_no": self.deal_no}
+            if self.pending_action is not None or self.pending_finish is not None or self.pending_start is not None:
+                await self.after_change_no_bots()  # settles what a failed try left (raises while it fails)
             if self.claim_answers_due():
                 await self._answer_claims(loop)
             mover = self.bot_to_move()
@@ -444,12 +555,14 @@ class ServerTable:
             if delay:
                 await asyncio.sleep(delay)
             deal_no, history_len = self.deal_no, len(game.history)
+            self.bot_failure = {"deal_no": deal_no, "seat": seat}
             view = game.view(seat)
             bot = self.seats[position].bot_seat
             assert bot is not None
             if game.phase is Phase.PLAY:
                 call = await loop.run_in_executor(self.manager.executor, bot.call, view)
                 if call is not None:
+                    self.bot_failure["action"] = str(call)
                     async with self.lock:
                         if self.game is game and self.deal_no == deal_no and len(game.history) == history_len:
                             try:
@@ -463,6 +576,7 @@ class ServerTable:
             except Exception:
                 log.exception("computer player at table %s position %d failed outside its fallbacks", self.id, position)
                 action = view.legal_actions[0]
+            self.bot_failure["action"] = str(action)
             async with self.lock:
                 if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
                     continue  # the table moved on (an early end by a person); think again
@@ -490,6 +604,9 @@ class TableManager:
                  executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True) -> None:
         self.store = store
         self.tables: dict[str, ServerTable] = {}
+        self.broken: dict[str, str] = {}
+        """Tables of the store that could not be rebuilt at start-up, with the error: not served (410
+        ``table_broken``); they stay in the store as they are, for the operator."""
         self.bot_delay = bot_delay
         self.trick_pause = trick_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="skat-bot")
@@ -590,6 +707,9 @@ class TableManager:
 
     def get(self, table_id: str) -> ServerTable:
         table = self.tables.get(table_id)
+        if table is None and table_id in self.broken:
+            raise TableError("table_broken", f"table {table_id} could not be rebuilt from the database "
+                             f"({self.broken[table_id]}); it is not served", 410)
         if table is None:
             raise TableError("no_table", f"there is no open table {table_id!r}", 404)
         return table
@@ -597,6 +717,7 @@ class TableManager:
     def join(self, table_id: str, name: str = "", position: int | None = None) -> dict[str, Any]:
         """Take a free seat for a person; returns its position and secret token."""
         table = self.get(table_id)
+        table.check_running()
         free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
         if position is None:
             if not free:
@@ -646,8 +767,11 @@ class TableManager:
             try:
                 self._restore_one(stored)
                 count += 1
-            except Exception:
-                log.exception("table %s could not be restored", stored.id)
+            except Exception as exc:
+                self.tables.pop(stored.id, None)  # never served half-built
+                self.broken[stored.id] = f"{type(exc).__name__}: {str(exc)[:300]}"
+                log.exception("table %s could not be restored (%s); it is answered with 410 table_broken",
+                              stored.id, self.broken[stored.id])
         return count
 
     def _restore_one(self, stored: StoredTable) -> None:
