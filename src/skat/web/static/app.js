@@ -185,7 +185,8 @@ function act(token) {
 }
 
 function onMessage(msg) {
-  if (msg.type === "state") { banner(null); onState(msg); }
+  if (msg.type === "state") { stoppedBanner(msg.stopped); onState(msg); }
+  else if (msg.type === "stopped") stoppedBanner(msg.reason);
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
   else if (msg.type === "closed") {
     S.closing = true;
@@ -202,6 +203,12 @@ function onMessage(msg) {
       banner(t("error") + ": " + msg.message, true);
     }
   }
+}
+
+function stoppedBanner(reason) {
+  // a stopped table (docs/protocol.md): the banner stays while the table is stopped
+  if (reason) banner(t("tableStopped", { reason: reason }));
+  else banner(null);
 }
 
 function banner(text, transient) {
@@ -759,7 +766,7 @@ function showResult() {
   }
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
-    st.you.role === "player" && !ready && st.table.status !== "finished" ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
+    st.you.role === "player" && !ready && st.table.status !== "finished" && !st.stopped ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
     h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
     S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
