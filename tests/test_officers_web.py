@@ -282,7 +282,13 @@ def test_browser_resumes_the_table_after_the_server_restarts(tmp_path):
     with sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_kwargs())
         page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
+        blocked: list[str] = []  # the app sends its Content-Security-Policy: nothing on the page may break it
+        page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
+                                                            or "Refused to" in m.text) and blocked.append(m.text))
+        page.on("pageerror", lambda e: blocked.append(str(e)))
         page.goto(f"http://127.0.0.1:{port}/officers?variant=passing&seed=12&start=1")
+        assert "script-src 'self'" in page.evaluate(
+            "async () => (await fetch('/officers')).headers.get('content-security-policy')")
         page.wait_for_selector("#o-board:not(.hidden)")
         for _ in range(4):
             seq = page.evaluate("() => O.state.seq")
@@ -301,6 +307,7 @@ def test_browser_resumes_the_table_after_the_server_restarts(tmp_path):
             seq = before["seq"]
             page.locator("#o-me .card.playable, #o-panel [data-action]").first.click()
             page.wait_for_function(f"() => O.state.seq > {seq}")
+            assert not blocked, blocked
         finally:
             browser.close()
             stop(srv)

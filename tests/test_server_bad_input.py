@@ -112,12 +112,12 @@ def test_bad_json_bodies_are_400(client, path, body):
 
 def test_bad_json_on_join_and_officers_action(client, two_seats):
     table_id, _, _ = two_seats
-    r = client.post(f"/api/tables/{table_id}/join", content=DEEP.encode())
+    r = client.post(f"/api/tables/{table_id}/join", content=DEEP.encode(), headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"] == "bad_json"
     created = client.post("/api/officers/tables", json={"seed": 1}).json()
     for body in (DEEP.encode(), b"\xff", b"[]"):
         r = client.post(f"/api/officers/tables/{created['table']}/actions", content=body,
-                        headers={"x-seat-token": created["token"]})
+                        headers={"x-seat-token": created["token"], "content-type": "application/json"})
         assert r.status_code == 400 and r.json()["error"] == "bad_json", r.text
 
 

@@ -16,7 +16,13 @@ def new_page(browser, errors: list, **kw):
     context = browser.new_context(**kw)
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: csp_violation(m) and errors.append(f"CSP: {m.text}"))
     return page
+
+
+def csp_violation(message) -> bool:
+    """Whether a console message is Chromium's report of something the Content-Security-Policy blocked."""
+    return message.type == "error" and ("Content Security Policy" in message.text or "Refused to" in message.text)
 
 
 def table_state(page) -> dict | None:

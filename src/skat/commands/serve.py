@@ -17,6 +17,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default: a SQLite file in your data directory)")
     parser.add_argument("--bot-delay", type=float, default=0.7,
                         help="seconds a computer player waits before it acts, so people can follow (default 0.7)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        help="an origin (https://host[:port]) besides this server's own whose pages may open its "
+                             "WebSockets; repeat it for several (default: none)")
+    parser.add_argument("--max-body", type=int, default=None, metavar="BYTES",
+                        help="the largest request body in bytes (default 65536)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
@@ -32,10 +37,22 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("skat serve: --bot-delay cannot be negative", file=sys.stderr)
         return 2
+    from skat.server.security import MAX_BODY_BYTES, parse_origins
+
+    try:
+        parse_origins(args.allow_origin)
+    except ValueError as exc:
+        print(f"skat serve: --allow-origin: {exc}", file=sys.stderr)
+        return 2
+    max_body = MAX_BODY_BYTES if args.max_body is None else args.max_body
+    if max_body < 1:
+        print("skat serve: --max-body must be a positive number of bytes", file=sys.stderr)
+        return 2
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     db = args.db or default_db_url()
     try:
-        app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5))
+        app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5),
+                         allowed_origins=args.allow_origin, max_body=max_body)
     except Exception as exc:  # a bad database URL: say which and why
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Iterable
 from concurrent.futures import BrokenExecutor, Executor, ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -27,6 +28,7 @@ from skat.server.bots import bot_process_pool, default_level
 from skat.server.errors import BadJSONError, ErrorBoundary, json_object
 from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
+from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.store import Store
 from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
 from skat.solver.search import warm_up
@@ -51,8 +53,14 @@ ANALYSIS_CACHE_SIZE = 64
 
 
 def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
-               manager: TableManager | None = None) -> FastAPI:
-    """The application for one database (or an existing manager). Open tables are restored from it."""
+               manager: TableManager | None = None, allowed_origins: Iterable[str] = (),
+               max_body: int = MAX_BODY_BYTES) -> FastAPI:
+    """The application for one database (or an existing manager). Open tables are restored from it.
+
+    ``allowed_origins`` are origins (``https://host[:port]``) besides the server's own whose pages may open
+    its WebSockets; ``max_body`` is the limit of a request body in bytes (skat.server.security)."""
+    allowed_origins = tuple(allowed_origins)
+    parse_origins(allowed_origins)  # a bad origin fails now, before the database is opened
     if manager is None:
         store = Store(db_url)
         manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause)
@@ -207,6 +215,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.include_router(officers_router)  # Officers' Skat for two at /officers
     install_officers_errors(app)
     app.add_middleware(ErrorBoundary)
+    app.add_middleware(Security, max_body=max_body, allowed_origins=allowed_origins)  # outermost
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
 

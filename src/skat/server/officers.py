@@ -71,6 +71,7 @@ from skat.records.wire import action_tokens, officers_view_to_json, parse_token
 from skat.rules.actions import Action
 from skat.rules.deal import deck_order
 from skat.server.errors import BadJSONError, ErrorBoundary, json_object
+from skat.server.security import MAX_BODY_BYTES, Security
 from skat.server.store import OfficersTableClosedError, Store, StoredOfficersTable
 from skat.variants.officers.game import OfficersGame, Phase
 from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
@@ -532,7 +533,7 @@ async def close_table(table_id: str, tables: Tables,
     return {"table": table_id, "closed": True}
 
 
-def create_officers_app(db_url: str | None = None) -> FastAPI:
+def create_officers_app(db_url: str | None = None, *, max_body: int = MAX_BODY_BYTES) -> FastAPI:
     """A stand-alone app for ``skat play --variant officers``: this router, ``/api/health`` and ``/static``.
 
     With ``db_url`` (as for ``skat serve --db``) the tables are kept in that database and the open ones
@@ -556,6 +557,7 @@ def create_officers_app(db_url: str | None = None) -> FastAPI:
     app.include_router(router)
     install_officers_errors(app)
     app.add_middleware(ErrorBoundary)
+    app.add_middleware(Security, max_body=max_body)  # outermost: headers, JSON-only bodies, the body limit
 
     @app.get("/api/health", include_in_schema=False)
     async def health() -> dict[str, str]:

@@ -812,6 +812,13 @@ function showLastTrick() {
     h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
 }
 
+function swatch(colour) {
+  // set through the DOM, not a style="" attribute, which the Content-Security-Policy (style-src 'self') blocks
+  const el = h("i", {});
+  el.style.background = colour;
+  return el;
+}
+
 function sheetChart(sheet, metric) {
   const n = sheet.n_players;
   const rows = sheet.rows;
@@ -833,7 +840,7 @@ function sheetChart(sheet, metric) {
   });
   svg += "</svg>";
   const legend = h("div", { cls: "legend" }, Array.from({ length: n }, (_, p) =>
-    h("span", {}, h("i", { style: `background:${colours[p]}` }), playerName(p))));
+    h("span", {}, swatch(colours[p]), playerName(p))));
   const box = h("div", {});
   box.innerHTML = svg;
   box.append(legend);

@@ -1,0 +1,202 @@
+"""The server's web security: headers on every answer, JSON-only bodies, a body size limit, the WebSocket Origin check.
+
+:class:`Security` is one ASGI middleware, outermost in both apps (:func:`skat.server.create_app` and
+:func:`skat.server.officers.create_officers_app`); docs/protocol.md ("Security") describes what it does:
+
+* every HTTP answer (pages, API, static files, errors) carries ``Content-Security-Policy`` (no inline script
+  or style, no framing), ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and
+  ``Referrer-Policy: same-origin``;
+* a POST, PUT or PATCH with a body whose ``Content-Type`` is not ``application/json`` is refused
+  ``415 unsupported_media_type`` before any handler runs (a cross-site form or ``text/plain`` fetch, which a
+  browser sends without asking, so creates nothing);
+* a body over ``max_body`` bytes is refused ``413 too_large``: by its ``Content-Length`` before a byte of it
+  is read, or, sent in chunks, as soon as the bytes read pass the limit;
+* a WebSocket handshake whose ``Origin`` is neither the server's own (the scheme and the ``Host`` header)
+  nor in ``allowed_origins`` is closed with 4403 before it is accepted (uvicorn answers it HTTP 403);
+  a client that sends no ``Origin`` (not a browser: ``skat.players.remote``, scripts) is let in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["Security", "MAX_BODY_BYTES", "SECURITY_HEADERS", "content_security_policy", "normalise_origin",
+           "parse_origins"]
+
+MAX_BODY_BYTES = 64 * 1024
+"""The default limit of a request body (``create_app(max_body=...)``)."""
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+JSON_TYPES = frozenset({"application/json"})
+_HOST_RE = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+_DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+)
+
+
+def content_security_policy(host: str | None) -> str:
+    """The ``Content-Security-Policy`` of an answer to a request for ``host`` (the ``Host`` header): scripts,
+    styles and connections from this server only (``connect-src`` names its ``ws:``/``wss:`` address too, for
+    browsers whose ``'self'`` does not cover WebSockets), no framing, no ``<base>``, forms to this server."""
+    connect = "'self'"
+    if host and _HOST_RE.match(host):
+        connect += f" ws://{host} wss://{host}"
+    return ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            f"connect-src {connect}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+            "object-src 'none'")
+
+
+def normalise_origin(origin: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an origin such as ``https://skat.example`` (the default port filled in,
+    the host in lower case), or None for one that is no http(s) origin (``null``, garbage)."""
+    try:
+        parts = urlsplit(origin.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port if port is not None else _DEFAULT_PORTS[scheme]
+
+
+def parse_origins(origins: Iterable[str]) -> frozenset[tuple[str, str, int]]:
+    """The normalised origins of an allow-list; a ValueError names one that is no http(s) origin."""
+    allowed = set()
+    for origin in origins:
+        normal = normalise_origin(origin)
+        if normal is None:
+            raise ValueError(f"not an origin: {origin!r} (give a scheme, host and port, e.g. https://skat.example)")
+        allowed.add(normal)
+    return frozenset(allowed)
+
+
+def _headers(scope: Scope) -> dict[bytes, bytes]:
+    return {name.lower(): value for name, value in scope.get("headers", [])}
+
+
+class Security:
+    """ASGI middleware: see the module's description. ``max_body`` is the limit of a request body in bytes;
+    ``allowed_origins`` are the origins (``https://host[:port]``) besides the server's own whose pages may open
+    its WebSockets."""
+
+    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY_BYTES, allowed_origins: Iterable[str] = ()) -> None:
+        self.app = app
+        self.max_body = int(max_body)
+        self.allowed = parse_origins(allowed_origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            if not self.origin_allowed(scope):
+                await send({"type": "websocket.close", "code": 4403, "reason": "origin not allowed"})
+                return
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        host = headers.get(b"host", b"").decode("latin-1")
+        extra = [(b"content-security-policy", content_security_policy(host).encode("latin-1")), *SECURITY_HEADERS]
+
+        async def secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                message = {**message, "headers": [*message.get("headers", []),
+                                                  *[(n, v) for n, v in extra if n not in present]]}
+            await send(message)
+
+        refusal = self.refuse(scope, headers)
+        if refusal is not None:
+            await _error(secured, *refusal)
+            return
+        length = headers.get(b"content-length")
+        if length is None and b"transfer-encoding" not in headers:
+            await self.app(scope, receive, secured)
+            return
+        # A body: read it up to the limit (so a chunked one is refused before it is all read), then hand it on.
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await _error(secured, 413, "too_large", self._too_large())
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, secured)
+
+    def _too_large(self) -> str:
+        return f"request bodies are at most {self.max_body} bytes"
+
+    def refuse(self, scope: Scope, headers: dict[bytes, bytes]) -> tuple[int, str, str] | None:
+        """(status, code, message) for an HTTP request refused from its headers alone, or None."""
+        length_header = headers.get(b"content-length")
+        length = None
+        if length_header is not None:
+            try:
+                length = int(length_header)
+            except ValueError:
+                return 400, "bad_request", "the Content-Length header is not a number"
+            if length < 0:
+                return 400, "bad_request", "the Content-Length header is negative"
+        has_body = (length is not None and length > 0) or b"transfer-encoding" in headers
+        if has_body and scope.get("method", "").upper() in BODY_METHODS:
+            media = headers.get(b"content-type", b"").decode("latin-1").split(";", 1)[0].strip().lower()
+            if media not in JSON_TYPES:
+                shown = media or "none"
+                return 415, "unsupported_media_type", (f"send the request body as JSON with the header "
+                                                       f"'Content-Type: application/json' (not {shown})")
+        if length is not None and length > self.max_body:
+            return 413, "too_large", self._too_large()
+        return None
+
+    def origin_allowed(self, scope: Scope) -> bool:
+        """Whether a WebSocket handshake may go on: no ``Origin`` header, the server's own origin (the request's
+        scheme with its ``Host`` header), or one of the allowed origins."""
+        headers = _headers(scope)
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        normal = normalise_origin(origin.decode("latin-1"))
+        if normal is None:
+            return False
+        if normal in self.allowed:
+            return True
+        host = headers.get(b"host", b"").decode("latin-1")
+        if not host:
+            return False
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "ws"), "http")
+        return normal == normalise_origin(f"{scheme}://{host}")
+
+
+async def _error(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"error": code, "message": message, "detail": message}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
