@@ -239,7 +239,7 @@ def test_restart_resumes_a_pub_series_with_a_bock_round_pending(db_url):
 
 
 async def _play_series(manager, **table) -> object:
-    t, _ = manager.create_table(claim=None, **table)
+    t, _ = await manager.create_table(claim=None, **table)
     await t.after_change()
     for _ in range(2000):
         if t.series.is_over:

@@ -47,7 +47,7 @@ async def run_bots(table, timeout: float = 60) -> None:
 def bot_table(tmp_path, **kw):
     store = Store(f"sqlite:///{tmp_path / 'skat.sqlite'}")
     manager = TableManager(store, bot_processes=False)
-    table, _ = manager.create_table(seats=["random", "random", "random"], deals=1, claim=None, **kw)
+    table, _ = asyncio.run(manager.create_table(seats=["random", "random", "random"], deals=1, claim=None, **kw))
     return store, manager, table
 
 
@@ -113,7 +113,7 @@ def test_an_engine_failing_always_stops_the_table(tmp_path, monkeypatch, caplog)
     assert len(stored) == 5 and stored_actions(store, table.id) == stored
     assert sum("computer players at table" in r.getMessage() for r in caplog.records) == 4
     with pytest.raises(TableError) as joined:
-        manager.join(table.id)
+        asyncio.run(manager.join(table.id))
     assert joined.value.code == "table_stopped"
     store.close()
 

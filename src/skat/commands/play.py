@@ -4,6 +4,7 @@ table), or with --text in the terminal. --variant officers plays Officers' Skat 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import socket
 import sys
 import threading
@@ -139,16 +140,16 @@ def _run_browser(args: argparse.Namespace) -> int:
         return 2
     db = args.db or default_db_url()
     try:
-        store = Store(db)
+        store = Store(db, serve=True)
     except Exception as exc:
         print(f"skat play: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
     manager = TableManager(store, bot_delay=args.bot_delay, trick_pause=min(1.2, args.bot_delay * 1.5))
     manager.restore()
     level = args.level or default_level()
-    table, seat = manager.create_table(name="", seats=["human", level, level], player_name=args.name or "",
-                                       claim=0, ruleset=getattr(args, "ruleset", "isko2018") or "isko2018",
-                                       deals=args.deals)
+    table, seat = asyncio.run(manager.create_table(
+        name="", seats=["human", level, level], player_name=args.name or "", claim=0,
+        ruleset=getattr(args, "ruleset", "isko2018") or "isko2018", deals=args.deals))
     sock = _listen(args)
     if sock is None:
         return 2

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from skat.server.app import MAX_FRAME_BYTES, create_app
-    from skat.server.store import default_db_url
+    from skat.server.store import SecondProcessError, default_db_url
 
     if not 0 <= args.port <= 65535:
         print(f"skat serve: --port must be between 0 and 65535, got {args.port}", file=sys.stderr)
@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5),
                          allowed_origins=args.allow_origin, max_body=max_body)
+    except SecondProcessError as exc:
+        print(f"skat serve: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # a bad database URL: say which and why
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketState
 
 from skat.analysis import analyse_game
@@ -48,6 +49,8 @@ RATE_BURST = 120.0
 FLOOD_CLOSE_AFTER = 200
 ANALYSIS_TIME_LIMIT = 1.0
 """Seconds of solving per position when the server analyses a deal (a position over it is shown as not analysed)."""
+DB_UNAVAILABLE = ("the database cannot be reached just now; nothing was changed. Try again in a moment "
+                  "(the table goes on where it was)")
 ANALYSIS_CACHE_SIZE = 64
 """Analyses kept in memory (the most recently asked for), per application."""
 
@@ -62,7 +65,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     allowed_origins = tuple(allowed_origins)
     parse_origins(allowed_origins)  # a bad origin fails now, before the database is opened
     if manager is None:
-        store = Store(db_url)
+        store = Store(db_url, serve=True)
         manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause)
         restored = manager.restore()
         if restored:
@@ -76,11 +79,12 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await mgr_.resume_bots()
+        await mgr_.start()
         try:
             yield
         finally:
             analyses.shutdown()
+            await mgr_.stop()
             mgr_.shutdown()
             mgr_.store.close()
 
@@ -96,6 +100,13 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        log.error("%s %s: the database failed (%s: %s); nothing was changed", request.method, request.url.path,
+                  type(exc).__name__, str(exc).splitlines()[0][:300] if str(exc) else "")
+        return JSONResponse({"error": "db_unavailable", "message": DB_UNAVAILABLE}, status_code=503,
+                            headers={"Retry-After": "2"})
 
     # ----------------------------------------------------------------- REST
     @app.get("/api/health")
@@ -127,7 +138,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         claim = body.get("claim", 0)
         if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
             raise TableError("bad_claim", "claim must be the position you sit at (0, 1, 2, ...) or null")
-        table, seat = mgr().create_table(
+        table, seat = await mgr().create_table(
             name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
             variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
             claim=claim, options=body.get("options"), seed=seed)
@@ -136,7 +147,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}")
     async def table_info(table_id: str) -> dict[str, Any]:
-        return mgr().get(table_id).public_info()
+        return (await mgr().table(table_id)).public_info()
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
@@ -144,8 +155,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         position = body.get("position")
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
             raise TableError("bad_position", "position must be a seat number (0, 1, 2, ...)")
-        out = mgr().join(table_id, name=body.get("name", ""), position=position)
-        await mgr().get(table_id).after_change()
+        out = await mgr().join(table_id, name=body.get("name", ""), position=position)
+        await (await mgr().table(table_id)).after_change()
         return out
 
     @app.post("/api/tables/{table_id}/close")
@@ -156,12 +167,12 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}/sheet")
     async def sheet(table_id: str) -> dict[str, Any]:
-        table = mgr().get(table_id)
+        table = await mgr().table(table_id)
         return {"table": table.public_info(), "sheet": table.series.sheet()}
 
     @app.get("/api/tables/{table_id}/sheet.json")
     async def sheet_download(table_id: str) -> Response:
-        table = mgr().get(table_id)
+        table = await mgr().table(table_id)
         body = {"table": {"id": table.id, "name": table.name, "players": [s.name for s in table.seats],
                           "ruleset": table.settings.get("ruleset")},
                 "sheet": table.series.sheet(), "games": [table.results[k] for k in sorted(table.results)]}
@@ -170,18 +181,18 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}/games")
     async def games(table_id: str) -> dict[str, Any]:
-        table = mgr().get(table_id)
+        table = await mgr().table(table_id)
         return {"games": [table.results[k] for k in sorted(table.results)]}
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.json")
     async def game_json(table_id: str, deal_no: int) -> Response:
-        record = _finished_record(mgr(), table_id, deal_no)
+        record = await _finished_record(mgr(), table_id, deal_no)
         return Response(json.dumps(record, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.json"'})
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
     async def game_iss(table_id: str, deal_no: int) -> Response:
-        record = _finished_record(mgr(), table_id, deal_no)
+        record = await _finished_record(mgr(), table_id, deal_no)
         try:
             text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
@@ -193,8 +204,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/tables/{table_id}/games/{deal_no}/analysis")
     async def game_analysis(table_id: str, deal_no: int) -> dict[str, Any]:
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
-        table = mgr().get(table_id)
-        record = _finished_record(mgr(), table_id, deal_no)
+        table = await mgr().table(table_id)
+        record = await _finished_record(mgr(), table_id, deal_no)
         return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket
@@ -319,8 +330,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise TableError("bad_json", str(exc)) from None
 
 
-def _finished_record(manager: TableManager, table_id: str, deal_no: int) -> dict[str, Any]:
-    table = manager.get(table_id)
+async def _finished_record(manager: TableManager, table_id: str, deal_no: int) -> dict[str, Any]:
+    table = await manager.table(table_id)
     record = table.records.get(deal_no)
     if record is None:
         if deal_no == table.deal_no:
@@ -361,7 +372,7 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
         await send({"type": "error", "code": code, "message": message})
 
     try:
-        table = manager.get(table_id)
+        table = await manager.table(table_id)
     except TableError as exc:
         await error(exc.code, str(exc))
         await ws.close(code=4404)
@@ -410,6 +421,10 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                     await send(table.state_for(client.position))
             except (WebSocketDisconnect, asyncio.CancelledError):
                 raise
+            except SQLAlchemyError as exc:
+                log.error("table %s: message %r of position %s: the database failed (%s); nothing was changed",
+                          table.id, kind[:40], None if client is None else client.position, type(exc).__name__)
+                await error("db_unavailable", DB_UNAVAILABLE)
             except Exception:
                 if ws.client_state is not WebSocketState.CONNECTED or ws.application_state is not \
                         WebSocketState.CONNECTED:

@@ -1,24 +1,44 @@
 """Persistence of tables, seats, deals and every action (SQLAlchemy; SQLite or PostgreSQL).
 
-Each action is written and committed before the server acknowledges it, so a table can be
-rebuilt after a crash by replaying the stored actions of its current deal.
+Each action is committed before the server acknowledges it, so a table can be rebuilt after a crash by
+replaying its stored actions. The event loop never waits for the database: every write is handed to
+the store's writer thread (:meth:`Store.submit`), which commits what is queued together in one
+transaction (grouped commits: one commit for many tables' actions) and then resolves each write's
+future; reads run in the store's reader threads (:meth:`Store.read`).
 
-Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables: ``officers_tables``
-(token hash, variant, options, seed, the person's seat, game number, seq, the series' sheet),
-``officers_games`` (each game as an :meth:`skat.variants.officers.OfficersGame.to_record` record: the deal
-when it starts, the whole record with the result when it ends) and ``officers_actions`` (every action
-of every game, in order). They are created beside the Skat tables by ``create_all``. A database made
-before Officers' Skat tables could be closed gets their ``closed`` column when a :class:`Store` opens it
-(every table it holds stays open); there is no other migration.
+An action is stored once: the key (table, deal, seq) is unique and an insert that meets a stored row
+changes nothing and answers False (``INSERT ... ON CONFLICT DO NOTHING``). That is how two server
+processes that accept an action for the same table at once are serialized: one wins, the other hears
+False and answers its client ``stale``.
+
+On PostgreSQL, several server processes share the database (docs/deployment.md): each write may carry a
+*notice* (a small JSON object about a table), sent with ``pg_notify`` in the same transaction, so the
+other processes hear of it exactly when it is committed (:mod:`skat.server.fanout` listens). SQLite is for
+one server process: :class:`Store` with ``serve=True`` refuses a second process on the same file.
+
+The schema is kept by Alembic migrations (``skat/server/migrations``), run when a store opens a
+database (:func:`migrate`); a database made before migrations existed is recognised and stamped with the
+baseline revision first. Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables:
+``officers_tables`` (token hash, variant, options, seed, the person's seat, game number, seq, the
+series' sheet), ``officers_games`` (each game as an :meth:`skat.variants.officers.OfficersGame.to_record`
+record) and ``officers_actions`` (every action of every game, in order).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import os
+import queue
+import secrets
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     BigInteger,
@@ -39,11 +59,26 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, OperationalError, ProgrammingError
+from sqlalchemy.exc import DBAPIError
 
 __all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "OfficersTableClosedError", "default_db_url",
-           "normalize_db_url"]
+           "normalize_db_url", "migrate", "SecondProcessError", "NOTICE_CHANNEL", "HEAD_REVISION"]
+
+log = logging.getLogger("skat.server.store")
+
+T = TypeVar("T")
+
+NOTICE_CHANNEL = "skat_tables"
+"""The PostgreSQL channel of the notices (``LISTEN skat_tables``)."""
+HEAD_REVISION = "0002"
+"""The newest migration: a database a store opened is at this revision."""
+MAX_BATCH = 256
+"""At most this many queued writes are committed together."""
+_MIGRATION_LOCK = 7_273_001
+"""The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
 
 metadata = MetaData()
 
@@ -83,6 +118,12 @@ actions_t = Table(
     Column("seat", Integer, nullable=False),
     Column("token", String(80), nullable=False),
     Column("at", Float, nullable=False),
+)
+ready_t = Table(
+    "skat_ready", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("deal_no", Integer, primary_key=True),  # the deal that ended; the next starts when all are ready
+    Column("position", Integer, primary_key=True),
 )
 
 officers_tables_t = Table(
@@ -142,6 +183,91 @@ def normalize_db_url(url: str) -> str:
     return url
 
 
+# ------------------------------------------------------------------ migrations
+def migrate(engine: Engine) -> None:
+    """Bring the database to :data:`HEAD_REVISION` with the Alembic migrations (one process at a time).
+
+    A database made by a server before migrations existed (its tables are there, Alembic's version table
+    is not) is stamped with the baseline
+    revision 0001 first (:func:`_complete_baseline`); then every newer revision runs."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "skat.server:migrations")
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        config.attributes["connection"] = conn
+        names = set(inspect(conn).get_table_names())
+        if "alembic_version" not in names and names & set(_BASELINE_TABLES):
+            _complete_baseline(conn, names)
+            command.stamp(config, "0001")
+        command.upgrade(config, "head")
+
+
+_BASELINE_TABLES = ("skat_tables", "skat_seats", "skat_deals", "skat_actions", "officers_tables", "officers_games",
+                    "officers_actions")
+"""The tables of revision 0001, the schema of the servers before migrations."""
+
+
+def _complete_baseline(conn: Connection, names: set[str]) -> None:
+    """A database made before migrations may lack tables of the baseline (one made before Officers' Skat
+    tables existed) or ``officers_tables.closed`` (made before they could be closed): add them, every
+    table staying open, so that it is the baseline revision."""
+    for name in _BASELINE_TABLES:
+        if name not in names:
+            metadata.tables[name].create(conn)
+    if any(c["name"] == "closed" for c in inspect(conn).get_columns("officers_tables")):
+        return
+    default = "0" if conn.dialect.name == "sqlite" else "false"
+    conn.execute(text(f"ALTER TABLE officers_tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT {default}"))
+
+
+# ------------------------------------------------------- one process on SQLite
+class SecondProcessError(RuntimeError):
+    """A second server process was started on a SQLite database another process serves."""
+
+
+_SERVED: dict[str, tuple[int, int]] = {}
+"""SQLite files this process serves: path -> (lock file descriptor, number of stores)."""
+_SERVED_LOCK = threading.Lock()
+
+
+def _serve_sqlite(path: str) -> None:
+    """Hold an exclusive lock beside the SQLite file for as long as this process serves it."""
+    import fcntl
+
+    with _SERVED_LOCK:
+        held = _SERVED.get(path)
+        if held is not None:
+            _SERVED[path] = (held[0], held[1] + 1)
+            return
+        fd = os.open(path + ".serving", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SecondProcessError(
+                f"another server process serves the SQLite database {path} already; SQLite is for one process. "
+                "Stop the other process, or serve several processes from PostgreSQL "
+                "(--db postgresql://..., docs/deployment.md)") from None
+        _SERVED[path] = (fd, 1)
+
+
+def _release_sqlite(path: str) -> None:
+    with _SERVED_LOCK:
+        held = _SERVED.get(path)
+        if held is None:
+            return
+        if held[1] > 1:
+            _SERVED[path] = (held[0], held[1] - 1)
+            return
+        del _SERVED[path]
+        os.close(held[0])  # releases the lock
+
+
+# --------------------------------------------------------------------- records
 @dataclass
 class StoredDeal:
     deal_no: int
@@ -162,6 +288,9 @@ class StoredTable:
     settings: dict[str, Any]
     seats: list[dict[str, Any]]
     deals: list[StoredDeal]
+    ready: list[int] | None = None
+    """Positions ready for the next deal after the last deal (None: the last deal is not over)."""
+    closed: bool = False
 
 
 @dataclass
@@ -194,127 +323,304 @@ class OfficersTableClosedError(Exception):
         self.table_id = table_id
 
 
-class Store:
-    """The database behind a server: one engine, short transactions, committed writes."""
+Op = Callable[[Connection], Any]
+"""One write: runs inside the writer's transaction and returns its answer."""
 
-    def __init__(self, url: str) -> None:
+
+@dataclass
+class _Write:
+    op: Op
+    future: Future
+    notice: dict[str, Any] | None
+
+
+class Store:
+    """The database behind a server: one engine, a writer thread with grouped commits, reader threads.
+
+    ``serve=True`` (a server process): on SQLite the file is locked for this process
+    (:class:`SecondProcessError` for a second one)."""
+
+    def __init__(self, url: str, *, serve: bool = False) -> None:
         self.url = normalize_db_url(url)
         kwargs: dict[str, Any] = {"future": True}
-        if self.url.startswith("sqlite"):
-            kwargs["connect_args"] = {"check_same_thread": False}
+        self.sqlite = self.url.startswith("sqlite")
+        if self.sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(self.url, **kwargs)
-        if self.url.startswith("sqlite"):
+        if self.sqlite:
             @event.listens_for(self.engine, "connect")
             def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
                 cur = dbapi_conn.cursor()
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA synchronous=NORMAL")
                 cur.close()
-        metadata.create_all(self.engine)
-        self._add_officers_closed_column()
+        self._served: str | None = None
+        database = self.engine.url.database
+        if serve and self.sqlite and database and database != ":memory:":
+            _serve_sqlite(str(Path(database).resolve()))
+            self._served = str(Path(database).resolve())
+        try:
+            migrate(self.engine)
+        except BaseException:
+            self._release()
+            raise
+        self.process_id = secrets.token_hex(6)
+        """This process's name in the notices it sends (it ignores its own)."""
+        self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_lock = threading.Lock()
         self._conn: Connection | None = None
-        self._insert_action = insert(actions_t)
+        self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="skat-db-read")
+        self.commits = 0
+        """Transactions the writer committed (each holds one or more writes)."""
+        self.writes = 0
+        """Writes the writer committed."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether several server processes may serve this database (PostgreSQL)."""
+        return self.engine.dialect.name == "postgresql"
+
+    @property
+    def libpq_url(self) -> str:
+        """The database URL for psycopg itself (the fan-out's listening connection)."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     def close(self) -> None:
+        """Commit what is queued, stop the threads, close the connections."""
+        writer = self._writer
+        if writer is not None and writer.is_alive():
+            self._queue.put(None)
+            writer.join(timeout=30)
+        self._writer = None
+        self._readers.shutdown(wait=True)
         if self._conn is not None:
             self._conn.close()
             self._conn = None
         self.engine.dispose()
+        self._release()
 
-    def _add_officers_closed_column(self) -> None:
-        """A database made before Officers' Skat tables could be closed lacks ``officers_tables.closed``
-        (``create_all`` creates missing tables, never missing columns): add it; every table stays open."""
-        def has_column() -> bool:
-            return any(c["name"] == "closed" for c in inspect(self.engine).get_columns("officers_tables"))
+    def _release(self) -> None:
+        if self._served is not None:
+            _release_sqlite(self._served)
+            self._served = None
 
-        if has_column():
-            return
-        default = "0" if self.engine.dialect.name == "sqlite" else "false"
-        try:
-            with self.engine.begin() as conn:
-                conn.execute(text(f"ALTER TABLE officers_tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT {default}"))
-        except (OperationalError, ProgrammingError):
-            if not has_column():  # else another server process added it at the same moment
-                raise
+    # ------------------------------------------------------------ the writer
+    def submit(self, op: Op, notice: dict[str, Any] | None = None) -> Future:
+        """Queue one write; the future gets its answer once it is committed (or its error, nothing stored).
 
-    def _writer(self) -> Connection:
-        """One long-lived connection for the writes of the event loop (no pool check-out per action)."""
+        ``notice`` is sent to the other server processes (PostgreSQL) in the same transaction."""
+        future: Future = Future()
+        with self._writer_lock:
+            if self._writer is None or not self._writer.is_alive():
+                self._writer = threading.Thread(target=self._write_loop, name="skat-db-writer", daemon=True)
+                self._writer.start()
+        self._queue.put(_Write(op, future, notice))
+        return future
+
+    async def write(self, op: Op, notice: dict[str, Any] | None = None) -> Any:
+        """:meth:`submit` for the event loop: await the committed answer."""
+        return await asyncio.wrap_future(self.submit(op, notice))
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a read (a method of this store) in a reader thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._readers, fn, *args)
+
+    def _write_loop(self) -> None:
+        stop = False
+        while not stop:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    item = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            self._commit(batch)
+
+    def _connection(self) -> Connection:
         if self._conn is None or self._conn.closed or self._conn.invalidated:
             self._conn = self.engine.connect()
         return self._conn
 
+    def _commit(self, batch: list[_Write]) -> None:
+        """Commit a batch in one transaction; when it fails, each write is tried alone, so that one bad
+        write fails only itself. A dropped connection is opened again once."""
+        try:
+            answers = self._transaction(batch)
+        except Exception as exc:
+            if len(batch) > 1:
+                for item in batch:
+                    self._commit([item])
+                return
+            item = batch[0]
+            if isinstance(exc, DBAPIError) and exc.connection_invalidated:
+                try:
+                    answers = self._transaction(batch)
+                except Exception as again:
+                    self._fail(item, again)
+                    return
+            else:
+                self._fail(item, exc)
+                return
+        self.commits += 1
+        self.writes += len(batch)
+        for item, answer in zip(batch, answers):
+            if not item.future.done():
+                item.future.set_result(answer)
+
+    def _fail(self, item: _Write, exc: BaseException) -> None:
+        if not isinstance(exc, OfficersTableClosedError):
+            log.warning("a database write failed (%s: %s); nothing of it was stored", type(exc).__name__,
+                        str(exc).splitlines()[0][:300] if str(exc) else "")
+        if not item.future.done():
+            item.future.set_exception(exc)
+
+    def _transaction(self, batch: list[_Write]) -> list[Any]:
+        conn = self._connection()
+        with conn.begin():
+            answers = [item.op(conn) for item in batch]
+            if self.shared:
+                notices = [item.notice for item in batch if item.notice is not None]
+                for notice in notices:
+                    payload = json.dumps({"p": self.process_id, **notice}, separators=(",", ":"))
+                    conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTICE_CHANNEL, "p": payload})
+        return answers
+
+    def _insert_new(self, table: Table) -> Any:
+        """``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (a row back when it was inserted) for this database
+        (psycopg reports no row count for it)."""
+        stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).on_conflict_do_nothing()
+        return stmt.returning(*table.primary_key.columns)
+
     # ------------------------------------------------------------- writes
-    def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> None:
-        with self.engine.begin() as conn:
+    def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Future:
+        """A new table with its seats (the future answers None once committed)."""
+        def op(conn: Connection) -> None:
             conn.execute(insert(tables_t).values(
                 id=table_id, name=name, created=time.time(), settings=json.dumps(settings), closed=False))
             for s in seats:
                 conn.execute(insert(seats_t).values(table_id=table_id, **s))
+        return self.submit(op, {"t": table_id, "k": "new"})
 
-    def update_seat(self, table_id: str, position: int, **values: Any) -> None:
-        with self.engine.begin() as conn:
+    def take_seat(self, table_id: str, position: int, token_hash: str, name: str) -> Future:
+        """A person takes a free seat; answers False (nothing changed) when it was taken already."""
+        def op(conn: Connection) -> bool:
+            done = conn.execute(update(seats_t).where(
+                seats_t.c.table_id == table_id, seats_t.c.position == position, seats_t.c.kind == "human",
+                seats_t.c.token_hash.is_(None)).values(token_hash=token_hash, name=name))
+            return done.rowcount == 1
+        return self.submit(op, {"t": table_id, "k": "seat", "pos": position, "token_hash": token_hash, "name": name})
+
+    def update_seat(self, table_id: str, position: int, **values: Any) -> Future:
+        """Change a seat (a person took it); the other processes hear of it."""
+        def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.position == position)
                          .values(**values))
+        return self.submit(op, {"t": table_id, "k": "seat", "pos": position, **values})
 
-    def start_deal(self, table_id: str, deal_no: int, dealer: int, positions: tuple[int, int, int],
-                   start: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(insert(deals_t).values(
-                table_id=table_id, deal_no=deal_no, dealer=dealer, positions=json.dumps(list(positions)),
-                start=json.dumps(start), finished=False))
+    def start_deal(self, table_id: str, deal_no: int, dealer: int, positions: tuple[int, ...],
+                   start: dict[str, Any]) -> Future:
+        """Store a deal's start; answers False (nothing changed) when that deal is stored already."""
+        stmt = self._insert_new(deals_t)
 
-    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> None:
-        """Store one action (committed when this returns)."""
+        def op(conn: Connection) -> bool:
+            done = conn.execute(stmt, {
+                "table_id": table_id, "deal_no": deal_no, "dealer": dealer, "positions": json.dumps(list(positions)),
+                "start": json.dumps(start), "finished": False})
+            return done.first() is not None
+        return self.submit(op, {"t": table_id, "k": "deal", "d": deal_no})
+
+    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> Future:
+        """Store action ``seq`` of a deal; answers False (nothing changed) when that ``seq`` is stored already
+        (another server process stored its own action first)."""
+        stmt = self._insert_new(actions_t)
         row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time()}
-        for attempt in (1, 2):
-            conn = self._writer()
-            try:
-                with conn.begin():
-                    conn.execute(self._insert_action, row)
-                return
-            except DBAPIError as exc:
-                if attempt == 2 or not exc.connection_invalidated:
-                    raise
-                self._conn = None  # the database dropped the connection: reconnect once
 
-    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> None:
-        with self.engine.begin() as conn:
+        def op(conn: Connection) -> bool:
+            return conn.execute(stmt, row).first() is not None
+        return self.submit(op, {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token})
+
+    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> Future:
+        """Write a finished deal's result and sheet row (writing them twice changes nothing)."""
+        def op(conn: Connection) -> None:
             conn.execute(update(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)
                          .values(finished=True, result=json.dumps(result), sheet_row=json.dumps(sheet_row)))
+        return self.submit(op)
 
-    def close_table(self, table_id: str) -> None:
-        with self.engine.begin() as conn:
+    def add_ready(self, table_id: str, deal_no: int, position: int) -> Future:
+        """A person is ready for the deal after ``deal_no`` (a second time changes nothing)."""
+        stmt = self._insert_new(ready_t)
+
+        def op(conn: Connection) -> None:
+            conn.execute(stmt, {"table_id": table_id, "deal_no": deal_no, "position": position})
+        return self.submit(op, {"t": table_id, "k": "ready", "d": deal_no, "pos": position})
+
+    def close_table(self, table_id: str) -> Future:
+        """Close a table for good (its records stay); the other processes drop it."""
+        def op(conn: Connection) -> None:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(closed=True))
+        return self.submit(op, {"t": table_id, "k": "closed"})
 
     # -------------------------------------------------------------- reads
     def load_open_tables(self) -> list[StoredTable]:
         """Every table that is not closed, with its seats, deals and actions."""
-        out = []
         with self.engine.connect() as conn:
-            rows = conn.execute(select(tables_t).where(tables_t.c.closed.is_(False))
-                                .order_by(tables_t.c.created)).all()
-            for row in rows:
-                seats = [dict(r._mapping) for r in conn.execute(
-                    select(seats_t).where(seats_t.c.table_id == row.id).order_by(seats_t.c.position))]
-                for s in seats:
-                    s.pop("table_id", None)
-                deals = []
-                for d in conn.execute(select(deals_t).where(deals_t.c.table_id == row.id)
-                                      .order_by(deals_t.c.deal_no)):
-                    acts = [(a.seat, a.token) for a in conn.execute(
-                        select(actions_t).where(actions_t.c.table_id == row.id, actions_t.c.deal_no == d.deal_no)
-                        .order_by(actions_t.c.seq))]
-                    pos = json.loads(d.positions)
-                    deals.append(StoredDeal(
-                        deal_no=d.deal_no, dealer=d.dealer, positions=(pos[0], pos[1], pos[2]),
-                        start=json.loads(d.start), finished=bool(d.finished),
-                        result=json.loads(d.result) if d.result else None,
-                        sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=acts))
-                out.append(StoredTable(id=row.id, name=row.name, created=row.created,
-                                       settings=json.loads(row.settings), seats=seats, deals=deals))
-        return out
+            ids = [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.closed.is_(False))
+                                              .order_by(tables_t.c.created))]
+            return [t for t in (self._load(conn, table_id) for table_id in ids) if t is not None]
+
+    def open_table_ids(self) -> list[str]:
+        """The ids of the open tables, oldest first."""
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.closed.is_(False))
+                                               .order_by(tables_t.c.created))]
+
+    def load_table(self, table_id: str, since_deal: int = 1) -> StoredTable | None:
+        """One table (closed or not: see ``closed``) with its seats and the deals from ``since_deal`` on,
+        or None when there is no such table."""
+        with self.engine.connect() as conn:
+            return self._load(conn, table_id, since_deal)
+
+    @staticmethod
+    def _load(conn: Connection, table_id: str, since_deal: int = 1) -> StoredTable | None:
+        row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+        if row is None:
+            return None
+        seats = [dict(r._mapping) for r in conn.execute(
+            select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.position))]
+        for s in seats:
+            s.pop("table_id", None)
+        actions: dict[int, list[tuple[int, str]]] = {}
+        for a in conn.execute(select(actions_t.c.deal_no, actions_t.c.seat, actions_t.c.token)
+                              .where(actions_t.c.table_id == table_id, actions_t.c.deal_no >= since_deal)
+                              .order_by(actions_t.c.deal_no, actions_t.c.seq)):
+            actions.setdefault(a.deal_no, []).append((a.seat, a.token))
+        deals = []
+        for d in conn.execute(select(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no >= since_deal)
+                              .order_by(deals_t.c.deal_no)):
+            pos = json.loads(d.positions)
+            deals.append(StoredDeal(
+                deal_no=d.deal_no, dealer=d.dealer, positions=(pos[0], pos[1], pos[2]),
+                start=json.loads(d.start), finished=bool(d.finished),
+                result=json.loads(d.result) if d.result else None,
+                sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions.get(d.deal_no, [])))
+        last = conn.execute(select(deals_t.c.deal_no).where(deals_t.c.table_id == table_id)
+                            .order_by(deals_t.c.deal_no.desc()).limit(1)).scalar()
+        ready = None
+        if last is not None:
+            ready = [r.position for r in conn.execute(
+                select(ready_t.c.position).where(ready_t.c.table_id == table_id, ready_t.c.deal_no == last))]
+        return StoredTable(id=row.id, name=row.name, created=row.created, settings=json.loads(row.settings),
+                           seats=seats, deals=deals, ready=ready, closed=bool(row.closed))
 
     # ------------------------------------------------------ Officers' Skat
     def create_officers_table(self, table_id: str, *, token_hash: str, variant: str, options: dict[str, Any],

@@ -12,11 +12,15 @@ import functools
 import hashlib
 import json
 import logging
+import re
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, SkatError
@@ -28,6 +32,7 @@ from skat.rules.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
 from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
 from skat.schema import json_value
 from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
+from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
@@ -39,6 +44,7 @@ __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "pub
 log = logging.getLogger("skat.server")
 
 PROTOCOL_VERSION = 1
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 MAX_TABLES = 2000
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
 BOT_SEED_BITS = 64
@@ -55,6 +61,15 @@ class TableError(SkatError):
         super().__init__(message)
         self.code = code
         self.status = status
+
+
+class Overtaken(Exception):
+    """Another server process stored an action at this point of the deal first; nothing was stored and the
+    table caught up with the database."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"another action was taken at this table first (action {seq})")
+        self.seq = seq
 
 
 def table_rulesets() -> list[str]:
@@ -143,6 +158,11 @@ class ServerTable:
     """A deal the series has dealt whose write failed: the next try stores and starts this one."""
     bot_failure: dict[str, Any] = field(default_factory=dict)
     """What the computer players are doing (deal, seat, action), for the supervisor's log."""
+    owner: bool = False
+    """Whether this process plays the table's computer players (it holds the table's lease; always on SQLite)."""
+    inbox: deque = field(default_factory=deque)
+    """Notices of other server processes not taken yet, in the order they came."""
+    inbox_task: asyncio.Task | None = None
 
     # ------------------------------------------------------------ helpers
     @property
@@ -259,16 +279,18 @@ class ServerTable:
                 self.clients.remove(client)
 
     # ------------------------------------------------------------- deals
-    def _new_deal(self) -> None:
+    async def _new_deal(self) -> None:
         """Start the deal the series has dealt (stored before anybody sees it). When the write fails the
-        dealt deal is kept (:attr:`pending_start`): the next try stores that one, the series deals no other."""
+        dealt deal is kept (:attr:`pending_start`): the next try stores that one, the series deals no other.
+        When another server process stored this deal first, this process starts the same deal (the series
+        deals it alike from the table's seed)."""
         start = self.pending_start or self.series.start_deal()
         self.pending_start = start
         deal_no = self.deal_no + 1
         record = start.game.to_record()
         record.pop("actions", None)
         record.pop("result", None)
-        self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record)
+        await asyncio.wrap_future(self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record))
         self.pending_start = None
         self._enter(start, deal_no)
 
@@ -278,12 +300,13 @@ class ServerTable:
         self.ready.clear()
 
     def _finish_deal(self, store: bool = True) -> None:
-        """Write the finished deal on the sheet (the series deals the next one) and keep its record."""
+        """Write the finished deal on the sheet (the series deals the next one) and keep its record; with
+        ``store`` its result is written (:attr:`pending_finish`) by the next :meth:`settle`."""
         game = self.game
         assert game is not None and game.result is not None and self.current is not None
         row = self.series.close_deal()
         result_json = game.result.to_json()
-        if store:  # written by settle() before anything else when this write fails
+        if store:
             self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
         self.records[self.deal_no] = self._record(game)
@@ -291,15 +314,13 @@ class ServerTable:
                                       "round": self.current.round, "dealer": self.dealer,
                                       "positions": list(self.positions), "result": result_json,
                                       "sheet_row": None if row is None else row.to_json()}
-        if self.pending_finish is not None:
-            self.settle()
 
-    def settle(self) -> None:
+    async def settle(self) -> None:
         """Finish what a failed try left (each step raises again while it still fails): write the finished
         deal whose write failed, and apply the action that was stored but not applied. Nothing is stored twice."""
         if self.pending_finish is not None:
             deal_no, result_json, row_json = self.pending_finish
-            self.store.finish_deal(self.id, deal_no, result_json, row_json)
+            await asyncio.wrap_future(self.store.finish_deal(self.id, deal_no, result_json, row_json))
             self.pending_finish = None
         pending = self.pending_action
         if pending is not None:
@@ -309,7 +330,7 @@ class ServerTable:
                 return
             game.apply(pending[3], pending[2])
             self.pending_action = None
-            self._after_apply()
+            await self._after_apply()
 
     def check_running(self) -> None:
         """Refuse anything more at a stopped table."""
@@ -339,13 +360,13 @@ class ServerTable:
                            "players": [self.seats[p].name for p in self.positions]}
         return record
 
-    def maybe_start(self) -> bool:
+    async def maybe_start(self) -> bool:
         """Start the first or the next deal when every seat is taken and every person is ready."""
         if self.stopped is not None:
             return False
-        self.settle()
+        await self.settle()
         if self.pending_start is not None:
-            self._new_deal()
+            await self._new_deal()
             return True
         if not all(s.taken for s in self.seats):
             return False
@@ -357,7 +378,7 @@ class ServerTable:
             humans = {s.position for s in self.seats if s.kind == "human"}
             if not humans <= self.ready:
                 return False
-        self._new_deal()
+        await self._new_deal()
         return True
 
     # ----------------------------------------------------------- actions
@@ -389,35 +410,61 @@ class ServerTable:
         """Check, store and apply one action of a table position, then tell everybody."""
         async with self.lock:
             self.check_running()
-            self.settle()
+            await self.settle()
             game = self.game
             if expect_seq is not None and game is not None and expect_seq != len(game.history):
                 raise TableError("stale", f"the table has moved on (action {len(game.history)}, you sent "
                                  f"{expect_seq}); here is the current state")
             seat, action = self._check_action(position, token)
-            self._apply(seat, action)
-        await self.after_change()
+            try:
+                await self._apply(seat, action)
+            except Overtaken:
+                overtaken = True
+            else:
+                overtaken = False
+        await self.after_change()  # after a stale action too: the table caught up, everybody hears of it
+        if overtaken:
+            raise TableError("stale", "another action was taken at this table first; here is the current state")
 
-    def _apply(self, seat: int, action: Action) -> None:
+    async def _apply(self, seat: int, action: Action) -> None:
         """Store one action, then apply it. When the engine fails after the write, the stored action is
-        kept (:attr:`pending_action`) and :meth:`settle` applies it on the next try."""
+        kept (:attr:`pending_action`) and :meth:`settle` applies it on the next try. When another server
+        process stored an action at this point first, nothing is stored: the table catches up with the
+        database and the action is answered ``stale``."""
         game = self.game
         assert game is not None
         self.check_running()
-        self.settle()
-        self.store.add_action(self.id, self.deal_no, len(game.history), seat, str(action))
-        self.pending_action = (self.deal_no, len(game.history), seat, action)
+        await self.settle()
+        seq = len(game.history)
+        write = self.store.add_action(self.id, self.deal_no, seq, seat, str(action))
+        try:
+            stored = await asyncio.wrap_future(write)
+        except asyncio.CancelledError:
+            # the table is closing or the server stopping while the write is under way: when it is
+            # committed, apply it still, so that this process's table is what the database holds
+            try:
+                stored = write.result(timeout=2)
+            except Exception:  # noqa: BLE001 - not stored (or not known): nothing to apply
+                raise asyncio.CancelledError from None
+            if stored:
+                game.apply(action, seat)
+            raise
+        if not stored:
+            await self.catch_up()
+            raise Overtaken(seq)
+        self.pending_action = (self.deal_no, seq, seat, action)
         game.apply(action, seat)
         self.pending_action = None
-        self._after_apply()
+        await self._after_apply()
 
-    def _after_apply(self) -> None:
+    async def _after_apply(self) -> None:
         game = self.game
         assert game is not None
         if game.is_over:
             self._finish_deal()
             if not any(s.kind == "human" for s in self.seats):
                 self.ready = {s.position for s in self.seats}
+            await self.settle()
 
     async def next_deal(self, position: int | None) -> None:
         """A person is ready for the next deal (it starts when all are)."""
@@ -427,6 +474,8 @@ class ServerTable:
             self.check_running()
             if self.game is not None and not self.game.is_over:
                 raise TableError("deal_running", "the current deal is still being played")
+            if position not in self.ready and self.deal_no:
+                await asyncio.wrap_future(self.store.add_ready(self.id, self.deal_no, position))
             self.ready.add(position)
         await self.after_change()
 
@@ -434,6 +483,133 @@ class ServerTable:
         """Start deals that can start, tell everybody, and let computer players move."""
         await self.after_change_no_bots()
         self.schedule_bots()
+
+    # ------------------------------------------------- other server processes
+    def inbox_notice(self, notice: dict[str, Any]) -> None:
+        """Queue a notice of another process (or ``{"k": "sync"}``: catch up with the database)."""
+        self.inbox.append(notice)
+        if self.inbox_task is None or self.inbox_task.done():
+            self.inbox_task = asyncio.get_running_loop().create_task(self._take_inbox())
+
+    async def _take_inbox(self) -> None:
+        """Take the queued notices in order, then tell the clients once and let computer players move."""
+        changed = False
+        while self.inbox:
+            notice = self.inbox.popleft()
+            try:
+                async with self.lock:
+                    if notice.get("k") == "sync":
+                        await self.catch_up()
+                        changed = True
+                    else:
+                        changed = await self.take_notice(notice) or changed
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("table %s: the notice %r of another server process could not be taken; "
+                              "catching up with the database", self.id, notice)
+                try:
+                    async with self.lock:
+                        await self.catch_up()
+                    changed = True
+                except Exception:
+                    log.exception("table %s could not catch up with the database; it tries again on the next "
+                                  "notice", self.id)
+        if changed:
+            await self.after_change()
+
+    async def take_notice(self, notice: dict[str, Any]) -> bool:
+        """Take what another server process stored at this table (its notice, docs/deployment.md): an action,
+        a deal's start, a seat taken, a person ready. Returns whether the table changed. A notice that does
+        not follow on what this process holds (one was missed) makes the table catch up with the database."""
+        kind = notice.get("k")
+        game = self.game
+        if kind == "act":
+            deal_no, seq = notice.get("d"), notice.get("s")
+            if game is None or not isinstance(deal_no, int) or not isinstance(seq, int):
+                await self.catch_up()
+                return True
+            if (deal_no, seq) < (self.deal_no, len(game.history)):
+                return False  # taken already
+            if deal_no != self.deal_no or seq != len(game.history) or game.is_over:
+                await self.catch_up()
+                return True
+            game.apply(variant_of_game(game).parse_action(notice["a"]), int(notice["seat"]))
+            await self._after_notice_action()
+            return True
+        if kind == "deal":
+            deal_no = notice.get("d")
+            if not isinstance(deal_no, int) or deal_no <= self.deal_no:
+                return False
+            if deal_no == self.deal_no + 1 and (game is None or game.is_over) and self.series.next is not None:
+                self._enter(self.pending_start or self.series.start_deal(), deal_no)
+                self.pending_start = None
+                return True
+            await self.catch_up()
+            return True
+        if kind == "seat":
+            position = notice.get("pos")
+            if isinstance(position, int) and 0 <= position < len(self.seats):
+                seat = self.seats[position]
+                seat.token_hash = notice.get("token_hash", seat.token_hash)
+                seat.name = notice.get("name", seat.name)
+                return True
+            return False
+        if kind == "ready":
+            if notice.get("d") == self.deal_no and isinstance(notice.get("pos"), int):
+                self.ready.add(notice["pos"])
+                return True
+            return False
+        return False
+
+    async def _after_notice_action(self) -> None:
+        """After an action another process stored: the deal's result is that process's to write."""
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            self._finish_deal(store=False)
+            if not any(s.kind == "human" for s in self.seats):
+                self.ready = {s.position for s in self.seats}
+
+    async def catch_up(self) -> None:
+        """Read what the database holds beyond this process's copy of the table and take it."""
+        stored = await self.store.read(self.store.load_table, self.id, max(1, self.deal_no))
+        if stored is None:
+            return
+        self.replay(stored)
+
+    def replay(self, stored: StoredTable) -> None:
+        """Take the stored seats, deals and actions this table does not have yet (all of them for a table
+        just built): the series deals each deal again, so the same rounds and cards come."""
+        for row in stored.seats:
+            seat = self.seats[row["position"]]
+            seat.token_hash, seat.name = row.get("token_hash"), row.get("name", seat.name)
+        for deal in stored.deals:
+            if deal.deal_no < self.deal_no:
+                continue
+            if deal.deal_no > self.deal_no:
+                if self.game is not None and not self.game.is_over:
+                    raise TableError("bad_store", f"table {self.id}: deal {deal.deal_no} is stored while deal "
+                                     f"{self.deal_no} is not over")
+                start = self.pending_start or self.series.start_deal()
+                self.pending_start = None
+                if tuple(start.positions) != tuple(deal.positions):
+                    raise TableError("bad_store", f"table {self.id}: deal {deal.deal_no} was stored with positions "
+                                     f"{deal.positions}, the series deals it to {start.positions}")
+                self._enter(start, deal.deal_no)
+            game = self.game
+            assert game is not None
+            if game.is_over:
+                continue
+            for seat_no, token in deal.actions[len(game.history):]:
+                game.apply(variant_of_game(game).parse_action(token), seat_no)
+            if game.is_over:
+                self._finish_deal(store=not deal.finished)
+        if self.game is not None and self.game.is_over:
+            if not any(s.kind == "human" for s in self.seats):
+                self.ready = {s.position for s in self.seats}
+            elif stored.ready:
+                self.ready |= set(stored.ready)
 
     # ------------------------------------------------------------- bots
     def bot_to_move(self) -> tuple[int, int] | None:
@@ -482,7 +658,10 @@ class ServerTable:
             async with self.lock:
                 if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
                     return conceded
-                self._apply(seat, CONCEDE)
+                try:
+                    await self._apply(seat, CONCEDE)
+                except Overtaken:
+                    return conceded
                 conceded = True
             await self.after_change_no_bots()
         return conceded
@@ -490,7 +669,7 @@ class ServerTable:
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
             return
-        if self.stopped is not None:
+        if self.stopped is not None or not self.owner:
             return
         if (self.bot_to_move() is None and not self.claim_answers_due() and self.pending_action is None
                 and self.pending_finish is None and self.pending_start is None):
@@ -564,7 +743,9 @@ class ServerTable:
                     async with self.lock:
                         if self.game is game and self.deal_no == deal_no and len(game.history) == history_len:
                             try:
-                                self._apply(seat, call)
+                                await self._apply(seat, call)
+                            except Overtaken:
+                                pass  # another process stored an action first: think again
                             except IllegalActionError:
                                 log.exception("computer player's call %s refused at table %s", call, self.id)
                     await self.after_change_no_bots()
@@ -579,7 +760,9 @@ class ServerTable:
                 if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
                     continue  # the table moved on (an early end by a person); think again
                 try:
-                    self._apply(seat, action)
+                    await self._apply(seat, action)
+                except Overtaken:
+                    pass  # another process stored an action first (it caught up): think again
                 except IllegalActionError:
                     log.exception("computer player action %s refused at table %s", action, self.id)
                     continue
@@ -588,7 +771,7 @@ class ServerTable:
     async def after_change_no_bots(self) -> None:
         """Start a deal that can start, send the score sheet when a deal ended, and every state."""
         async with self.lock:
-            self.maybe_start()
+            await self.maybe_start()
             sheet_changed, self.sheet_changed = self.sheet_changed, False
         if sheet_changed:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
@@ -610,6 +793,11 @@ class TableManager:
         self.executor = executor or ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="skat-bot")
         self._processes: ProcessPoolExecutor | None = None
         self._use_processes = bot_processes
+        self.fanout: Fanout | None = None
+        """The notices of the other server processes and the table leases (PostgreSQL; None on SQLite)."""
+        self._sweeper: asyncio.Task | None = None
+        self._loading: dict[str, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()
 
     @property
     def processes(self) -> ProcessPoolExecutor | None:
@@ -619,7 +807,7 @@ class TableManager:
         return self._processes
 
     # ------------------------------------------------------------ create
-    def create_table(
+    async def create_table(
         self,
         *,
         name: str = "",
@@ -678,9 +866,12 @@ class TableManager:
         settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
                     "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options}
         name = _clean_name(name) or f"Table {table_id[:4]}"
-        self.store.create_table(table_id, name, settings, rows)
+        await asyncio.wrap_future(self.store.create_table(table_id, name, settings, rows))
         table = self._build(table_id, name, settings, rows)
-        table.maybe_start()
+        self._register(table)
+        await self._take_leases([table])
+        async with table.lock:
+            await table.maybe_start()
         return table, {"table_id": table_id, "position": claim, "token": token}
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
@@ -698,12 +889,14 @@ class TableManager:
                              seed=secrets.randbits(TABLE_SEED_BITS) if seed is None else int(seed),
                              first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
                              games=settings.get("deals"), stored_starts=stored_starts)
-        table = ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,
-                            store=self.store, manager=self)
-        self.tables[table_id] = table
-        return table
+        return ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,
+                           store=self.store, manager=self)
+
+    def _register(self, table: ServerTable) -> None:
+        self.tables[table.id] = table
 
     def get(self, table_id: str) -> ServerTable:
+        """A table this process holds (see :meth:`table` for one that may still be in the database only)."""
         table = self.tables.get(table_id)
         if table is None and table_id in self.broken:
             raise TableError("table_broken", f"table {table_id} could not be rebuilt from the database "
@@ -712,9 +905,59 @@ class TableManager:
             raise TableError("no_table", f"there is no open table {table_id!r}", 404)
         return table
 
-    def join(self, table_id: str, name: str = "", position: int | None = None) -> dict[str, Any]:
-        """Take a free seat for a person; returns its position and secret token."""
-        table = self.get(table_id)
+    async def table(self, table_id: str) -> ServerTable:
+        """A table: held by this process, or loaded from the database (created by another server process,
+        or not loaded yet after a restart)."""
+        table = self.tables.get(table_id)
+        if table is not None or table_id in self.broken or not _TABLE_ID.fullmatch(table_id):
+            return self.get(table_id)
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = self._loading[table_id] = asyncio.ensure_future(self._load(table_id))
+            loading.add_done_callback(lambda _f: self._loading.pop(table_id, None))
+        await asyncio.shield(loading)
+        return self.get(table_id)
+
+    async def _load(self, table_id: str) -> None:
+        """Load one open table from the database, take its lease if free, and catch up."""
+        try:
+            stored = await self.store.read(self.store.load_table, table_id)
+        except SQLAlchemyError as exc:
+            raise TableError("db_unavailable", f"the database cannot be read now ({type(exc).__name__}); "
+                             "try again in a moment", 503) from None
+        if stored is None or stored.closed or table_id in self.tables:
+            return
+        try:
+            table = await self.store.read(self._rebuild, stored)
+        except Exception as exc:
+            self._mark_broken(table_id, exc)
+            return
+        if table_id in self.tables:
+            return
+        self._register(table)
+        await self._take_leases([table])
+        async with table.lock:
+            await table.catch_up()  # what was stored while it loaded (those notices found no table here)
+        await table.after_change()
+
+    def _rebuild(self, stored: StoredTable) -> ServerTable:
+        """A table built again from what the database holds (every deal replayed), not yet registered."""
+        table = self._build(stored.id, stored.name, stored.settings, stored.seats,
+                            stored_starts=[d.start for d in stored.deals])
+        table.replay(stored)
+        table.sheet_changed = False
+        return table
+
+    def _mark_broken(self, table_id: str, exc: Exception) -> None:
+        self.tables.pop(table_id, None)  # never served half-built
+        self.broken[table_id] = f"{type(exc).__name__}: {str(exc)[:300]}"
+        log.error("table %s could not be restored (%s); it is answered with 410 table_broken", table_id,
+                  self.broken[table_id], exc_info=exc)
+
+    async def join(self, table_id: str, name: str = "", position: int | None = None) -> dict[str, Any]:
+        """Take a free seat for a person; returns its position and secret token. Of two people who take the
+        same seat at once (on two server processes), the second is told the seat is taken."""
+        table = await self.table(table_id)
         table.check_running()
         free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
         if position is None:
@@ -725,9 +968,19 @@ class TableManager:
             raise TableError("seat_taken", f"seat {position} is not free; free seats: {free or 'none'}", 409)
         token = secrets.token_urlsafe(18)
         seat = table.seats[position]
-        seat.token_hash = hash_token(token)
-        seat.name = _clean_name(name) or f"Player {position + 1}"
-        self.store.update_seat(table_id, position, token_hash=seat.token_hash, name=seat.name)
+        token_hash, seat_name = hash_token(token), _clean_name(name) or f"Player {position + 1}"
+        seat.token_hash, seat.name = token_hash, seat_name  # held at once: a second join here finds it taken
+        try:
+            taken = await asyncio.wrap_future(self.store.take_seat(table_id, position, token_hash, seat_name))
+        except BaseException:
+            seat.token_hash, seat.name = None, ""
+            raise
+        if not taken:
+            async with table.lock:
+                await table.catch_up()
+            raise TableError("seat_taken", f"seat {position} was taken a moment ago; free seats: "
+                             f"{[s.position for s in table.seats if s.kind == 'human' and s.token_hash is None] or 'none'}",
+                             409)
         return {"table_id": table_id, "position": position, "token": token}
 
     def position_for_token(self, table: ServerTable, token: str | None) -> int | None:
@@ -750,12 +1003,18 @@ class TableManager:
         if not isinstance(token, str) or self.position_for_token(table, token) is None:
             raise TableError("bad_token", "only a person seated at this table can close it: send your seat token", 403)
         async with table.lock:
-            self.store.close_table(table_id)
-            self.tables.pop(table_id, None)
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-        await table.broadcast_message({"type": "closed", "table_id": table_id,
-                                       "message": "this table was closed by a player"})
+            await asyncio.wrap_future(self.store.close_table(table_id))
+        await self._drop(table, "this table was closed by a player")
+
+    async def _drop(self, table: ServerTable, message: str) -> None:
+        """The table is closed (here or by another process): forget it and tell its clients."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        if self.fanout is not None:
+            await self.fanout.release(table.id)
+        await table.broadcast_message({"type": "closed", "table_id": table.id, "message": message})
 
     # ------------------------------------------------------------ restore
     def restore(self) -> int:
@@ -763,38 +1022,102 @@ class TableManager:
         count = 0
         for stored in self.store.load_open_tables():
             try:
-                self._restore_one(stored)
+                self._register(self._rebuild(stored))
                 count += 1
             except Exception as exc:
-                self.tables.pop(stored.id, None)  # never served half-built
-                self.broken[stored.id] = f"{type(exc).__name__}: {str(exc)[:300]}"
-                log.exception("table %s could not be restored (%s); it is answered with 410 table_broken",
-                              stored.id, self.broken[stored.id])
+                self._mark_broken(stored.id, exc)
         return count
 
-    def _restore_one(self, stored: StoredTable) -> None:
-        table = self._build(stored.id, stored.name, stored.settings, stored.seats,
-                            stored_starts=[d.start for d in stored.deals])
-        for deal in stored.deals:
-            start = table.series.start_deal()  # the series deals it again: same rounds, same cards
-            if tuple(start.positions) != tuple(deal.positions):
-                raise TableError("bad_store", f"table {stored.id}: deal {deal.deal_no} was stored with positions "
-                                 f"{deal.positions}, the series deals it to {start.positions}")
-            table._enter(start, deal.deal_no)
-            game = start.game
-            for seat, token in deal.actions:
-                game.apply(variant_of_game(game).parse_action(token), seat)
-            if game.is_over:
-                table._finish_deal(store=not deal.finished)
-        table.sheet_changed = False
-        if table.game is not None and table.game.is_over and not any(s.kind == "human" for s in table.seats):
-            table.ready = {s.position for s in table.seats}
-        table.maybe_start()
+    # ------------------------------------------------------ several processes
+    async def start(self) -> None:
+        """Start hearing the other server processes (PostgreSQL), take the free leases, let computer players
+        continue where they stopped."""
+        if self.store.shared and self.fanout is None:
+            self.fanout = Fanout(self.store, self.on_notice, self._missed_notices, self._leases_lost)
+            await self.fanout.start()
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_leases())
+        await self._take_leases(list(self.tables.values()))
+        for table in list(self.tables.values()):
+            await table.after_change()
+
+    async def stop(self) -> None:
+        """Stop the computer players (waiting for their last write) and stop hearing other processes."""
+        tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        if self.fanout is not None:
+            await self.fanout.stop()
+            self.fanout = None
+
+    async def _take_leases(self, tables: list[ServerTable]) -> None:
+        """Computer players move in the one process that holds the table's lease (fan-out)."""
+        with_bots = [t for t in tables if any(s.kind == "bot" for s in t.seats)]
+        if self.fanout is None:
+            for t in with_bots:
+                t.owner = True
+            return
+        held = await self.fanout.try_leases([t.id for t in with_bots if not t.owner])
+        for t in with_bots:
+            if not t.owner and t.id in held:
+                t.owner = True
+                t.inbox_notice({"k": "sync"})  # catch up, then let the computer players go on
+
+    async def _sweep_leases(self) -> None:
+        """Every :data:`LEASE_SWEEP_SECONDS`: take the leases another process gave up (it stopped or died)."""
+        while True:
+            await asyncio.sleep(LEASE_SWEEP_SECONDS)
+            try:
+                await self._take_leases([t for t in self.tables.values() if not t.owner])
+            except Exception:
+                log.exception("the lease sweep failed; it runs again in %.0f s", LEASE_SWEEP_SECONDS)
+
+    def on_notice(self, notice: dict[str, Any]) -> None:
+        """A notice of another server process (on the event loop)."""
+        table_id = notice.get("t")
+        if not isinstance(table_id, str):
+            return
+        table = self.tables.get(table_id)
+        if notice.get("k") == "new":
+            if table is None and table_id not in self._loading:
+                self._background(self.table(table_id), f"loading table {table_id}")
+            return
+        if table is None:
+            return  # not held here (a table that is loading catches up when it is loaded)
+        if notice.get("k") == "closed":
+            self._background(self._drop(table, "this table was closed by a player"), f"closing table {table_id}")
+            return
+        table.inbox_notice(notice)
+
+    def _missed_notices(self) -> None:
+        for table in list(self.tables.values()):
+            table.inbox_notice({"k": "sync"})
+
+    def _leases_lost(self) -> None:
+        for table in self.tables.values():
+            if table.owner:
+                table.owner = False
+                if table.bot_task is not None:
+                    table.bot_task.cancel()
+        log.warning("the table leases were lost with their database connection; they are taken again")
+
+    def _background(self, coro: Any, what: str) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task) -> None:
+            self._tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.error("%s failed", what, exc_info=t.exception())
+        task.add_done_callback(done)
 
     async def resume_bots(self) -> None:
         """After a restart: let computer players continue where they stopped."""
-        for table in self.tables.values():
-            table.schedule_bots()
+        await self.start()
 
     def shutdown(self) -> None:
         for table in self.tables.values():
