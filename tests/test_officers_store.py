@@ -112,7 +112,7 @@ def test_the_club_server_keeps_officers_tables_in_its_database(tmp_path):
     with TestClient(create_app(url)) as client:
         st, headers = create(client, {"variant": "admiral", "seed": 3, "seat": 1})
         st = play(client, st, headers, random.Random(1), steps=2)
-        skat_table = client.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        skat_table = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()
     with TestClient(create_app(url)) as client:
         assert get(client, st, headers) == st
         assert client.get(f"/api/tables/{skat_table['table_id']}").status_code == 200  # Skat tables as before

@@ -75,7 +75,8 @@ def test_a_bot_plays_a_persons_seat_over_the_wire(server):
     address = parse_table_link(f"{server}/t/{t['table_id']}", t["token"])
     played = asyncio.run(asyncio.wait_for(play_remote(address, make_player("heuristic", 3), deals=2), 120))
     assert played == 2
-    games = httpx.get(f"{server}/api/tables/{t['table_id']}/games", timeout=10).json()["games"]
+    games = httpx.get(f"{server}/api/tables/{t['table_id']}/games", timeout=10,  # a private table: the seat's token
+                      headers={"X-Seat-Token": t["token"]}).json()["games"]
     assert len(games) >= 2 and all(g["result"] for g in games[:2])
 
 

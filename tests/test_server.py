@@ -14,7 +14,7 @@ CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"
 
 
 def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> dict:
-    r = client.post("/api/tables", json={"seats": list(seats), "player_name": "Ada", **kw})
+    r = client.post("/api/tables", json={"seats": list(seats), "player_name": "Ada", "public": True, **kw})
     assert r.status_code == 201, r.text
     return r.json()
 

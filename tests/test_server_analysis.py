@@ -278,7 +278,7 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
     errors: list[str] = []
     try:
         created = httpx.post(f"{server.url}/api/tables", json={
-            "seats": ["human", "heuristic", "heuristic"], "player_name": "Ada", "seed": SEED}).json()
+            "seats": ["human", "heuristic", "heuristic"], "player_name": "Ada", "seed": SEED, "public": True}).json()
         tid = created["table_id"]
         with sync_playwright() as p:
             browser = p.chromium.launch(**chromium_launch_kwargs())

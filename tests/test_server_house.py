@@ -94,7 +94,7 @@ class Trio:
 
 
 def three_people(client: TestClient, stack: ExitStack, **table) -> Trio:
-    t = client.post("/api/tables", json={"seats": ["human"] * 3, "player_name": "Ada", **table}).json()
+    t = client.post("/api/tables", json={"seats": ["human"] * 3, "player_name": "Ada", "public": True, **table}).json()
     tokens = [t["token"]] + [client.post(f"/api/tables/{t['table_id']}/join", json={"name": n}).json()["token"]
                              for n in ("Bea", "Cem")]
     return Trio(client, stack, t["table_id"], tokens)
@@ -239,7 +239,7 @@ def test_restart_resumes_a_pub_series_with_a_bock_round_pending(db_url):
 
 
 async def _play_series(manager, **table) -> object:
-    t, _ = await manager.create_table(claim=None, **table)
+    t, _ = await manager.create_table(claim=None, **table, public=True)
     await t.after_change()
     for _ in range(2000):
         if t.series.is_over:

@@ -64,7 +64,7 @@ def test_table_seeds_are_128_bits_from_the_operating_system(tmp_path, monkeypatc
     try:
         seeds = []
         for _ in range(20):
-            table, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"]))
+            table, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"], public=True))
             seeds.append(table.series.table.seed)
             assert table.settings["seed"] == table.series.table.seed and not table.settings["seeded"]
         assert max(s.bit_length() for s in seeds) > 100 and len(set(seeds)) == 20
@@ -77,13 +77,13 @@ def test_table_seeds_are_128_bits_from_the_operating_system(tmp_path, monkeypatc
             return (1 << (k - 1)) | 12345
 
         monkeypatch.setattr(secrets, "randbits", randbits)
-        table, _seat = asyncio.run(manager.create_table(seats=["human", "random", "random"]))
+        table, _seat = asyncio.run(manager.create_table(seats=["human", "random", "random"], public=True))
         assert table.series.table.seed == (1 << 127) | 12345
         assert 128 in calls and all(k >= 64 for k in calls)  # the table's seed and the computer players' seeds
         assert all(s.bot_seat.seed.bit_length() == 64 for s in table.seats if s.bot_seat is not None)
         assert Table(3).seed == (1 << 127) | 12345
         # a seed given on purpose stays as given
-        seeded, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"], seed=7))
+        seeded, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"], seed=7, public=True))
         assert seeded.series.table.seed == 7 and seeded.settings["seeded"]
     finally:
         manager.shutdown()
@@ -93,7 +93,7 @@ def test_table_seeds_are_128_bits_from_the_operating_system(tmp_path, monkeypatc
 # ------------------------------------------------------------- nothing leaks
 def test_no_seed_of_an_open_table_reaches_a_client(db_url):
     with TestClient(create_app(db_url)) as client:
-        created = client.post("/api/tables", json={"seats": ["human", "random", "random"], "deals": 2,
+        created = client.post("/api/tables", json={"seats": ["human", "random", "random"], "deals": 2, "public": True,
                                                    "player_name": "Ada"})
         assert created.status_code == 201
         texts = [created.text]
@@ -148,7 +148,7 @@ def test_no_seed_of_an_open_table_reaches_a_client(db_url):
 
 
 def test_a_seeded_table_shows_its_seed(client):
-    t = client.post("/api/tables", json={"seats": ["random", "random", "random"], "claim": None, "deals": 1,
+    t = client.post("/api/tables", json={"seats": ["random", "random", "random"], "claim": None, "deals": 1, "public": True,
                                          "seed": 99}).json()
     for _ in range(400):
         games = client.get(f"/api/tables/{t['table_id']}/games").json()["games"]
@@ -197,7 +197,7 @@ def _hands(game) -> list[list]:
 def test_a_128_bit_seed_restores(tmp_path):
     url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
     manager = TableManager(Store(url), bot_processes=False)
-    table, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"]))
+    table, _seat = asyncio.run(manager.create_table(seats=["human", "human", "human"], public=True))
     for _ in range(2):
         asyncio.run(manager.join(table.id))
     asyncio.run(table.maybe_start())

@@ -42,7 +42,7 @@ def step(ws, state):
 
 def restart_keeps_the_game(url: str) -> None:
     with TestClient(create_app(url)) as client:
-        t = client.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             state = hello(ws, t["token"])
             for _ in range(12):
@@ -82,7 +82,7 @@ def test_restart_resumes_the_table_postgresql(postgres):  # noqa: F811 - the fix
 def test_actions_are_stored_before_they_are_acknowledged(tmp_path):
     url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
     with TestClient(create_app(url)) as client:
-        t = client.post("/api/tables", json={"seats": ["human", "human", "random"]}).json()
+        t = client.post("/api/tables", json={"seats": ["human", "human", "random"], "public": True}).json()
         j = client.post(f"/api/tables/{t['table_id']}/join", json={}).json()
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
             hello(ws, j["token"])

@@ -47,7 +47,7 @@ async def run_bots(table, timeout: float = 60) -> None:
 def bot_table(tmp_path, **kw):
     store = Store(f"sqlite:///{tmp_path / 'skat.sqlite'}")
     manager = TableManager(store, bot_processes=False)
-    table, _ = asyncio.run(manager.create_table(seats=["random", "random", "random"], deals=1, claim=None, **kw))
+    table, _ = asyncio.run(manager.create_table(seats=["random", "random", "random"], deals=1, claim=None, **kw, public=True))
     return store, manager, table
 
 
@@ -169,8 +169,8 @@ def test_bid_values_the_engine_cannot_hold_are_refused_at_creation(client):
 @pytest.mark.parametrize("breakage", ["settings", "action"])
 def test_a_table_that_cannot_be_rebuilt_is_reported_and_not_served(db_url, caplog, breakage):
     with TestClient(create_app(db_url)) as client:
-        t = client.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
-        good = client.post("/api/tables", json={"seats": ["human", "random", "random"]}).json()
+        t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()
+        good = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()
     store = Store(db_url)
     with store.engine.begin() as conn:
         if breakage == "settings":
@@ -199,7 +199,7 @@ def test_a_table_that_cannot_be_rebuilt_is_reported_and_not_served(db_url, caplo
 
 
 def test_a_stopped_table_answers_actions_over_the_socket(client, monkeypatch):
-    t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "player_name": "Ada"}).json()
+    t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "player_name": "Ada", "public": True}).json()
     table = client.app.state.manager.get(t["table_id"])
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))

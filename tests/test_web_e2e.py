@@ -131,8 +131,9 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
         shot(page, "07-score-sheet")
-        table_id = server.table_url.split("/t/")[1].split("#")[0]
-        record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1.json").json()
+        table_id, token = server.table_url.split("/t/")[1].split("#token=")
+        record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1.json",  # a private table: the seat's token
+                           headers={"X-Seat-Token": token}).json()
         assert record["result"]["explanation"] and len(record["actions"]) > 10
         page.keyboard.press("Escape")
         page.click('#panel [data-action="next"]')
@@ -152,7 +153,7 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
     errors: list = []
     try:
         created = httpx.post(f"{server.url}/api/tables", json={
-            "seats": ["human", "human", "random"], "name": "Zwei Browser", "player_name": "Ada"}).json()
+            "seats": ["human", "human", "random"], "name": "Zwei Browser", "player_name": "Ada", "public": True}).json()
         tid = created["table_id"]
         a = new_page(browser, errors, viewport={"width": 1200, "height": 800}, locale="de-DE")
         a.goto(f"{server.url}/t/{tid}#token={created['token']}")
@@ -214,7 +215,8 @@ def restart_mid_game(browser, db: str) -> None:
         assert after["deal"] == before["deal"] and after["tricks"] >= before["tricks"]
         assert sorted(after["hand"]) == sorted(before["hand"])
         drive([page], lambda: result_shown(page))
-        record = httpx.get(f"{server.url}/api/tables/{created['table_id']}/games/1.json").json()
+        record = httpx.get(f"{server.url}/api/tables/{created['table_id']}/games/1.json",
+                           headers={"X-Invite": created["invite"]}).json()
         assert record["result"] is not None
     finally:
         server.stop()
@@ -269,7 +271,8 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
             "seats": ["human"] * 3, "name": "Ramsch", "player_name": "Ada", "ruleset": "pub",
             "options": {"schieberamsch": True}}).json()
         tid = created["table_id"]
-        tokens = [created["token"]] + [httpx.post(f"{server.url}/api/tables/{tid}/join", json={"name": n}).json()["token"]
+        tokens = [created["token"]] + [httpx.post(f"{server.url}/api/tables/{tid}/join",
+                                                  json={"name": n, "invite": created["invite"]}).json()["token"]
                                        for n in ("Bea", "Cem")]
         pages = []
         for token in tokens:

@@ -57,7 +57,7 @@ def act(page, action: str) -> None:
 def open_table(browser, server, errors: list, ruleset: str, context: dict):
     created = httpx.post(f"{server.url}/api/tables", json={
         "seats": ["human", "heuristic", "heuristic"], "name": "Alle passen", "player_name": "Ada",
-        "ruleset": ruleset, "seed": SEED}).json()
+        "ruleset": ruleset, "seed": SEED, "public": True}).json()
     page = browser.new_context(**context).new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(f"{server.url}/t/{created['table_id']}#token={created['token']}")

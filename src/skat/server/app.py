@@ -31,7 +31,7 @@ from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.store import Store
-from skat.server.tables import PROTOCOL_VERSION, Client, TableError, TableManager, table_rulesets
+from skat.server.tables import PROTOCOL_VERSION, Client, ServerTable, TableError, TableManager, table_rulesets
 from skat.solver.search import warm_up
 from skat.variants.registry import from_record
 
@@ -97,6 +97,13 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     def mgr() -> TableManager:
         return app.state.manager
 
+    async def readable(request: Request, table_id: str) -> ServerTable:
+        """The table a GET request reads: at a private table only with the ``X-Invite`` header (its invite
+        secret) or ``X-Seat-Token`` (a seat holder's token); 403 ``invite_required`` / ``bad_invite`` else."""
+        table = await mgr().table(table_id)
+        mgr().admit(table, invite=request.headers.get("x-invite"), token=request.headers.get("x-seat-token"))
+        return table
+
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
@@ -141,13 +148,15 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         table, seat = await mgr().create_table(
             name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
             variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
-            claim=claim, options=body.get("options"), seed=seed)
+            claim=claim, options=body.get("options"), seed=seed, public=body.get("public", False))
         await table.after_change()
-        return {**seat, "table": table.public_info(), "url": f"/t/{table.id}"}
+        url = f"/t/{table.id}"
+        return {**seat, "table": table.public_info(), "url": url,
+                "invite_url": url if seat["invite"] is None else f"{url}#invite={seat['invite']}"}
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
-        return (await mgr().table(table_id)).public_info()
+    async def table_info(table_id: str, request: Request) -> dict[str, Any]:
+        return (await readable(request, table_id)).public_info()
 
     @app.post("/api/tables/{table_id}/join")
     async def join(table_id: str, request: Request) -> dict[str, Any]:
@@ -155,7 +164,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         position = body.get("position")
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
             raise TableError("bad_position", "position must be a seat number (0, 1, 2, ...)")
-        out = await mgr().join(table_id, name=body.get("name", ""), position=position)
+        out = await mgr().join(table_id, name=body.get("name", ""), position=position, invite=body.get("invite"))
         await (await mgr().table(table_id)).after_change()
         return out
 
@@ -166,13 +175,13 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         return {"table_id": table_id, "closed": True}
 
     @app.get("/api/tables/{table_id}/sheet")
-    async def sheet(table_id: str) -> dict[str, Any]:
-        table = await mgr().table(table_id)
+    async def sheet(table_id: str, request: Request) -> dict[str, Any]:
+        table = await readable(request, table_id)
         return {"table": table.public_info(), "sheet": table.series.sheet()}
 
     @app.get("/api/tables/{table_id}/sheet.json")
-    async def sheet_download(table_id: str) -> Response:
-        table = await mgr().table(table_id)
+    async def sheet_download(table_id: str, request: Request) -> Response:
+        table = await readable(request, table_id)
         body = {"table": {"id": table.id, "name": table.name, "players": [s.name for s in table.seats],
                           "ruleset": table.settings.get("ruleset")},
                 "sheet": table.series.sheet(), "games": [table.results[k] for k in sorted(table.results)]}
@@ -180,19 +189,19 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.json"'})
 
     @app.get("/api/tables/{table_id}/games")
-    async def games(table_id: str) -> dict[str, Any]:
-        table = await mgr().table(table_id)
+    async def games(table_id: str, request: Request) -> dict[str, Any]:
+        table = await readable(request, table_id)
         return {"games": [table.results[k] for k in sorted(table.results)]}
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.json")
-    async def game_json(table_id: str, deal_no: int) -> Response:
-        record = await _finished_record(mgr(), table_id, deal_no)
+    async def game_json(table_id: str, deal_no: int, request: Request) -> Response:
+        record = _finished_record(await readable(request, table_id), deal_no)
         return Response(json.dumps(record, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.json"'})
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
-    async def game_iss(table_id: str, deal_no: int) -> Response:
-        record = await _finished_record(mgr(), table_id, deal_no)
+    async def game_iss(table_id: str, deal_no: int, request: Request) -> Response:
+        record = _finished_record(await readable(request, table_id), deal_no)
         try:
             text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
@@ -202,10 +211,10 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
             "Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.sgf"'})
 
     @app.get("/api/tables/{table_id}/games/{deal_no}/analysis")
-    async def game_analysis(table_id: str, deal_no: int) -> dict[str, Any]:
+    async def game_analysis(table_id: str, deal_no: int, request: Request) -> dict[str, Any]:
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
-        table = await mgr().table(table_id)
-        record = await _finished_record(mgr(), table_id, deal_no)
+        table = await readable(request, table_id)
+        record = _finished_record(table, deal_no)
         return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket
@@ -330,8 +339,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise TableError("bad_json", str(exc)) from None
 
 
-async def _finished_record(manager: TableManager, table_id: str, deal_no: int) -> dict[str, Any]:
-    table = await manager.table(table_id)
+def _finished_record(table: ServerTable, deal_no: int) -> dict[str, Any]:
+    table_id = table.id
     record = table.records.get(deal_no)
     if record is None:
         if deal_no == table.deal_no:
@@ -460,6 +469,8 @@ async def _handle_message(manager: TableManager, table: Any, client: Client | No
         if token is not None and not isinstance(token, str):
             raise TableError("bad_token", "the token must be a string")
         position = manager.position_for_token(table, token)
+        if position is None:  # a spectator: at a private table only with its invite
+            table.check_invite(msg.get("invite"))
         client = Client(send=send, position=position)
         await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
                     "position": position, "role": "spectator" if position is None else "player"})

@@ -182,6 +182,29 @@ class ServerTable:
             return None  # the dealer sitting out at a 4-table
 
     @property
+    def public(self) -> bool:
+        """Whether the table is listed in the lobby and open to anybody. A private table (``public`` false in its
+        settings) admits only its seat holders and whoever brings its invite secret (:meth:`check_invite`); a
+        table stored before tables could be private has no ``public`` setting and stays public."""
+        return bool(self.settings.get("public", True))
+
+    def check_invite(self, invite: Any) -> None:
+        """Let a person without a seat token in (to join or watch): anybody at a public table, at a private one
+        only with its invite secret, compared by hash with :func:`secrets.compare_digest`."""
+        if self.public:
+            return
+        if invite is None or invite == "":
+            raise TableError("invite_required", f"table {self.id} is private: open the invite link its creator "
+                             "shares (/t/ID#invite=...), or send the invite secret (\"invite\" in join and hello, "
+                             "the X-Invite header on GET requests); seat holders use their seat token", 403)
+        expected = self.settings.get("invite_hash")
+        if (not isinstance(invite, str) or not invite.isascii() or len(invite) > 200
+                or not isinstance(expected, str) or not secrets.compare_digest(hash_token(invite), expected)):
+            raise TableError("bad_invite", f"this invite is not valid for table {self.id} (mistyped, cut short or "
+                             "from another table): ask the person who created the table for its invite link again",
+                             403)
+
+    @property
     def status(self) -> str:
         if self.stopped is not None:
             return "stopped"
@@ -209,6 +232,7 @@ class ServerTable:
             "ruleset": self.settings.get("ruleset", "isko2018"),
             "options": self.settings.get("options") or {},
             "seeded": bool(self.settings.get("seeded")),
+            "public": self.public,
             "n_players": self.n_players,
             "status": self.status,
             "stopped": self.stopped,
@@ -819,10 +843,13 @@ class TableManager:
         claim: int | None = 0,
         seed: int | None = None,
         options: dict[str, Any] | None = None,
+        public: bool = False,
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
 
-        With ``claim`` the creator takes that (human) position and receives its token.
+        With ``claim`` the creator takes that (human) position and receives its token. A ``public`` table is
+        listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
+        (``invite`` in the answer; the settings keep its hash): see :meth:`ServerTable.check_invite`.
         """
         if len(self.tables) >= MAX_TABLES:
             raise TableError("full", f"this server holds at most {MAX_TABLES} tables", 503)
@@ -842,6 +869,9 @@ class TableManager:
             raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
         if not isinstance(name, str) or len(name) > 100:
             raise TableError("bad_name", "the table name must be text of at most 100 characters")
+        if type(public) is not bool:
+            raise TableError("bad_public", "public is true (the table is listed in the lobby) or false (only people "
+                             "with its invite link may join or watch)")
         if claim is not None and (not 0 <= claim < len(seats) or seats[claim] != "human"):
             raise TableError("bad_claim", f"position {claim} is not a seat for a person at this table")
         table_id = secrets.token_hex(6)
@@ -864,7 +894,12 @@ class TableManager:
             rows[claim]["token_hash"] = hash_token(token)
             rows[claim]["name"] = _clean_name(player_name) or "Player"
         settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
-                    "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options}
+                    "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options,
+                    "public": public}
+        invite = None
+        if not public:
+            invite = secrets.token_urlsafe(18)
+            settings["invite_hash"] = hash_token(invite)  # the secret itself is never stored
         name = _clean_name(name) or f"Table {table_id[:4]}"
         await asyncio.wrap_future(self.store.create_table(table_id, name, settings, rows))
         table = self._build(table_id, name, settings, rows)
@@ -872,7 +907,7 @@ class TableManager:
         await self._take_leases([table])
         async with table.lock:
             await table.maybe_start()
-        return table, {"table_id": table_id, "position": claim, "token": token}
+        return table, {"table_id": table_id, "position": claim, "token": token, "invite": invite}
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
                stored_starts: list[dict[str, Any]] | None = None) -> ServerTable:
@@ -954,10 +989,13 @@ class TableManager:
         log.error("table %s could not be restored (%s); it is answered with 410 table_broken", table_id,
                   self.broken[table_id], exc_info=exc)
 
-    async def join(self, table_id: str, name: str = "", position: int | None = None) -> dict[str, Any]:
-        """Take a free seat for a person; returns its position and secret token. Of two people who take the
-        same seat at once (on two server processes), the second is told the seat is taken."""
+    async def join(self, table_id: str, name: str = "", position: int | None = None,
+                   invite: Any = None) -> dict[str, Any]:
+        """Take a free seat for a person (at a private table with its ``invite``); returns its position and
+        secret token. Of two people who take the same seat at once (on two server processes), the second is
+        told the seat is taken."""
         table = await self.table(table_id)
+        table.check_invite(invite)
         table.check_running()
         free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
         if position is None:
@@ -994,8 +1032,23 @@ class TableManager:
         raise TableError("bad_token", "this seat token is not valid at this table (stale or mistyped); "
                          "join a free seat or watch as a spectator", 403)
 
+    def admit(self, table: ServerTable, invite: Any = None, token: Any = None) -> None:
+        """Let a reader in (``GET /api/tables/{id}`` and its sheet, games, records, analysis): anybody at a
+        public table; at a private one a seat holder (``token``) or whoever has the ``invite``."""
+        if table.public:
+            return
+        if isinstance(token, str) and token:
+            try:
+                self.position_for_token(table, token)
+                return
+            except TableError:
+                if not invite:
+                    raise  # bad_token: a stale or mistyped seat token, and no invite besides
+        table.check_invite(invite)
+
     def lobby(self) -> list[dict[str, Any]]:
-        return [t.public_info() for t in self.tables.values()]
+        """The lobby: the public tables (private ones are reached by their invite link only)."""
+        return [t.public_info() for t in self.tables.values() if t.public]
 
     async def close(self, table_id: str, token: Any) -> None:
         """Close a table for good (a person seated at it asks): it leaves the lobby; its records stay."""

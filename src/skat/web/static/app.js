@@ -8,7 +8,7 @@ const $ = (sel) => document.querySelector(sel);
 const SEAT_KEYS = ["forehand", "middlehand", "rearhand"];
 
 const S = {
-  tableId: null, token: null, ws: null, state: null, sheet: null, meta: null,
+  tableId: null, token: null, invite: null, ws: null, state: null, sheet: null, meta: null,
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
   holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, retry: 0, closing: false,
   sheetMetric: "classic", analysis: null,
@@ -38,28 +38,67 @@ function applyStaticTexts() {
 }
 
 async function api(method, path, body) {
-  const res = await fetch(path, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const headers = body ? { "Content-Type": "application/json" } : readHeaders(path);
+  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(data.message || res.statusText);
   return data;
 }
 
+// A private table's GET requests carry the seat token or the invite secret in a header (docs/protocol.md),
+// never in the address; a public table needs neither.
+function readHeaders(path) {
+  if (!S.tableId || !path.startsWith("/api/tables/" + S.tableId)) return {};
+  if (S.token) return { "X-Seat-Token": S.token };
+  if (S.invite) return { "X-Invite": S.invite };
+  return {};
+}
+
+function isPrivate() { return !!(S.state && S.state.table.public === false); }
+
+// A download link (record, score sheet). At a private table a plain link would arrive without the secret:
+// the file is fetched with the header and handed to the browser as a blob.
+function downloadLink(href, text, cls) {
+  const a = h("a", { href, download: "", text, cls });
+  a.addEventListener("click", async (ev) => {
+    if (!isPrivate()) return;
+    ev.preventDefault();
+    try {
+      const res = await fetch(href, { headers: readHeaders(href) });
+      if (!res.ok) throw new Error((await res.json().catch(() => ({}))).message || res.statusText);
+      const m = (res.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+      const url = URL.createObjectURL(await res.blob());
+      const link = h("a", { href: url, download: m ? m[1] : "" });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    } catch (e) { alertBox(e.message); }
+  });
+  return a;
+}
+
 function tokenKey(id) { return "skat.token." + id; }
+function inviteKey(id) { return "skat.invite." + id; }
+
+function inviteUrl() {
+  const base = location.origin + "/t/" + S.tableId;
+  return isPrivate() ? (S.invite ? base + "#invite=" + S.invite : null) : base;
+}
 
 // ------------------------------------------------------------------ routing
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
   if (m) {
     S.tableId = m[1];
-    const hm = location.hash.match(/token=([A-Za-z0-9_-]+)/);
-    if (hm) {
-      localStorage.setItem(tokenKey(S.tableId), hm[1]);
-      history.replaceState(null, "", location.pathname);
-    }
+    // a seat link (#token=...) or an invite link (#invite=...): kept in this browser, taken out of the address
+    const hm = location.hash.match(/[#&]token=([A-Za-z0-9_-]+)/);
+    const im = location.hash.match(/[#&]invite=([A-Za-z0-9_-]+)/);
+    if (hm) localStorage.setItem(tokenKey(S.tableId), hm[1]);
+    if (im) localStorage.setItem(inviteKey(S.tableId), im[1]);
+    if (hm || im) history.replaceState(null, "", location.pathname);
     S.token = localStorage.getItem(tokenKey(S.tableId));
+    S.invite = localStorage.getItem(inviteKey(S.tableId));
     api("GET", "/api/meta").then((m) => { S.meta = m; }).catch(() => {});
     $("#lobby").classList.add("hidden");
     $("#table").classList.remove("hidden");
@@ -124,7 +163,8 @@ async function refreshLobby() {
 
 async function joinTable(id, position) {
   try {
-    const res = await api("POST", `/api/tables/${id}/join`, { name: localStorage.getItem("skat.name") || "", position });
+    const invite = localStorage.getItem(inviteKey(id)) || undefined;  // needed at a private table
+    const res = await api("POST", `/api/tables/${id}/join`, { name: localStorage.getItem("skat.name") || "", position, invite });
     localStorage.setItem(tokenKey(id), res.token);
     if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
     else { S.token = res.token; reconnectNow(); }
@@ -143,8 +183,10 @@ $("#create-form").addEventListener("submit", async (ev) => {
     const res = await api("POST", "/api/tables", {
       name: $("#f-name").value, player_name: player, seats, ruleset: $("#f-ruleset").value, claim: 0,
       options: $("#f-ruleset").value === "pub" && $("#f-schieber").checked ? { schieberamsch: true } : undefined,
+      public: $("#f-public").checked,
     });
     localStorage.setItem(tokenKey(res.table_id), res.token);
+    if (res.invite) localStorage.setItem(inviteKey(res.table_id), res.invite);
     location.href = "/t/" + res.table_id;
   } catch (e) { alertBox(e.message); }
 });
@@ -156,7 +198,7 @@ function connect() {
   S.ws = ws;
   ws.onopen = () => {
     S.retry = 0;
-    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: S.token || undefined }));
+    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: S.token || undefined, invite: S.invite || undefined }));
   };
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = () => {
@@ -199,6 +241,11 @@ function onMessage(msg) {
       localStorage.removeItem(tokenKey(S.tableId));
       S.token = null;
       reconnectNow();
+    } else if (msg.code === "invite_required" || msg.code === "bad_invite") {
+      // a private table without (the right) invite: say what to do; the socket stays open without a seat
+      if (msg.code === "bad_invite") { localStorage.removeItem(inviteKey(S.tableId)); S.invite = null; }
+      openDialog("alert", h("p", { cls: "denied" }, t(msg.code === "bad_invite" ? "badInvite" : "privateTable")),
+        h("div", { cls: "actions" }, h("a", { href: "/", cls: "button", text: t("toLobby") })));
     } else if (msg.code !== "stale") {
       banner(t("error") + ": " + msg.message, true);
     }
@@ -507,7 +554,12 @@ function renderPanel() {
     if (st.table.seats.some((s) => !s.taken)) panel.append(h("button", { cls: "primary", onclick: () => joinTable(S.tableId), text: t("takeSeat") }));
     return;
   }
-  if (!v) { panel.append(h("p", { cls: "muted" }, t("waitingPlayers"))); return; }
+  if (!v) {
+    // while people are awaited, the link to send them (the centre already says that the table waits)
+    if (st.table.status === "waiting" && inviteUrl()) panel.append(inviteBox(true));
+    else panel.append(h("p", { cls: "muted" }, t("waitingPlayers")));
+    return;
+  }
   if (st.you.seat === null && v.phase !== "finished") { panel.append(h("p", { cls: "muted" }, t("dealer") + ": " + t("sitsOut"))); return; }
   const myTurn = v.to_move === st.you.seat && v.legal_actions.length > 0;
   if (v.phase === "bidding" && myTurn) {
@@ -768,8 +820,8 @@ function showResult() {
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready && st.table.status !== "finished" && !st.stopped ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
-    h("a", { href: `/api/tables/${tableId}/games/${dealNo}.json`, download: "", text: t("downloadJson") }),
-    S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? h("a", { href: `/api/tables/${tableId}/games/${dealNo}.iss`, download: "", text: t("downloadIss"), cls: "iss" }) : "",
+    downloadLink(`/api/tables/${tableId}/games/${dealNo}.json`, t("downloadJson")),
+    S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? downloadLink(`/api/tables/${tableId}/games/${dealNo}.iss`, t("downloadIss"), "iss") : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
@@ -878,7 +930,7 @@ function showSheet() {
     h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)),
     h("h3", {}, t("chartTitle")), sheetChart(sheet, S.sheetMetric),
     h("div", { cls: "actions" },
-      h("a", { href: `/api/tables/${S.tableId}/sheet.json`, download: "", text: t("downloadSheet") }),
+      downloadLink(`/api/tables/${S.tableId}/sheet.json`, t("downloadSheet")),
       h("button", { onclick: closeDialog, text: t("close") })));
 }
 
@@ -1089,14 +1141,25 @@ function analysisBody(a) {
   return out;
 }
 
-function showInvite() {
-  const url = location.origin + "/t/" + S.tableId;
-  const input = h("input", { value: url, readonly: true, id: "invite-url", size: 40 });
-  const copy = h("button", { cls: "primary", text: t("copy"), onclick: async () => {
+// The link to share: at a private table it carries the invite secret (#invite=...), which only its creator and
+// those who opened it know; the server never sends it.
+function inviteBox(inPanel) {
+  const url = inviteUrl();
+  const text = h("p", {}, t(isPrivate() ? "inviteTextPrivate" : "inviteText"));
+  if (!url) return h("div", { cls: "invite-box" }, h("p", {}, t("inviteNoSecret")));
+  const input = h("input", { value: url, readonly: true, cls: "invite-url", "aria-label": t("inviteHeading"), spellcheck: "false" });
+  input.addEventListener("focus", () => input.select());
+  const copy = h("button", { cls: "primary copy-invite", text: t("copy"), onclick: async () => {
     input.select();
-    try { await navigator.clipboard.writeText(url); copy.textContent = t("copied"); } catch (e) { document.execCommand("copy"); }
+    try { await navigator.clipboard.writeText(url); } catch (e) { document.execCommand("copy"); }
+    copy.textContent = t("copied");
   } });
-  openDialog("invite", h("p", {}, t("inviteText")), input, h("div", { cls: "actions" }, copy, h("button", { onclick: closeDialog, text: t("close") })));
+  return h("div", { cls: "invite-box" }, inPanel ? h("h3", {}, t("inviteHeading")) : "", text, h("div", { cls: "invite-row" }, input, copy));
+}
+
+function showInvite() {
+  openDialog("invite", h("h2", {}, t("inviteHeading")), inviteBox(false),
+    h("div", { cls: "actions" }, h("button", { onclick: closeDialog, text: t("close") })));
 }
 
 // ------------------------------------------------------------------ keyboard
