@@ -13,6 +13,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
 from skat.schema import json_value
 from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
 from skat.server.hints import bid_estimate, contract_values
+from skat.server.limits import Limits, eviction_candidate, idle_reason
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
 from skat.table.series import TABLE_SEED_BITS
@@ -39,7 +41,6 @@ __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "pub
 log = logging.getLogger("skat.server")
 
 PROTOCOL_VERSION = 1
-MAX_TABLES = 2000
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
@@ -143,6 +144,27 @@ class ServerTable:
     """A deal the series has dealt whose write failed: the next try stores and starts this one."""
     bot_failure: dict[str, Any] = field(default_factory=dict)
     """What the computer players are doing (deal, seat, action), for the supervisor's log."""
+    last_active: float = field(default_factory=time.monotonic)
+    """When (``time.monotonic()``) a person last acted, joined, connected or left: the idle expiry counts
+    from it (:func:`skat.server.limits.idle_reason`)."""
+    unwatched_deals: int = 0
+    """Deals an all-computer table started while nobody was connected, since somebody last was."""
+
+    def touch(self, now: float | None = None) -> None:
+        """Note a person's activity (an action, a join, a connection, a disconnection)."""
+        self.last_active = time.monotonic() if now is None else now
+
+    @property
+    def all_computer(self) -> bool:
+        return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """An all-computer table between deals that dealt :attr:`Limits.robot_deals` deals while nobody watched:
+        it deals no more until somebody connects (then it goes on; nothing is wrong, unlike :attr:`stopped`)."""
+        return (self.stopped is None and self.all_computer and not self.clients and self.game is not None
+                and self.game.is_over and self.series.next is not None
+                and self.unwatched_deals >= self.manager.limits.robot_deals)
 
     # ------------------------------------------------------------ helpers
     @property
@@ -165,6 +187,8 @@ class ServerTable:
     def status(self) -> str:
         if self.stopped is not None:
             return "stopped"
+        if self.paused:
+            return "paused"
         if not all(s.taken for s in self.seats):
             return "waiting"
         if self.game is None:
@@ -357,7 +381,10 @@ class ServerTable:
             humans = {s.position for s in self.seats if s.kind == "human"}
             if not humans <= self.ready:
                 return False
+        if self.paused:
+            return False  # an all-computer table nobody watches rests until somebody connects
         self._new_deal()
+        self.unwatched_deals = 0 if self.clients else self.unwatched_deals + 1
         return True
 
     # ----------------------------------------------------------- actions
@@ -599,8 +626,11 @@ class TableManager:
     """All tables of a server, backed by a :class:`Store`."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
-                 executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True) -> None:
+                 executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True,
+                 limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        """The server's limits (skat.server.limits): the table cap, idle expiry, all-computer tables' rest."""
         self.tables: dict[str, ServerTable] = {}
         self.broken: dict[str, str] = {}
         """Tables of the store that could not be rebuilt at start-up, with the error: not served (410
@@ -636,8 +666,6 @@ class TableManager:
 
         With ``claim`` the creator takes that (human) position and receives its token.
         """
-        if len(self.tables) >= MAX_TABLES:
-            raise TableError("full", f"this server holds at most {MAX_TABLES} tables", 503)
         if variant != "standard":
             raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
                              "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
@@ -678,10 +706,48 @@ class TableManager:
         settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
                     "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options}
         name = _clean_name(name) or f"Table {table_id[:4]}"
+        self._make_room()
         self.store.create_table(table_id, name, settings, rows)
         table = self._build(table_id, name, settings, rows)
         table.maybe_start()
         return table, {"table_id": table_id, "position": claim, "token": token}
+
+    def _make_room(self) -> None:
+        """At the table cap, archive the longest-idle table nobody is connected to; ``503 full`` when none is."""
+        if len(self.tables) < self.limits.max_tables:
+            return
+        table = eviction_candidate(self.tables.values(), time.monotonic(), self.limits)
+        if table is None:
+            raise TableError("full", f"this server holds at most {self.limits.max_tables} tables and each is in "
+                             "use; try again later", 503)
+        self._archive(table, "the server needed room for a new table")
+
+    def _archive(self, table: ServerTable, reason: str) -> None:
+        """Take a table out of memory and the lobby for good (as :meth:`close` does); its records stay."""
+        self.store.close_table(table.id)
+        self.tables.pop(table.id, None)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        log.info("table %s archived: %s", table.id, reason)
+
+    async def archive_idle(self, now: float | None = None) -> int:
+        """Archive every table :func:`skat.server.limits.idle_reason` gives up at ``now`` (default: the
+        monotonic clock now); clients still connected by chance get ``closed``. Returns how many."""
+        now = time.monotonic() if now is None else now
+        archived = 0
+        for table in list(self.tables.values()):
+            reason = idle_reason(table, now, self.limits)
+            if reason is None or self.tables.get(table.id) is not table:
+                continue
+            try:
+                self._archive(table, reason)
+            except Exception:  # a database outage: the table stays, the next sweep tries again
+                log.exception("table %s could not be archived", table.id)
+                continue
+            archived += 1
+            await table.broadcast_message({"type": "closed", "table_id": table.id, "reason": "idle",
+                                           "message": f"this table was archived: {reason}; its records stay"})
+        return archived
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
                stored_starts: list[dict[str, Any]] | None = None) -> ServerTable:
