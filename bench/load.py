@@ -34,10 +34,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+UNLIMITED = ("--rate-create", "1000000/1", "--rate-join", "1000000/1", "--rate-action", "1000000/1")
+"""Every table and every seat comes from 127.0.0.1: the per-address limits (skat.server.limits) are raised."""
+
+
 def start_server(db: str, port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "skat", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
-         "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+         "--log-level", "error", *UNLIMITED], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:

@@ -22,7 +22,63 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "WebSockets; repeat it for several (default: none)")
     parser.add_argument("--max-body", type=int, default=None, metavar="BYTES",
                         help="the largest request body in bytes (default 65536)")
+    limits = parser.add_argument_group(
+        "limits against abuse", "per client address (behind a proxy: the address uvicorn takes from its trusted "
+        "forwarding headers); a refused request is answered 429 rate_limited with Retry-After (docs/protocol.md)")
+    limits.add_argument("--rate-create", default=None, metavar="N/SECONDS",
+                        help="new tables (REST and Officers' Skat together) per address (default 30/60)")
+    limits.add_argument("--rate-join", default=None, metavar="N/SECONDS",
+                        help="seat joins per address (default 60/60)")
+    limits.add_argument("--rate-action", default=None, metavar="N/SECONDS",
+                        help="WebSocket actions per address, all its connections together (default 300/10)")
+    limits.add_argument("--rate-analysis", default=None, metavar="N/SECONDS",
+                        help="analysis requests per address (default 30/60)")
+    limits.add_argument("--analysis-queue", type=int, default=None, metavar="N",
+                        help="distinct analyses running or waiting; more are answered 503 busy (default 8)")
+    limits.add_argument("--max-tables", type=int, default=None, metavar="N",
+                        help="open tables at most; at the cap the longest-idle table nobody is connected to is "
+                             "archived for a new one (default 2000)")
+    limits.add_argument("--idle-hours", type=float, default=None, metavar="HOURS",
+                        help="archive a table nobody acted at, joined or connected to for this long, once nobody "
+                             "is connected (its records stay in the database; default 6)")
+    limits.add_argument("--finished-minutes", type=float, default=None, metavar="MINUTES",
+                        help="archive a table whose series is over this long after its last activity, once nobody "
+                             "is connected (default 30)")
+    limits.add_argument("--robot-deals", type=int, default=None, metavar="N",
+                        help="deals a table of computer players only deals while nobody watches; then it pauses "
+                             "until somebody connects (default 20)")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def limits_from_args(args: argparse.Namespace):
+    """The :class:`skat.server.limits.Limits` of the command line; a ValueError names the flag and says why."""
+    from skat.server.limits import Limits, Rate
+
+    values: dict = {}
+    for flag, field in (("rate_create", "create"), ("rate_join", "join"), ("rate_action", "action"),
+                        ("rate_analysis", "analysis")):
+        text = getattr(args, flag, None)
+        if text is not None:
+            try:
+                values[field] = Rate.parse(text)
+            except ValueError as exc:
+                raise ValueError(f"--{flag.replace('_', '-')}: {exc}") from None
+    for flag, field, scale, what in (("analysis_queue", "analysis_queue", None, "a whole number of at least 1"),
+                                     ("max_tables", "max_tables", None, "a whole number of at least 1"),
+                                     ("robot_deals", "robot_deals", None, "a whole number of at least 1"),
+                                     ("idle_hours", "idle_seconds", 3600.0, "a positive number of hours"),
+                                     ("finished_minutes", "finished_seconds", 60.0, "a positive number of minutes")):
+        value = getattr(args, flag, None)
+        if value is None:
+            continue
+        if scale is not None:
+            if not (value > 0 and value * scale < float("inf")):
+                raise ValueError(f"--{flag.replace('_', '-')} must be {what}, not {value:g}")
+            value *= scale
+        elif value < 1:
+            raise ValueError(f"--{flag.replace('_', '-')} must be {what}, not {value}")
+        values[field] = value
+    return Limits(**values)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,6 +100,11 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"skat serve: --allow-origin: {exc}", file=sys.stderr)
         return 2
+    try:
+        limits = limits_from_args(args)
+    except ValueError as exc:
+        print(f"skat serve: {exc}", file=sys.stderr)
+        return 2
     max_body = MAX_BODY_BYTES if args.max_body is None else args.max_body
     if max_body < 1:
         print("skat serve: --max-body must be a positive number of bytes", file=sys.stderr)
@@ -52,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_url()
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5),
-                         allowed_origins=args.allow_origin, max_body=max_body)
+                         allowed_origins=args.allow_origin, max_body=max_body, limits=limits)
     except SecondProcessError as exc:
         print(f"skat serve: {exc}", file=sys.stderr)
         return 2

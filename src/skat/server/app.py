@@ -27,6 +27,7 @@ from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
 from skat.server.errors import BadJSONError, ErrorBoundary, json_object
+from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
 from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
@@ -57,16 +58,17 @@ ANALYSIS_CACHE_SIZE = 64
 
 def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                manager: TableManager | None = None, allowed_origins: Iterable[str] = (),
-               max_body: int = MAX_BODY_BYTES) -> FastAPI:
+               max_body: int = MAX_BODY_BYTES, limits: Limits | None = None) -> FastAPI:
     """The application for one database (or an existing manager). Open tables are restored from it.
 
     ``allowed_origins`` are origins (``https://host[:port]``) besides the server's own whose pages may open
-    its WebSockets; ``max_body`` is the limit of a request body in bytes (skat.server.security)."""
+    its WebSockets; ``max_body`` is the limit of a request body in bytes (skat.server.security); ``limits``
+    the limits against abuse (skat.server.limits; default: the manager's, else :class:`Limits`())."""
     allowed_origins = tuple(allowed_origins)
     parse_origins(allowed_origins)  # a bad origin fails now, before the database is opened
     if manager is None:
         store = Store(db_url, serve=True)
-        manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause)
+        manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause, limits=limits)
         restored = manager.restore()
         if restored:
             log.info("restored %d open table(s) from %s", restored, store.url)
@@ -74,15 +76,21 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     restored_officers = officers.restore()
     if restored_officers:
         log.info("restored %d Officers' Skat table(s) from %s", restored_officers, manager.store.url)
+    elif limits is not None:
+        manager.limits = limits
+    limits = manager.limits
     mgr_ = manager
-    analyses = AnalysisCache()
+    analyses = AnalysisCache(max_waiting=limits.analysis_queue, retry_seconds=limits.analysis_retry_seconds)
+    limiter = ClientLimits(limits)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await mgr_.start()
+        sweeping = asyncio.create_task(sweeper(lambda now: app.state.manager.archive_idle(now), limits.sweep_seconds))
         try:
             yield
         finally:
+            sweeping.cancel()
             analyses.shutdown()
             await mgr_.stop()
             mgr_.shutdown()
@@ -93,6 +101,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.manager = manager
     app.state.officers = officers
     app.state.analyses = analyses
+    app.state.limiter = limiter
 
     def mgr() -> TableManager:
         return app.state.manager
@@ -106,7 +115,9 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.exception_handler(TableError)
     async def table_error(_request: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        return JSONResponse({"error": exc.code, "message": str(exc)}, status_code=exc.status,
+                            headers=None if retry is None else {"Retry-After": str(retry)})
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, exc: SQLAlchemyError) -> JSONResponse:
@@ -165,7 +176,9 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         if position is not None and (not isinstance(position, int) or isinstance(position, bool)):
             raise TableError("bad_position", "position must be a seat number (0, 1, 2, ...)")
         out = await mgr().join(table_id, name=body.get("name", ""), position=position, invite=body.get("invite"))
-        await (await mgr().table(table_id)).after_change()
+        table = await mgr().table(table_id)
+        table.touch()
+        await table.after_change()
         return out
 
     @app.post("/api/tables/{table_id}/close")
@@ -221,7 +234,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.websocket("/ws/{table_id}")
     async def table_socket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        await _serve_socket(mgr(), ws, table_id)
+        await _serve_socket(mgr(), ws, table_id, limiter)
 
     # --------------------------------------------------------------- pages
     @app.get("/", include_in_schema=False)
@@ -235,6 +248,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.include_router(officers_router)  # Officers' Skat for two at /officers
     install_officers_errors(app)
     app.add_middleware(ErrorBoundary)
+    app.add_middleware(RateLimits, limiter=limiter)  # before any handler: a refused request changes nothing
     app.add_middleware(Security, max_body=max_body, allowed_origins=allowed_origins)  # outermost
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
@@ -279,8 +293,11 @@ class AnalysisCache:
     """
 
     def __init__(self, size: int = ANALYSIS_CACHE_SIZE, time_limit: float | None = ANALYSIS_TIME_LIMIT, *,
-                 processes: bool = True) -> None:
+                 processes: bool = True, max_waiting: int | None = None, retry_seconds: int = 15) -> None:
         self.size = size
+        self.max_waiting = max_waiting
+        """Distinct analyses running or waiting at most (None: no limit); a new one beyond is ``503 busy``."""
+        self.retry_seconds = retry_seconds
         self.time_limit = time_limit
         """Seconds per position (None: solve every position exactly, however long it takes)."""
         self.processes = processes
@@ -292,6 +309,10 @@ class AnalysisCache:
         key = (table_id, deal_no)
         future = self.entries.get(key)
         if future is None:
+            waiting = sum(1 for f in self.entries.values() if not f.done())
+            if self.max_waiting is not None and waiting >= self.max_waiting:
+                raise RetryLaterError("busy", f"the server is analysing {waiting} deals already; ask again in "
+                                      f"{self.retry_seconds} s", 503, retry_after=self.retry_seconds)
             future = self._start(record, f"{table_name}, deal {deal_no}")
             self.entries[key] = future
             while len(self.entries) > self.size:
@@ -332,6 +353,14 @@ class AnalysisCache:
             self._pool = None
 
 
+class RetryLaterError(TableError):
+    """A refusal with a ``Retry-After`` (whole seconds)."""
+
+    def __init__(self, code: str, message: str, status: int, *, retry_after: int) -> None:
+        super().__init__(code, message, status)
+        self.retry_after = retry_after
+
+
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
         return json_object(await request.body())
@@ -369,7 +398,8 @@ class _RateLimit:
         return False
 
 
-async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> None:
+async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str,
+                        limiter: ClientLimits | None = None) -> None:
     send_lock = asyncio.Lock()
 
     async def send(message: dict[str, Any] | str) -> None:
@@ -387,14 +417,19 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
         await ws.close(code=4404)
         return
     client: Client | None = None
-    limiter = _RateLimit()
+    flood = _RateLimit()
+    host = client_host(ws.scope)
     try:
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-            if not limiter.allow():
-                if limiter.refused > FLOOD_CLOSE_AFTER:
+            if manager.tables.get(table.id) is not table:  # closed or archived meanwhile
+                await error("no_table", f"table {table.id} was closed; there is no open table {table.id!r}")
+                await ws.close(code=4404)
+                return
+            if not flood.allow():
+                if flood.refused > FLOOD_CLOSE_AFTER:
                     await error("flood", "too many messages; the connection is closed")
                     await ws.close(code=4429)
                     return
@@ -422,6 +457,11 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
                 await error("bad_message", "a message is a JSON object with a 'type' field")
                 continue
             kind = msg["type"]
+            if kind == "action" and limiter is not None:
+                wait = limiter.check("action", host)
+                if wait:  # across all of this address' connections
+                    await error("rate_limited", limiter.refusal("action", wait) + "; this action was ignored")
+                    continue
             try:
                 client = await _handle_message(manager, table, client, msg, send)
             except TableError as exc:
@@ -449,6 +489,7 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str) -> 
     finally:
         if client is not None and client in table.clients:
             table.clients.remove(client)
+            table.touch()
             try:
                 await table.broadcast()
             except Exception:  # the table goes on without this client
@@ -472,18 +513,25 @@ async def _handle_message(manager: TableManager, table: Any, client: Client | No
         if position is None:  # a spectator: at a private table only with its invite
             table.check_invite(msg.get("invite"))
         client = Client(send=send, position=position)
+        table.touch()
         await send({"type": "welcome", "protocol": PROTOCOL_VERSION, "table_id": table.id,
                     "position": position, "role": "spectator" if position is None else "player"})
         await send({"type": "sheet", "sheet": table.series.sheet()})
         # joined only now, so that no broadcast (a computer's move meanwhile) comes between
         # the welcome, the sheet and the state
+        paused = table.paused
         table.clients.append(client)
-        await table.broadcast()
+        if paused:  # somebody watches: a paused all-computer table goes on
+            await table.after_change()
+        else:
+            await table.broadcast()
     elif client is None:
         raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
     elif kind == "action":
+        table.touch()
         await table.act(client.position, msg.get("action"), msg.get("seq"))
     elif kind == "next_deal":
+        table.touch()
         await table.next_deal(client.position)
     elif kind == "sheet":
         await send({"type": "sheet", "sheet": table.series.sheet()})

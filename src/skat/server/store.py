@@ -444,7 +444,9 @@ class Store:
                     stop = True
                     break
                 batch.append(item)
-            self._commit(batch)
+            batch = [item for item in batch if item.future.set_running_or_notify_cancel()]
+            if batch:  # a write cancelled before it started (its table is closing) is not written
+                self._commit(batch)
 
     def _connection(self) -> Connection:
         if self._conn is None or self._conn.closed or self._conn.invalidated:
@@ -474,15 +476,13 @@ class Store:
         self.commits += 1
         self.writes += len(batch)
         for item, answer in zip(batch, answers):
-            if not item.future.done():
-                item.future.set_result(answer)
+            item.future.set_result(answer)
 
     def _fail(self, item: _Write, exc: BaseException) -> None:
         if not isinstance(exc, OfficersTableClosedError):
             log.warning("a database write failed (%s: %s); nothing of it was stored", type(exc).__name__,
                         str(exc).splitlines()[0][:300] if str(exc) else "")
-        if not item.future.done():
-            item.future.set_exception(exc)
+        item.future.set_exception(exc)
 
     def _transaction(self, batch: list[_Write]) -> list[Any]:
         conn = self._connection()

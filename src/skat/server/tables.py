@@ -14,6 +14,7 @@ import json
 import logging
 import re
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -34,6 +35,7 @@ from skat.schema import json_value
 from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
 from skat.server.hints import bid_estimate, contract_values
+from skat.server.limits import Limits, eviction_candidate, idle_reason
 from skat.server.series import DealStart, TableSeries
 from skat.server.store import Store, StoredTable
 from skat.table.series import TABLE_SEED_BITS
@@ -45,7 +47,6 @@ log = logging.getLogger("skat.server")
 
 PROTOCOL_VERSION = 1
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
-MAX_TABLES = 2000
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
@@ -163,6 +164,27 @@ class ServerTable:
     inbox: deque = field(default_factory=deque)
     """Notices of other server processes not taken yet, in the order they came."""
     inbox_task: asyncio.Task | None = None
+    last_active: float = field(default_factory=time.monotonic)
+    """When (``time.monotonic()``) a person last acted, joined, connected or left: the idle expiry counts
+    from it (:func:`skat.server.limits.idle_reason`)."""
+    unwatched_deals: int = 0
+    """Deals an all-computer table started while nobody was connected, since somebody last was."""
+
+    def touch(self, now: float | None = None) -> None:
+        """Note a person's activity (an action, a join, a connection, a disconnection)."""
+        self.last_active = time.monotonic() if now is None else now
+
+    @property
+    def all_computer(self) -> bool:
+        return all(s.kind == "bot" for s in self.seats)
+
+    @property
+    def paused(self) -> bool:
+        """An all-computer table between deals that dealt :attr:`Limits.robot_deals` deals while nobody watched:
+        it deals no more until somebody connects (then it goes on; nothing is wrong, unlike :attr:`stopped`)."""
+        return (self.stopped is None and self.all_computer and not self.clients and self.game is not None
+                and self.game.is_over and self.series.next is not None
+                and self.unwatched_deals >= self.manager.limits.robot_deals)
 
     # ------------------------------------------------------------ helpers
     @property
@@ -208,6 +230,8 @@ class ServerTable:
     def status(self) -> str:
         if self.stopped is not None:
             return "stopped"
+        if self.paused:
+            return "paused"
         if not all(s.taken for s in self.seats):
             return "waiting"
         if self.game is None:
@@ -402,7 +426,10 @@ class ServerTable:
             humans = {s.position for s in self.seats if s.kind == "human"}
             if not humans <= self.ready:
                 return False
+        if self.paused:
+            return False  # an all-computer table nobody watches rests until somebody connects
         await self._new_deal()
+        self.unwatched_deals = 0 if self.clients else self.unwatched_deals + 1
         return True
 
     # ----------------------------------------------------------- actions
@@ -558,7 +585,10 @@ class ServerTable:
             if deal_no != self.deal_no or seq != len(game.history) or game.is_over:
                 await self.catch_up()
                 return True
-            game.apply(variant_of_game(game).parse_action(notice["a"]), int(notice["seat"]))
+            seat = int(notice["seat"])
+            game.apply(variant_of_game(game).parse_action(notice["a"]), seat)
+            if self.seats[self.positions[seat]].kind == "human":
+                self.touch()  # a person acted at another process: the table is not idle
             await self._after_notice_action()
             return True
         if kind == "deal":
@@ -806,8 +836,11 @@ class TableManager:
     """All tables of a server, backed by a :class:`Store`."""
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
-                 executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True) -> None:
+                 executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True,
+                 limits: Limits | None = None) -> None:
         self.store = store
+        self.limits = limits or Limits()
+        """The server's limits (skat.server.limits): the table cap, idle expiry, all-computer tables' rest."""
         self.tables: dict[str, ServerTable] = {}
         self.broken: dict[str, str] = {}
         """Tables of the store that could not be rebuilt at start-up, with the error: not served (410
@@ -851,8 +884,6 @@ class TableManager:
         listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
         (``invite`` in the answer; the settings keep its hash): see :meth:`ServerTable.check_invite`.
         """
-        if len(self.tables) >= MAX_TABLES:
-            raise TableError("full", f"this server holds at most {MAX_TABLES} tables", 503)
         if variant != "standard":
             raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
                              "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
@@ -901,6 +932,7 @@ class TableManager:
             invite = secrets.token_urlsafe(18)
             settings["invite_hash"] = hash_token(invite)  # the secret itself is never stored
         name = _clean_name(name) or f"Table {table_id[:4]}"
+        await self._make_room()
         await asyncio.wrap_future(self.store.create_table(table_id, name, settings, rows))
         table = self._build(table_id, name, settings, rows)
         self._register(table)
@@ -908,6 +940,53 @@ class TableManager:
         async with table.lock:
             await table.maybe_start()
         return table, {"table_id": table_id, "position": claim, "token": token, "invite": invite}
+
+    async def _make_room(self) -> None:
+        """At the table cap, archive the longest-idle table nobody is connected to; ``503 full`` when none is."""
+        if len(self.tables) < self.limits.max_tables:
+            return
+        table = eviction_candidate(self.tables.values(), time.monotonic(), self.limits)
+        if table is None:
+            raise TableError("full", f"this server holds at most {self.limits.max_tables} tables and each is in "
+                             "use; try again later", 503)
+        await self._archive(table, "the server needed room for a new table")
+        await table.broadcast_message({"type": "closed", "table_id": table.id, "reason": "idle",
+                                       "message": "this table was archived: the server needed room for a new "
+                                                  "table; its records stay"})
+
+    async def _archive(self, table: ServerTable, reason: str) -> None:
+        """Take a table out of memory and the lobby for good (as :meth:`close` does; the other server processes
+        drop it too); its records stay."""
+        await asyncio.wrap_future(self.store.close_table(table.id))
+        self.tables.pop(table.id, None)
+        if table.bot_task is not None:
+            table.bot_task.cancel()
+        if self.fanout is not None:
+            await self.fanout.release(table.id)
+        log.info("table %s archived: %s", table.id, reason)
+
+    async def archive_idle(self, now: float | None = None) -> int:
+        """Archive every table :func:`skat.server.limits.idle_reason` gives up at ``now`` (default: the
+        monotonic clock now); clients still connected by chance get ``closed``. Returns how many."""
+        now = time.monotonic() if now is None else now
+        archived = 0
+        for table in list(self.tables.values()):
+            reason = idle_reason(table, now, self.limits)
+            if reason is None or self.tables.get(table.id) is not table:
+                continue
+            try:
+                async with table.lock:  # never in the middle of an action
+                    reason = idle_reason(table, now, self.limits)
+                    if reason is None or self.tables.get(table.id) is not table:
+                        continue
+                    await self._archive(table, reason)
+            except Exception:  # a database outage: the table stays, the next sweep tries again
+                log.exception("table %s could not be archived", table.id)
+                continue
+            archived += 1
+            await table.broadcast_message({"type": "closed", "table_id": table.id, "reason": "idle",
+                                           "message": f"this table was archived: {reason}; its records stay"})
+        return archived
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
                stored_starts: list[dict[str, Any]] | None = None) -> ServerTable:
