@@ -23,7 +23,7 @@ class Seat:
     """One WebSocket of a seat (or a spectator) at one server process."""
 
     def __init__(self, server: ServerProcess, table_id: str, token: str | None) -> None:
-        self.ws = connect(server.url.replace("http", "ws") + f"/ws/{table_id}", open_timeout=10)
+        self.ws = connect(server.url.replace("http", "ws") + f"/ws/{table_id}", open_timeout=10, legacy=True)
         self.ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
         self.state = self.next_state()
         self.errors: list[dict] = []

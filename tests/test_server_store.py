@@ -108,3 +108,18 @@ def test_commands_refuse_bad_options(argv, capsys):
 
     assert main(argv) == 2
     assert "skat" in capsys.readouterr().err
+
+
+def test_a_server_restored_in_the_background_answers_at_once_and_loads_every_table(tmp_path):
+    url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
+    with TestClient(create_app(url)) as client:
+        made = [client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True,
+                                                 "name": f"T{i}"}).json() for i in range(3)]
+    app = create_app(url, restore_in_background=True)  # as `skat serve` does: nothing is replayed yet
+    assert app.state.manager.tables == {}
+    with TestClient(app) as client:
+        # a table asked for is loaded at once; the lobby waits for all of them
+        assert client.get(f"/api/tables/{made[1]['table_id']}").json()["name"] == "T1"
+        assert sorted(t["name"] for t in client.get("/api/tables").json()["tables"]) == ["T0", "T1", "T2"]
+        with client.websocket_connect(f"/ws/{made[2]['table_id']}") as ws:
+            assert hello(ws, made[2]["token"])["view"]["hand"]

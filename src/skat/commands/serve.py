@@ -113,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
     db = args.db or default_db_url()
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5),
-                         allowed_origins=args.allow_origin, max_body=max_body, limits=limits)
+                         allowed_origins=args.allow_origin, max_body=max_body, limits=limits,
+                         restore_in_background=True)
     except SecondProcessError as exc:
         print(f"skat serve: {exc}", file=sys.stderr)
         return 2

@@ -58,8 +58,11 @@ ANALYSIS_CACHE_SIZE = 64
 
 def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                manager: TableManager | None = None, allowed_origins: Iterable[str] = (),
-               max_body: int = MAX_BODY_BYTES, limits: Limits | None = None) -> FastAPI:
-    """The application for one database (or an existing manager). Open tables are restored from it.
+               max_body: int = MAX_BODY_BYTES, limits: Limits | None = None,
+               restore_in_background: bool = False) -> FastAPI:
+    """The application for one database (or an existing manager). Open tables are restored from it: now,
+    or with ``restore_in_background`` (``skat serve``) once it runs, one after the other, while it already
+    answers (a table asked for meanwhile is loaded at once; the lobby waits until all are).
 
     ``allowed_origins`` are origins (``https://host[:port]``) besides the server's own whose pages may open
     its WebSockets; ``max_body`` is the limit of a request body in bytes (skat.server.security); ``limits``
@@ -69,9 +72,10 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     if manager is None:
         store = Store(db_url, serve=True)
         manager = TableManager(store, bot_delay=bot_delay, trick_pause=trick_pause, limits=limits)
-        restored = manager.restore()
-        if restored:
-            log.info("restored %d open table(s) from %s", restored, store.url)
+        if not restore_in_background:
+            restored = manager.restore()
+            if restored:
+                log.info("restored %d open table(s) from %s", restored, store.url)
     officers = OfficersTables(manager.store)  # Officers' Skat tables live in the same database
     restored_officers = officers.restore()
     if restored_officers:
@@ -85,7 +89,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await mgr_.start()
+        await mgr_.start(restore=restore_in_background)
         sweeping = asyncio.create_task(sweeper(lambda now: app.state.manager.archive_idle(now), limits.sweep_seconds))
         try:
             yield
@@ -139,6 +143,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
+        await mgr().restored()
         return {"tables": mgr().lobby()}
 
     @app.post("/api/tables", status_code=201)

@@ -853,6 +853,7 @@ class TableManager:
         self.fanout: Fanout | None = None
         """The notices of the other server processes and the table leases (PostgreSQL; None on SQLite)."""
         self._sweeper: asyncio.Task | None = None
+        self._restoring: asyncio.Task | None = None
         self._loading: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()
 
@@ -1161,9 +1162,10 @@ class TableManager:
         return count
 
     # ------------------------------------------------------ several processes
-    async def start(self) -> None:
+    async def start(self, restore: bool = False) -> None:
         """Start hearing the other server processes (PostgreSQL), take the free leases, let computer players
-        continue where they stopped."""
+        continue where they stopped. With ``restore`` the open tables are loaded from the database now, one
+        after the other in the background (:meth:`restored` waits for them)."""
         if self.store.shared and self.fanout is None:
             self.fanout = Fanout(self.store, self.on_notice, self._missed_notices, self._leases_lost)
             await self.fanout.start()
@@ -1171,9 +1173,30 @@ class TableManager:
         await self._take_leases(list(self.tables.values()))
         for table in list(self.tables.values()):
             await table.after_change()
+        if restore:
+            self._restoring = asyncio.get_running_loop().create_task(self._restore_all())
+
+    async def _restore_all(self) -> None:
+        started = asyncio.get_running_loop().time()
+        ids = await self.store.read(self.store.open_table_ids)
+        for table_id in ids:
+            try:
+                await self.table(table_id)
+            except TableError:
+                pass  # broken (logged, answered 410) or closed meanwhile
+            except Exception:
+                log.exception("table %s could not be loaded at start-up; it is loaded when it is asked for", table_id)
+        log.info("restored %d open table(s) in %.1f s", len(self.tables), asyncio.get_running_loop().time() - started)
+
+    async def restored(self) -> None:
+        """Wait until the start-up's loading of the open tables is done (at once when there is none)."""
+        if self._restoring is not None and not self._restoring.done():
+            await asyncio.shield(self._restoring)
 
     async def stop(self) -> None:
         """Stop the computer players (waiting for their last write) and stop hearing other processes."""
+        if self._restoring is not None:
+            self._restoring.cancel()
         tasks = [t.bot_task for t in self.tables.values() if t.bot_task is not None and not t.bot_task.done()]
         for task in tasks:
             task.cancel()
