@@ -3,7 +3,8 @@ computer players of a table.
 
 Each write a process commits may carry a notice (:meth:`skat.server.store.Store.submit`), sent with
 ``pg_notify`` on the channel :data:`~skat.server.store.NOTICE_CHANNEL` in the same transaction, so it
-arrives exactly when the write is visible. :class:`Fanout` listens on its own connection and hands every
+arrives exactly when the write is visible (the notices of one grouped commit travel together:
+``{"p": process, "n": [notice, ...]}``). :class:`Fanout` listens on its own connection and hands every
 other process's notice to the :class:`~skat.server.tables.TableManager`, which passes it to the table
 (the table applies the action it carries, or catches up with the database when it missed one).
 
@@ -134,11 +135,14 @@ class Fanout:
             return
         if not isinstance(notice, dict) or notice.get("p") == self.store.process_id:
             return
-        self.received += 1
-        try:
-            self.on_notice(notice)
-        except Exception:
-            log.exception("a notice could not be handled: %r", payload[:200])
+        for one in notice.get("n") or ():  # the notices of one commit, in order
+            if not isinstance(one, dict):
+                continue
+            self.received += 1
+            try:
+                self.on_notice(one)
+            except Exception:
+                log.exception("a notice could not be handled: %r", one)
 
     # -------------------------------------------------------------- leases
     async def try_leases(self, table_ids: Iterable[str]) -> set[str]:

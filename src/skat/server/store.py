@@ -76,6 +76,8 @@ NOTICE_CHANNEL = "skat_tables"
 HEAD_REVISION = "0002"
 """The newest migration: a database a store opened is at this revision."""
 MAX_BATCH = 256
+MAX_NOTICE_BYTES = 7000
+"""Notices of one commit are sent together in payloads of about this many bytes (PostgreSQL's limit is 8000)."""
 """At most this many queued writes are committed together."""
 _MIGRATION_LOCK = 7_273_001
 """The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
@@ -489,11 +491,26 @@ class Store:
         with conn.begin():
             answers = [item.op(conn) for item in batch]
             if self.shared:
-                notices = [item.notice for item in batch if item.notice is not None]
-                for notice in notices:
-                    payload = json.dumps({"p": self.process_id, **notice}, separators=(",", ":"))
+                for payload in self._notice_payloads([item.notice for item in batch if item.notice is not None]):
                     conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTICE_CHANNEL, "p": payload})
         return answers
+
+    def _notice_payloads(self, notices: list[dict[str, Any]]) -> list[str]:
+        """The notices of a batch as few payloads as PostgreSQL takes (under 8,000 bytes each): ``{"p": this
+        process, "n": [notice, ...]}``, so that a grouped commit sends one or two, not one per write."""
+        payloads: list[str] = []
+        chunk: list[str] = []
+        size = 0
+        for notice in notices:
+            text_ = json.dumps(notice, separators=(",", ":"))
+            if chunk and size + len(text_) > MAX_NOTICE_BYTES:
+                payloads.append(f'{{"p":"{self.process_id}","n":[{",".join(chunk)}]}}')
+                chunk, size = [], 0
+            chunk.append(text_)
+            size += len(text_) + 1
+        if chunk:
+            payloads.append(f'{{"p":"{self.process_id}","n":[{",".join(chunk)}]}}')
+        return payloads
 
     def _insert_new(self, table: Table) -> Any:
         """``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (a row back when it was inserted) for this database
