@@ -311,3 +311,84 @@ def test_browser_resumes_the_table_after_the_server_restarts(tmp_path):
         finally:
             browser.close()
             stop(srv)
+
+
+def _play_steps(page, steps: int) -> None:
+    """Click ``steps`` times: a playable card in the play, else the first action button."""
+    for _ in range(steps):
+        if page.evaluate("() => O.state.view.phase") == "finished":
+            return
+        page.wait_for_function("() => O.state.view.to_move === O.state.seat && O.state.legal.length > 0")
+        seq = page.evaluate("() => O.state.seq")
+        if page.evaluate("() => O.state.view.phase") == "play":
+            page.locator("#o-me .card.playable").first.click()
+        else:
+            page.locator("#o-panel [data-action]").first.click()
+        page.wait_for_function(f"() => O.state.seq > {seq}")
+
+
+def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
+    """On the club server the page plays at a server table (``POST /api/tables``, the table WebSocket): at
+    desktop and phone size (screenshots officers-ws-*.png), resumed after the server restarts, and a public
+    Officers' table in the lobby links to this page."""
+    from playwright.sync_api import sync_playwright
+
+    from skat.server import create_app
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    url, port = f"sqlite:///{tmp_path / 'club.sqlite'}", free_port()
+    srv = serve(create_app(url), port)
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**chromium_launch_kwargs())
+            page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
+                                                                or "Refused to" in m.text) and errors.append(m.text))
+            page.goto(base + "/officers?variant=classic&seed=5&start=1")
+            page.wait_for_selector("#o-board:not(.hidden)")
+            page.wait_for_function("() => O.state !== null")
+            assert page.evaluate("() => O.mode") == "ws"
+            assert page.locator("#o-my-piles .o-pile").count() == 8
+            assert page.locator("#o-opp-piles .o-pile").count() == 8
+            _play_steps(page, 10)
+            assert page.evaluate("() => O.state.view.tricks.length") >= 1
+            assert "Last trick" in page.inner_text("#o-trick")
+            page.screenshot(path=str(SHOTS / "officers-ws-desktop.png"))
+            import httpx
+
+            table_id = page.evaluate("() => O.table")
+            token = page.evaluate(f"() => localStorage.getItem('skat.token.{table_id}')")
+            assert httpx.get(f"{base}/api/tables/{table_id}").status_code == 403  # private: for whom he invites
+            info = httpx.get(f"{base}/api/tables/{table_id}", headers={"X-Seat-Token": token}).json()
+            assert info["variant"] == "officers" and info["officers_variant"] == "classic"
+            page.wait_for_function("() => O.state.view.to_move === O.state.seat")
+            before = page.evaluate("() => O.state")
+            stop(srv)
+            srv = serve(create_app(url), port)  # a restarted server restores the table
+            page.reload()
+            page.wait_for_function(f"() => O.state && O.state.seq === {before['seq']}")
+            assert page.evaluate("() => O.state") == before
+            _play_steps(page, 1)
+            # a public Officers' Skat table in the lobby links to this page
+            made = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({variant: 'officers', public: true})})).json()""")
+            page.goto(base + "/")
+            page.wait_for_selector(f'a[href="/officers?table={made["table_id"]}"]')
+            # at phone size
+            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
+                                        is_mobile=True, has_touch=True).new_page()
+            phone.on("pageerror", lambda e: errors.append(str(e)))
+            phone.goto(base + "/officers?variant=harlequin&seed=3&start=1")
+            phone.wait_for_selector("#o-board:not(.hidden)")
+            phone.wait_for_function("() => O.state !== null")
+            _play_steps(phone, 3)
+            phone.screenshot(path=str(SHOTS / "officers-ws-phone.png"), full_page=True)
+            browser.close()
+    finally:
+        stop(srv)
+    assert not errors, errors
+

@@ -32,8 +32,17 @@ from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.store import Store
-from skat.server.tables import PROTOCOL_VERSION, Client, ServerTable, TableError, TableManager, table_rulesets
+from skat.server.tables import (
+    PROTOCOL_VERSION,
+    TABLE_VARIANTS,
+    Client,
+    ServerTable,
+    TableError,
+    TableManager,
+    table_rulesets,
+)
 from skat.solver.search import warm_up
+from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
 from skat.variants.registry import from_record
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -138,7 +147,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(PLAYER_NAMES), "default_level": default_level(),
-                "rulesets": table_rulesets(), "variants": ["standard"], "iss_records": True,
+                "rulesets": table_rulesets(), "variants": list(TABLE_VARIANTS),
+                "officers_variants": list(OFFICERS_VARIANTS), "iss_records": True,
                 "ruleset_descriptions": {name: get_ruleset(name).description for name in table_rulesets()}}
 
     @app.get("/api/tables")
@@ -161,9 +171,11 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         claim = body.get("claim", 0)
         if claim is not None and (not isinstance(claim, int) or isinstance(claim, bool)):
             raise TableError("bad_claim", "claim must be the position you sit at (0, 1, 2, ...) or null")
+        ruleset = body.get("ruleset")
         table, seat = await mgr().create_table(
-            name=body.get("name", ""), seats=seats, ruleset=str(body.get("ruleset", "isko2018")),
-            variant=str(body.get("variant", "standard")), deals=deals, player_name=body.get("player_name", ""),
+            name=body.get("name", ""), seats=seats, ruleset=None if ruleset is None else str(ruleset),
+            variant=str(body.get("variant", "standard")), officers_variant=body.get("officers_variant"),
+            deals=deals, player_name=body.get("player_name", ""),
             claim=claim, options=body.get("options"), seed=seed, public=body.get("public", False))
         await table.after_change()
         url = f"/t/{table.id}"
@@ -219,7 +231,11 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
     async def game_iss(table_id: str, deal_no: int, request: Request) -> Response:
-        record = _finished_record(await readable(request, table_id), deal_no)
+        table = await readable(request, table_id)
+        record = _finished_record(table, deal_no)
+        if table.officers:
+            raise TableError("no_iss_record", "the ISS format has no notation for Officers' Skat; download the "
+                             "game's JSON record instead", 422)
         try:
             text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
@@ -233,6 +249,9 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
         table = await readable(request, table_id)
         record = _finished_record(table, deal_no)
+        if table.officers:
+            raise TableError("no_analysis", "the double-dummy analysis is for Skat deals; Officers' Skat games "
+                             "are not analysed", 422)
         return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket

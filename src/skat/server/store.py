@@ -18,7 +18,10 @@ one server process: :class:`Store` with ``serve=True`` refuses a second process 
 
 The schema is kept by Alembic migrations (``skat/server/migrations``), run when a store opens a
 database (:func:`migrate`); a database made before migrations existed is recognised and stamped with the
-baseline revision first. Officers' Skat tables (:mod:`skat.server.officers`) have their own three tables:
+baseline revision first. Every server table (:mod:`skat.server.tables`: Skat, and Officers' Skat with
+``"variant": "officers"``) lives in ``skat_tables``, ``skat_seats``, ``skat_deals`` and ``skat_actions``.
+The older REST-polling Officers' Skat API (:mod:`skat.server.officers`) keeps its own three tables, still read
+and written by it and never dropped:
 ``officers_tables`` (token hash, variant, options, seed, the person's seat, game number, seq, the
 series' sheet), ``officers_games`` (each game as an :meth:`skat.variants.officers.OfficersGame.to_record`
 record) and ``officers_actions`` (every action of every game, in order).
@@ -274,7 +277,7 @@ def _release_sqlite(path: str) -> None:
 class StoredDeal:
     deal_no: int
     dealer: int
-    positions: tuple[int, int, int]
+    positions: tuple[int, ...]
     start: dict[str, Any]
     finished: bool
     result: dict[str, Any] | None
@@ -626,7 +629,7 @@ class Store:
                               .order_by(deals_t.c.deal_no)):
             pos = json.loads(d.positions)
             deals.append(StoredDeal(
-                deal_no=d.deal_no, dealer=d.dealer, positions=(pos[0], pos[1], pos[2]),
+                deal_no=d.deal_no, dealer=d.dealer, positions=tuple(pos),
                 start=json.loads(d.start), finished=bool(d.finished),
                 result=json.loads(d.result) if d.result else None,
                 sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions.get(d.deal_no, [])))

@@ -3,6 +3,11 @@
 The server is authoritative: every action goes through the engine (:meth:`skat.Game.apply`),
 is stored before anybody hears of it, and each client receives only its own seat's view
 (:meth:`skat.Game.view`) or, as a spectator, the public part of the table.
+
+One kind of table serves every game: Skat at three or four (:class:`~skat.server.series.TableSeries`)
+and Officers' Skat at two (``variant`` ``officers``, :class:`~skat.server.series.OfficersTableSeries`,
+the computer opponent :class:`~skat.server.bots.OfficersBotSeat`). The table asks only the series
+interface (:class:`~skat.server.series.ServerSeries`) and the deal's variant.
 """
 
 from __future__ import annotations
@@ -26,19 +31,30 @@ from sqlalchemy.exc import SQLAlchemyError
 from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, SkatError
 from skat.players.registry import check_player_name
-from skat.records.wire import public_view, seat_view_to_json
+from skat.records.wire import officers_view_to_json, public_view, seat_view_to_json
 from skat.rules.actions import CONCEDE, Action
 from skat.rules.ranking import display_order
 from skat.rules.rulesets import PRESETS, RuleSet, RuleSetError, get_ruleset
 from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
 from skat.schema import json_value
-from skat.server.bots import BotSeat, bot_process_pool, claim_is_sound, default_level
+from skat.server.bots import (
+    OFFICERS_LEVEL,
+    BotSeat,
+    OfficersBotSeat,
+    bot_process_pool,
+    claim_is_sound,
+    default_level,
+)
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.limits import Limits, eviction_candidate, idle_reason
-from skat.server.series import DealStart, TableSeries
+from skat.server.series import DealStart, OfficersTableSeries, ServerSeries, TableSeries
 from skat.server.store import Store, StoredTable
 from skat.table.series import TABLE_SEED_BITS
+from skat.variants.officers.game import OfficersGame
+from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
+from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
+from skat.variants.officers.options import normalize_variant
 from skat.variants.registry import variant_of_game
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
@@ -48,6 +64,9 @@ log = logging.getLogger("skat.server")
 PROTOCOL_VERSION = 1
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 SEAT_LABELS = ("forehand", "middlehand", "rearhand")
+TABLE_VARIANTS = ("standard", "officers")
+"""The games a server table plays: ``standard`` Skat (its rule set picks Tournee Skat too) at 3 or 4 and
+Officers' Skat at 2 (one of :data:`skat.variants.officers.options.VARIANTS` as ``officers_variant``)."""
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
 BOT_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
@@ -112,7 +131,7 @@ class Seat:
     name: str
     bot: str | None = None
     token_hash: str | None = None
-    bot_seat: BotSeat | None = None
+    bot_seat: BotSeat | OfficersBotSeat | None = None
 
     @property
     def taken(self) -> bool:
@@ -131,12 +150,13 @@ class ServerTable:
     name: str
     settings: dict[str, Any]
     seats: list[Seat]
-    series: TableSeries
+    series: ServerSeries
     store: Store
     manager: TableManager
     game: Game | None = None
     deal_no: int = 0
-    positions: tuple[int, int, int] = (0, 1, 2)
+    positions: tuple[int, ...] = (0, 1, 2)
+    """The table position of each game seat in the current deal (Officers' Skat: forehand, dealer)."""
     dealer: int = 0
     current: DealStart | None = None
     ready: set[int] = field(default_factory=set)
@@ -192,12 +212,20 @@ class ServerTable:
         return len(self.seats)
 
     @property
+    def officers(self) -> bool:
+        """Whether the table plays Officers' Skat (two positions) rather than Skat."""
+        return self.settings.get("variant") == "officers"
+
+    @property
     def ruleset(self) -> RuleSet:
-        """The table's rule set: its preset with its options (as the series plays it)."""
-        return self.series.table.ruleset
+        """The rule set of a Skat table: its preset with its options (as the series plays it)."""
+        series = self.series
+        assert isinstance(series, TableSeries), "an Officers' Skat table has no Skat rule set"
+        return series.table.ruleset
 
     def seat_of(self, position: int) -> int | None:
-        """The game seat (0 forehand, 1 middlehand, 2 rearhand) of a table position in this deal."""
+        """The game seat (0 forehand, 1 middlehand, 2 rearhand; Officers' Skat: 0 forehand, 1 dealer) of a
+        table position in this deal."""
         try:
             return self.positions.index(position)
         except ValueError:
@@ -253,7 +281,8 @@ class ServerTable:
             "id": self.id,
             "name": self.name,
             "variant": self.settings.get("variant", "standard"),
-            "ruleset": self.settings.get("ruleset", "isko2018"),
+            "ruleset": None if self.officers else self.settings.get("ruleset", "isko2018"),
+            "officers_variant": self.settings.get("officers_variant"),
             "options": self.settings.get("options") or {},
             "seeded": bool(self.settings.get("seeded")),
             "public": self.public,
@@ -269,7 +298,7 @@ class ServerTable:
             "seats": seats,
             "ready": sorted(self.ready),
             "spectators": sum(1 for c in self.clients if c.position is None),
-            "totals": {"classic": list(self.series.classic_totals), "seeger_fabian": list(self.series.seeger_totals)},
+            "totals": self.series.totals(),
         }
 
     def state_for(self, position: int | None, table_info: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -278,7 +307,9 @@ class ServerTable:
         view_json = None
         hints: dict[str, Any] = {}
         game = self.game
-        if game is not None:
+        if isinstance(game, OfficersGame):  # no hints: the page shows the piles as they lie
+            view_json = officers_view_to_json(game.view(seat) if seat is not None else public_view(game))
+        elif game is not None:
             if seat is not None:
                 view = game.view(seat)
                 view_json = seat_view_to_json(view)
@@ -684,7 +715,7 @@ class ServerTable:
         if game is None or game.is_over or not game.claimed or game.declarer is None:
             return []
         due = []
-        for seat in range(3):
+        for seat in range(len(self.positions)):
             position = self.positions[seat]
             key = (self.deal_no, len(game.history), seat)
             if (seat != game.declarer and self.seats[position].kind == "bot" and key not in self.claim_checked
@@ -787,10 +818,13 @@ class ServerTable:
                 await asyncio.sleep(delay)
             deal_no, history_len = self.deal_no, len(game.history)
             self.bot_failure = {"deal_no": deal_no, "seat": seat}
-            view = game.view(seat)
             bot = self.seats[position].bot_seat
             assert bot is not None
-            if game.phase is Phase.PLAY:
+            at = getattr(bot, "at", None)
+            if at is not None:  # a computer whose decisions are drawn from the point of the deal
+                at(deal_no, history_len)
+            view = game.view(seat)
+            if game.phase is Phase.PLAY and hasattr(bot, "call"):
                 call = await loop.run_in_executor(self.manager.executor, bot.call, view)
                 if call is not None:
                     self.bot_failure["action"] = str(call)
@@ -870,8 +904,9 @@ class TableManager:
         *,
         name: str = "",
         seats: list[str] | None = None,
-        ruleset: str = "isko2018",
+        ruleset: str | None = None,
         variant: str = "standard",
+        officers_variant: str | None = None,
         deals: int | None = None,
         player_name: str = "",
         claim: int | None = 0,
@@ -881,24 +916,52 @@ class TableManager:
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
 
+        ``variant`` ``standard`` (the default) is Skat at 3 or 4 under ``ruleset`` (default ``isko2018``);
+        ``officers`` is Officers' Skat at 2: ``officers_variant`` (one of
+        :data:`skat.variants.officers.options.VARIANTS`, default ``classic``), ``options`` checked by
+        :data:`skat.variants.officers.options.SCHEMA`, and ``seats`` ``"human"`` or ``"officers"`` (the
+        computer opponent), default ``["human", "officers"]``.
+
         With ``claim`` the creator takes that (human) position and receives its token. A ``public`` table is
         listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
         (``invite`` in the answer; the settings keep its hash): see :meth:`ServerTable.check_invite`.
         """
-        if variant != "standard":
-            raise TableError("bad_variant", f"variant {variant!r} is not played at server tables; "
-                             "use 'standard' (Officers' Skat is played with 'skat play --text --variant officers')")
-        if not isinstance(ruleset, str) or ruleset.lower() not in PRESETS:
-            raise TableError("bad_ruleset", f"unknown rule set {ruleset!r}; choose one of: {', '.join(table_rulesets())}")
+        if variant not in TABLE_VARIANTS:
+            raise TableError("bad_variant", f"variant {str(variant)[:40]!r} is not played at server tables; "
+                             f"choose one of: {', '.join(TABLE_VARIANTS)}")
+        officers = variant == "officers"
+        if officers:
+            if ruleset is not None:
+                raise TableError("bad_ruleset", "an Officers' Skat table has no Skat rule set: choose its game with "
+                                 f"officers_variant ({', '.join(OFFICERS_VARIANTS)}) and its options")
+            officers_variant, options = _check_officers(officers_variant, options)
+        else:
+            if officers_variant is not None:
+                raise TableError("bad_variant", "officers_variant is for a table of variant 'officers'")
+            ruleset = "isko2018" if ruleset is None else ruleset
+            if not isinstance(ruleset, str) or ruleset.lower() not in PRESETS:
+                raise TableError("bad_ruleset",
+                                 f"unknown rule set {ruleset!r}; choose one of: {', '.join(table_rulesets())}")
         if deals is not None and (type(deals) is not int or not 1 <= deals <= 10_000):
             raise TableError("bad_deals", f"deals is the length of the series, 1 to 10000 games, not {deals!r}")
         seeded = seed is not None  # deals anyone who knows the seed can compute (duplicate play)
         if seed is None:
             seed = secrets.randbits(TABLE_SEED_BITS)  # from the operating system; never shown while the table is open
-        options = _check_options(ruleset, options)
-        seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
-        if len(seats) not in (3, 4):
-            raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
+        if officers:
+            seats = list(seats) if seats is not None else ["human", OFFICERS_LEVEL]
+            if len(seats) != 2:
+                raise TableError("bad_seats", f"an Officers' Skat table seats 2 players, not {len(seats)}: "
+                                 "[\"human\", \"officers\"] (or two people)")
+            for pos, kind in enumerate(seats):
+                if kind not in ("human", OFFICERS_LEVEL):
+                    raise TableError("bad_seats", f"seat {pos}: an Officers' Skat seat is 'human' (a person) or "
+                                     f"'{OFFICERS_LEVEL}' (the computer opponent), not {str(kind)[:40]!r}")
+        else:
+            assert isinstance(ruleset, str)
+            options = _check_options(ruleset, options)
+            seats = list(seats) if seats is not None else ["human", default_level(), default_level()]
+            if len(seats) not in (3, 4):
+                raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
         if not isinstance(name, str) or len(name) > 100:
             raise TableError("bad_name", "the table name must be text of at most 100 characters")
         if type(public) is not bool:
@@ -913,6 +976,9 @@ class TableManager:
                 raise TableError("bad_seats", "each seat is 'human' or a computer level such as 'strong'")
             if kind == "human":
                 rows.append({"position": pos, "kind": "human", "name": "", "bot": None, "token_hash": None})
+            elif officers:
+                rows.append({"position": pos, "kind": "bot", "name": "Computer", "bot": OFFICERS_LEVEL,
+                             "token_hash": None})
             else:
                 try:
                     check_player_name(kind)
@@ -925,9 +991,17 @@ class TableManager:
             token = secrets.token_urlsafe(18)
             rows[claim]["token_hash"] = hash_token(token)
             rows[claim]["name"] = _clean_name(player_name) or "Player"
-        settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
-                    "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options,
-                    "public": public}
+        settings: dict[str, Any]
+        if officers:
+            settings = {"variant": variant, "officers_variant": officers_variant, "deals": deals, "seed": seed,
+                        "seeded": seeded, "options": options, "public": public,
+                        # steers the computer's choices: from the seed at a seeded table (duplicate play)
+                        "bot_seed": seed if seeded else secrets.randbits(BOT_SEED_BITS - 2)}
+        else:
+            assert isinstance(ruleset, str)
+            settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
+                        "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options,
+                        "public": public}
         invite = None
         if not public:
             invite = secrets.token_urlsafe(18)
@@ -991,21 +1065,29 @@ class TableManager:
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
                stored_starts: list[dict[str, Any]] | None = None) -> ServerTable:
+        officers = settings.get("variant") == "officers"
         seats = []
         for r in rows:
             seat = Seat(position=r["position"], kind=r["kind"], name=r["name"], bot=r.get("bot"),
                         token_hash=r.get("token_hash"))
-            if seat.kind == "bot":
-                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(BOT_SEED_BITS), key=f"{table_id}:{seat.position}")
+            key = f"{table_id}:{seat.position}"
+            if seat.kind == "bot" and officers:  # its choices follow from the stored seed (a restart plays alike)
+                seat.bot_seat = OfficersBotSeat(int(settings["bot_seed"]) + seat.position, key=key)
+            elif seat.kind == "bot":
+                seat.bot_seat = BotSeat(seat.bot or "random", seed=secrets.randbits(BOT_SEED_BITS), key=key)
             seats.append(seat)
-        # The first deal's forehand is position 0: the first dealer sits at the last position.
         seed = settings.get("seed")
-        series = TableSeries(len(seats), table_ruleset(settings),
-                             seed=secrets.randbits(TABLE_SEED_BITS) if seed is None else int(seed),
-                             first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
-                             games=settings.get("deals"), stored_starts=stored_starts)
+        seed = secrets.randbits(TABLE_SEED_BITS) if seed is None else int(seed)
+        series: ServerSeries
+        if officers:  # position 0 is forehand in the first game; forehand alternates
+            series = OfficersTableSeries(settings["officers_variant"], settings.get("options") or {}, seed,
+                                         games=settings.get("deals"), stored_starts=stored_starts)
+        else:  # the first deal's forehand is position 0: the first dealer sits at the last position
+            series = TableSeries(len(seats), table_ruleset(settings), seed=seed,
+                                 first_dealer=int(settings.get("first_dealer", len(seats) - 1)),
+                                 games=settings.get("deals"), stored_starts=stored_starts)
         return ServerTable(id=table_id, name=name, settings=settings, seats=seats, series=series,
-                           store=self.store, manager=self)
+                           store=self.store, manager=self, positions=tuple(range(min(3, len(seats)))))
 
     def _register(self, table: ServerTable) -> None:
         self.tables[table.id] = table
@@ -1312,6 +1394,31 @@ def _check_options(ruleset: str, options: Any) -> dict[str, Any]:
     except (RuleSetError, TypeError, ValueError) as exc:
         raise TableError("bad_options", str(exc)) from None
     return {k: json_value(v) for k, v in clean.items()}
+
+
+def _check_officers(variant: Any, options: Any) -> tuple[str, dict[str, Any]]:
+    """The Officers' Skat game of a table (``officers_variant``, default ``classic``; the aliases of
+    :func:`skat.variants.officers.options.normalize_variant` are read) and its ``options``, each checked by
+    :data:`skat.variants.officers.options.SCHEMA` (strict JSON types, ranges, choices) and then together with
+    the variant by the engine (an option the variant does not have is refused)."""
+    if variant is None:
+        variant = "classic"
+    if not isinstance(variant, str):
+        raise TableError("bad_variant", f"officers_variant is one of: {', '.join(OFFICERS_VARIANTS)}")
+    try:
+        variant = normalize_variant(variant[:40])
+    except ValueError as exc:
+        raise TableError("bad_variant", str(exc)) from None
+    if options is None:
+        return variant, {}
+    if not isinstance(options, dict) or len(options) > 40:
+        raise TableError("bad_options", "options is an object of Officers' Skat options, e.g. {\"kontra\": false}")
+    try:
+        clean = OFFICERS_SCHEMA.check_changes(options)
+        OfficersGame(variant, seed=0, **clean)  # the engine accepts the combination
+    except (TypeError, ValueError) as exc:
+        raise TableError("bad_options", str(exc)) from None
+    return variant, {k: json_value(v) for k, v in clean.items()}
 
 
 def _clean_name(name: Any) -> str:

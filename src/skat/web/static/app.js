@@ -155,18 +155,22 @@ async function refreshLobby() {
     const row = h("tr", {},
       h("td", {}, h("b", {}, tb.name)), h("td", {}, seats),
       h("td", { cls: "muted" }, t("status_" + tb.status)),
-      h("td", {}, free ? h("button", { onclick: () => joinTable(tb.id) , text: t("join") }) : "",
-        " ", h("a", { href: "/t/" + tb.id, text: t("watch") })));
+      h("td", {}, free ? h("button", { onclick: () => joinTable(tb.id, undefined, tablePage(tb)) , text: t("join") }) : "",
+        " ", h("a", { href: tablePage(tb), text: t("watch") })));
     body.append(row);
   }
 }
 
-async function joinTable(id, position) {
+// An Officers' Skat table is played on its own page (/officers), over the same protocol.
+function tablePage(tb) { return tb.variant === "officers" ? "/officers?table=" + tb.id : "/t/" + tb.id; }
+
+async function joinTable(id, position, page) {
   try {
     const invite = localStorage.getItem(inviteKey(id)) || undefined;  // needed at a private table
     const res = await api("POST", `/api/tables/${id}/join`, { name: localStorage.getItem("skat.name") || "", position, invite });
     localStorage.setItem(tokenKey(id), res.token);
-    if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
+    if (page && page !== "/t/" + id) location.href = page;
+    else if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
     else { S.token = res.token; reconnectNow(); }
   } catch (e) { alertBox(e.message); }
 }
@@ -227,6 +231,7 @@ function act(token) {
 }
 
 function onMessage(msg) {
+  if (msg.type === "state" && msg.table.variant === "officers") { location.replace("/officers?table=" + msg.table.id); return; }
   if (msg.type === "state") { stoppedBanner(msg.stopped); onState(msg); }
   else if (msg.type === "stopped") stoppedBanner(msg.reason);
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }

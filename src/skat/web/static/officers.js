@@ -1,5 +1,8 @@
-// Officers' Skat (two players) against the computer. Talks to /api/officers/…; the server sends only
-// what this seat may see (view) and the legal action tokens (legal). Card faces come from cards.js.
+// Officers' Skat (two players) against the computer. On the club server (its /api/meta lists the variant
+// "officers") the table is a server table like any other: created with POST /api/tables, played over the
+// table WebSocket (docs/protocol.md, "Officers' Skat tables"). On an app without it (the stand-alone
+// Officers' app) the page talks to the REST API /api/officers/…. Either way the server sends only what this
+// seat may see (view) and its legal action tokens. Card faces come from cards.js.
 "use strict";
 
 const O_TEXT = {
@@ -66,7 +69,8 @@ function T(key, params) {
   return s;
 }
 
-const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false };
+const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
+  mode: "rest", ws: null, invite: null, sheet: null, retry: 0 };
 const $ = (id) => document.getElementById(id);
 
 function applyTexts() {
@@ -90,7 +94,8 @@ async function api(method, path, body) {
   const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
+    const err = new Error(typeof data.detail === "string" ? data.detail
+      : (data.message || JSON.stringify(data.detail || res.status)));
     err.status = res.status;
     if (res.status === 410 && O.table && path.startsWith(`/api/officers/tables/${O.table}`)) forgetTable(); // closed
     throw err;
@@ -360,6 +365,7 @@ function setState(st) {
 }
 
 async function send(token) {
+  if (O.mode === "ws") return wsSend({ type: "action", action: token, seq: O.state.seq });
   if (O.busy) return;
   O.busy = true;
   $("o-opp-turn").classList.remove("hidden");
@@ -379,6 +385,7 @@ async function refresh() {
 }
 
 async function nextGame() {
+  if (O.mode === "ws") return wsSend({ type: "next_deal" });
   try { setState(await api("POST", `/api/officers/tables/${O.table}/next`)); } catch (e) { showError(e.message); }
 }
 
@@ -394,6 +401,7 @@ async function startTable(ev) {
   const body = { variant, options };
   const seed = $("o-seed").value;
   if (seed !== "") body.seed = Number(seed);
+  if (O.mode === "ws") return wsStart(body);
   try {
     O.token = null;
     const st = await api("POST", "/api/officers/tables", body);
@@ -410,7 +418,8 @@ async function closeTable() {
   if (!O.table || O.busy || !confirm(T("closeConfirm"))) return;
   O.busy = true;
   try {
-    await api("POST", `/api/officers/tables/${O.table}/close`);
+    if (O.mode === "ws") await api("POST", `/api/tables/${O.table}/close`, { token: O.token });
+    else await api("POST", `/api/officers/tables/${O.table}/close`);
     forgetTable();
   } catch (e) {
     showError(e.message);
@@ -422,6 +431,7 @@ async function closeTable() {
 // The table is closed (here, or in another tab of this seat): drop it and show the start form.
 function forgetTable() {
   sessionStorage.removeItem("officers.table");
+  leaveSocket();
   O.table = null;
   O.token = null;
   showStart();
@@ -445,7 +455,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   syncForm();
   $("o-variant").addEventListener("change", syncForm);
   $("o-form").addEventListener("submit", startTable);
-  $("o-new").addEventListener("click", showStart);
+  $("o-new").addEventListener("click", () => { if (O.mode === "ws") { leaveSocket(); O.table = null; } showStart(); });
   $("o-leave").addEventListener("click", closeTable);
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
@@ -459,6 +469,16 @@ document.addEventListener("DOMContentLoaded", async () => {
   if (params.get("variant")) $("o-variant").value = params.get("variant");
   if (params.get("seed")) $("o-seed").value = params.get("seed");
   syncForm();
+  O.mode = await serverMode();
+  if (O.mode === "ws") {
+    const inv = /invite=([^&]+)/.exec(location.hash);
+    const id = params.get("table") || sessionStorage.getItem("officers.ws");
+    if (id && inv) localStorage.setItem("skat.invite." + id, inv[1]);
+    if (inv) history.replaceState(null, "", location.pathname + location.search);
+    if (id) { openTable(id); return; }
+    if (params.get("start")) startTable();
+    return;
+  }
   const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
   if (saved) {
     O.table = saved.table;
@@ -467,3 +487,110 @@ document.addEventListener("DOMContentLoaded", async () => {
   }
   if (params.get("start")) startTable();
 });
+
+// ------------------------------------------------------ the table WebSocket
+// The club server plays Officers' Skat at its server tables (docs/protocol.md): detected by /api/meta.
+async function serverMode() {
+  try {
+    const res = await fetch("/api/meta");
+    if (!res.ok) return "rest";
+    const meta = await res.json();
+    return (meta.variants || []).includes("officers") ? "ws" : "rest";
+  } catch (e) { return "rest"; }
+}
+
+async function wsStart(body) {
+  const req = { variant: "officers", officers_variant: body.variant, options: body.options, public: false,
+    player_name: localStorage.getItem("skat.name") || "" };
+  if (body.seed !== undefined) req.seed = body.seed;
+  try {
+    const res = await api("POST", "/api/tables", req);
+    localStorage.setItem("skat.token." + res.table_id, res.token);
+    if (res.invite) localStorage.setItem("skat.invite." + res.table_id, res.invite);
+    O.state = null;
+    O.sheet = null;
+    openTable(res.table_id);
+  } catch (e) { showError(e.message); }
+}
+
+// Open a table: its seat token (kept like the Skat table's, in localStorage) takes the seat; without one
+// the page watches (at a private table with its invite).
+function openTable(id) {
+  if (O.ws) { const old = O.ws; O.ws = null; old.close(); }
+  O.table = id;
+  O.token = localStorage.getItem("skat.token." + id);
+  O.invite = localStorage.getItem("skat.invite." + id);
+  sessionStorage.setItem("officers.ws", id);
+  connect();
+}
+
+function connect() {
+  const id = O.table;
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${id}`);
+  O.ws = ws;
+  ws.onopen = () => {
+    const hello = { type: "hello", protocol: 1 };
+    if (O.token) hello.token = O.token;
+    else if (O.invite) hello.invite = O.invite;
+    ws.send(JSON.stringify(hello));
+  };
+  ws.onmessage = (ev) => { if (O.ws === ws) onMessage(JSON.parse(ev.data)); };
+  ws.onclose = () => {
+    if (O.ws !== ws) return; // replaced or closed on purpose
+    O.ws = null;
+    O.busy = false;
+    O.retry = Math.min(O.retry + 1, 5);
+    setTimeout(() => { if (!O.ws && O.table === id) connect(); }, 300 * O.retry);
+  };
+}
+
+function onMessage(m) {
+  if (m.type === "state") {
+    O.retry = 0;
+    O.busy = false;
+    if (m.view) setState(wsState(m));
+    $("o-opp-turn").classList.toggle("hidden", !(m.view && m.view.phase !== "finished" && m.view.to_move !== m.you.seat));
+  } else if (m.type === "sheet") {
+    O.sheet = m.sheet;
+  } else if (m.type === "error") {
+    O.busy = false;
+    if (["bad_token", "no_table", "table_broken", "invite_required", "bad_invite"].includes(m.code)) {
+      showError(m.message);
+      forgetTable();
+      return;
+    }
+    if (m.code !== "stale") showError(m.message); // a fresh state follows a stale action
+  } else if (m.type === "closed") {
+    forgetTable();
+  } else if (m.type === "stopped") {
+    showError(m.reason);
+  }
+}
+
+// The WebSocket state in the shape the drawing code reads (that of the REST answers).
+function wsState(m) {
+  const pos = m.you.position === null ? 0 : m.you.position;
+  const totals = (m.table.totals && m.table.totals.scores) || [0, 0];
+  const rows = (O.sheet && O.sheet.rows) || [];
+  return {
+    table: m.table.id, seat: m.view.seat === null ? 0 : m.view.seat, seq: m.seq, game_no: m.table.game_no,
+    variant: m.table.officers_variant, view: m.view, legal: m.view.legal_actions, position: m.you.position,
+    sheet: { games: rows.map((r) => [r.scores[pos], r.scores[1 - pos]]), you: totals[pos], computer: totals[1 - pos] },
+  };
+}
+
+function wsSend(msg) {
+  if (!O.ws || O.ws.readyState !== WebSocket.OPEN) { showError("not connected; reconnecting…"); return; }
+  if (msg.type === "action") {
+    if (O.busy) return;
+    O.busy = true;
+  }
+  O.ws.send(JSON.stringify(msg));
+}
+
+// Stop watching the table here (it goes on on the server; its token stays, so ?table=ID returns to it).
+function leaveSocket() {
+  sessionStorage.removeItem("officers.ws");
+  if (O.ws) { const ws = O.ws; O.ws = null; ws.close(); }
+  if (new URLSearchParams(location.search).get("table")) history.replaceState(null, "", location.pathname);
+}
