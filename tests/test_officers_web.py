@@ -372,12 +372,16 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             page.wait_for_function(f"() => O.state && O.state.seq === {before['seq']}")
             assert page.evaluate("() => O.state") == before
             _play_steps(page, 1)
-            # a public Officers' Skat table in the lobby links to this page
+            # a public Officers' Skat table in the lobby links to this page; joining its free seat opens it here
             made = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST',
                 headers: {'Content-Type': 'application/json'},
-                body: JSON.stringify({variant: 'officers', public: true})})).json()""")
+                body: JSON.stringify({variant: 'officers', public: true, seats: ['human', 'human']})})).json()""")
             page.goto(base + "/")
             page.wait_for_selector(f'a[href="/officers?table={made["table_id"]}"]')
+            page.locator("#lobby-list button").first.click()
+            page.wait_for_url(f"**/officers?table={made['table_id']}")
+            page.wait_for_function("() => O.state !== null && O.state.position === 1")
+            assert page.evaluate("() => O.state.seat") == 1 and page.evaluate("() => O.state.legal.length") == 0
             # at phone size
             phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
                                         is_mobile=True, has_touch=True).new_page()

@@ -412,3 +412,18 @@ def test_another_server_process_takes_the_actions_and_the_next_game(tmp_path):
         finally:
             other.shutdown()
             store.close()
+
+
+def test_a_failing_computer_opponent_is_replaced_and_the_game_goes_on(client, monkeypatch, caplog):
+    from skat.players.officers import OfficersBot
+
+    def broken(self, view):
+        raise RuntimeError("the bot is broken")
+
+    monkeypatch.setattr(OfficersBot, "choose", broken)
+    t = new_table(client, seed=2, claim=1, seats=["officers", "human"])  # the computer begins
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        final = play_game(client, ws, t["table_id"], hello(ws, t["token"]))
+    assert final["view"]["result"] is not None and final["table"]["stopped"] is None
+    assert [s["bot"] for s in final["table"]["seats"]] == ["random", None]
+    assert "replaced by random legal choices" in caplog.text
