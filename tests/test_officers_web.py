@@ -382,6 +382,20 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             page.wait_for_url(f"**/officers?table={made['table_id']}")
             page.wait_for_function("() => O.state !== null && O.state.position === 1")
             assert page.evaluate("() => O.state.seat") == 1 and page.evaluate("() => O.state.legal.length") == 0
+            # a table of the older REST API open in a tab is played on there; a new table is a server table
+            old = page.evaluate("""async () => (await fetch('/api/officers/tables', {method: 'POST',
+                headers: {'Content-Type': 'application/json'}, body: JSON.stringify({variant: 'classic', seed: 2})})).json()""")
+            page.goto(base + "/officers")
+            page.evaluate("""(o) => { sessionStorage.removeItem('officers.ws');
+                sessionStorage.setItem('officers.table', JSON.stringify({table: o.table, token: o.token})); }""", old)
+            page.reload()
+            page.wait_for_function(f"() => O.state && O.state.table === '{old['table']}'")
+            assert page.evaluate("() => O.mode") == "rest"
+            _play_steps(page, 1)
+            page.click("#o-new")
+            page.click("#o-start-btn")
+            page.wait_for_function(f"() => O.state && O.state.table !== '{old['table']}'")
+            assert page.evaluate("() => O.mode") == "ws"
             # at phone size
             phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
                                         is_mobile=True, has_touch=True).new_page()

@@ -70,7 +70,7 @@ function T(key, params) {
 }
 
 const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
-  mode: "rest", ws: null, invite: null, sheet: null, retry: 0 };
+  mode: "rest", server: null, ws: null, invite: null, sheet: null, retry: 0 };
 const $ = (id) => document.getElementById(id);
 
 function applyTexts() {
@@ -439,6 +439,7 @@ function forgetTable() {
 
 function showStart() {
   O.state = null;
+  O.mode = O.server || O.mode; // a new table is a server table where the server has them
   $("o-leave").classList.add("hidden");
   $("o-board").classList.add("hidden");
   $("o-result").classList.add("hidden");
@@ -469,17 +470,20 @@ document.addEventListener("DOMContentLoaded", async () => {
   if (params.get("variant")) $("o-variant").value = params.get("variant");
   if (params.get("seed")) $("o-seed").value = params.get("seed");
   syncForm();
-  O.mode = await serverMode();
+  O.server = O.mode = await serverMode();
+  const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
   if (O.mode === "ws") {
     const inv = /invite=([^&]+)/.exec(location.hash);
     const id = params.get("table") || sessionStorage.getItem("officers.ws");
     if (id && inv) localStorage.setItem("skat.invite." + id, inv[1]);
     if (inv) history.replaceState(null, "", location.pathname + location.search);
     if (id) { openTable(id); return; }
-    if (params.get("start")) startTable();
-    return;
+    if (!saved) {
+      if (params.get("start")) startTable();
+      return;
+    }
+    O.mode = "rest"; // a table of the older REST API still open in this tab: played on there
   }
-  const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
   if (saved) {
     O.table = saved.table;
     O.token = saved.token;
