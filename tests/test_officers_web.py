@@ -2,7 +2,9 @@
 (every variant played to the end, errors change nothing, no hidden card ever leaks to a seat), one
 headless-Chromium game through the page (screenshots in test-output/screenshots/officers-*.png) and a
 page that resumes its table after the server restarts on the same database (more on the database in
-test_officers_store.py)."""
+test_officers_store.py). On the club server the same page plays at a server table over the table
+WebSocket (test_browser_plays_a_club_server_table_over_the_websocket; the protocol in
+test_server_officers_ws.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,11 @@
 """Officers' Skat (two players) in the browser: one person against :class:`~skat.variants.officers.OfficersBot`.
 
+This is the older REST-polling API. The club server (:func:`skat.server.create_app`) plays Officers' Skat
+at its server tables too (``POST /api/tables`` with ``"variant": "officers"``, the table WebSocket, the
+``skat_*`` tables; docs/protocol.md "Officers' Skat tables"), and its page ``/officers`` starts new tables
+there. This API stays for the stand-alone app (``skat play --variant officers``) and for the tables already
+in ``officers_*``, which it keeps reading and writing (they are never dropped or migrated).
+
 Include :data:`router` in the app; the page is served at ``/officers`` and loads its script and style
 from ``/static/`` (``officers.js``, ``officers.css``, and the card faces of ``cards.js``/``style.css``).
 
