@@ -375,6 +375,7 @@ class Store:
         self._writer_lock = threading.Lock()
         self._conn: Connection | None = None
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="skat-db-read")
+        self._inserts: dict[str, Any] = {}
         self.commits = 0
         """Transactions the writer committed (each holds one or more writes)."""
         self.writes = 0
@@ -514,9 +515,12 @@ class Store:
 
     def _insert_new(self, table: Table) -> Any:
         """``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (a row back when it was inserted) for this database
-        (psycopg reports no row count for it)."""
-        stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).on_conflict_do_nothing()
-        return stmt.returning(*table.primary_key.columns)
+        (psycopg reports no row count for it); built once per table (building it costs more than running it)."""
+        stmt = self._inserts.get(table.name)
+        if stmt is None:
+            stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).on_conflict_do_nothing()
+            stmt = self._inserts[table.name] = stmt.returning(*table.primary_key.columns)
+        return stmt
 
     # ------------------------------------------------------------- writes
     def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Future:
