@@ -213,13 +213,13 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.json")
     async def game_json(table_id: str, deal_no: int, request: Request) -> Response:
-        record = _finished_record(await readable(request, table_id), deal_no)
+        record = await (await readable(request, table_id)).finished_record(deal_no)
         return Response(json.dumps(record, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.json"'})
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
     async def game_iss(table_id: str, deal_no: int, request: Request) -> Response:
-        record = _finished_record(await readable(request, table_id), deal_no)
+        record = await (await readable(request, table_id)).finished_record(deal_no)
         try:
             text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
@@ -232,7 +232,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_analysis(table_id: str, deal_no: int, request: Request) -> dict[str, Any]:
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
         table = await readable(request, table_id)
-        record = _finished_record(table, deal_no)
+        record = await table.finished_record(deal_no)
         return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket
@@ -371,17 +371,6 @@ async def _json_body(request: Request) -> dict[str, Any]:
         return json_object(await request.body())
     except BadJSONError as exc:
         raise TableError("bad_json", str(exc)) from None
-
-
-def _finished_record(table: ServerTable, deal_no: int) -> dict[str, Any]:
-    table_id = table.id
-    record = table.records.get(deal_no)
-    if record is None:
-        if deal_no == table.deal_no:
-            raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
-                             409)
-        raise TableError("no_deal", f"table {table_id} has no finished deal {deal_no}", 404)
-    return record
 
 
 class _RateLimit:

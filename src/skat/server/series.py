@@ -94,6 +94,7 @@ class TableSeries:
             if len(entries) <= len(self.rows):
                 break
             self.rows.append(self._row(entries[len(self.rows)]))
+        del self.table.records[:-1]  # only the last one is read (_row); a long series keeps no more
         if game is None:
             self.next = None
             return

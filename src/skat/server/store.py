@@ -611,6 +611,22 @@ class Store:
         with self.engine.connect() as conn:
             return self._load(conn, table_id, since_deal)
 
+    def load_deal(self, table_id: str, deal_no: int) -> StoredDeal | None:
+        """One stored deal with its actions, or None."""
+        with self.engine.connect() as conn:
+            d = conn.execute(select(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)).first()
+            if d is None:
+                return None
+            actions = [(a.seat, a.token) for a in conn.execute(
+                select(actions_t.c.seat, actions_t.c.token).where(actions_t.c.table_id == table_id,
+                                                                  actions_t.c.deal_no == deal_no)
+                .order_by(actions_t.c.seq))]
+        pos = json.loads(d.positions)
+        return StoredDeal(deal_no=d.deal_no, dealer=d.dealer, positions=(pos[0], pos[1], pos[2]),
+                          start=json.loads(d.start), finished=bool(d.finished),
+                          result=json.loads(d.result) if d.result else None,
+                          sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions)
+
     @staticmethod
     def _load(conn: Connection, table_id: str, since_deal: int = 1) -> StoredTable | None:
         row = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
