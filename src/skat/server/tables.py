@@ -1320,7 +1320,7 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)  # about the hands in play at 2,000 tables; bounded memory
 def _display(mask: int, game_type: Any) -> list[str]:
     return [c.name for c in display_order(mask, game_type)]
 
