@@ -26,6 +26,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import httpx
@@ -198,15 +199,42 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
             procs.append((start_server(db, port), f"http://127.0.0.1:{port}"))
         bases = [base for _, base in procs]
         anchor = asyncio.run(ping_anchor(bases[0], bases[0].replace("http", "ws", 1)))
-        res = asyncio.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset))
+        memory: list[list[int]] = []
+        sampling = threading.Event()
+
+        def sample() -> None:  # the server processes' resident memory, every --memory-every seconds
+            while not sampling.wait(args.memory_every):
+                memory.append([rss_kib(proc.pid) for proc, _ in procs])
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            res = asyncio.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset))
+        finally:
+            sampling.set()
+            sampler.join()
+        res["memory"] = memory
     finally:
         for proc, _ in procs:
             proc.terminate()
             proc.wait(10)
     lat = res["latencies"] or [float("nan")]
     run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
-           "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "elapsed": res["elapsed"]}
+           "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "elapsed": res["elapsed"],
+           "memory": res["memory"]}
     return run, anchor
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process in KiB (Linux /proc), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
 
 
 def databases(args: argparse.Namespace) -> tuple[list[tuple[str, str]], object | None]:
@@ -246,6 +274,8 @@ def main() -> int:
     parser.add_argument("--ruleset", default="isko2018",
                         help="rule set of the tables (pub: Ramsch, Kontra/Re, Bock rounds through skat.Table)")
     parser.add_argument("--no-cost", action="store_true", help="skip the in-process cost of the server's path")
+    parser.add_argument("--memory-every", type=float, default=30.0,
+                        help="seconds between samples of the server processes' memory (a soak: --seconds 600)")
     args = parser.parse_args()
     dbs, cluster = databases(args)
     medians = {}
@@ -265,6 +295,10 @@ def main() -> int:
                       f"actions in {run['elapsed']:.1f} s, {run['deals']} deals finished, p50 {run['p50']:.1f} ms, "
                       f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors; idle ping "
                       f"{anchor:.2f} ms", flush=True)
+                if len(run["memory"]) >= 2:
+                    samples = run["memory"]
+                    print(f"  server memory (MiB per process) every {args.memory_every:.0f} s: "
+                          + "; ".join("/".join(f"{k / 1024:.0f}" for k in row) for row in samples), flush=True)
             med = sorted(runs, key=lambda x: x["p99"])[len(runs) // 2]
             rate = statistics.median(x["rate"] for x in runs)
             anchor = statistics.median(anchors)

@@ -4,6 +4,7 @@ open tables exactly where they were (SQLite and a real PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -123,3 +124,26 @@ def test_a_server_restored_in_the_background_answers_at_once_and_loads_every_tab
         assert sorted(t["name"] for t in client.get("/api/tables").json()["tables"]) == ["T0", "T1", "T2"]
         with client.websocket_connect(f"/ws/{made[2]['table_id']}") as ws:
             assert hello(ws, made[2]["token"])["view"]["hand"]
+
+
+def test_old_records_leave_memory_and_come_back_from_the_database(tmp_path, monkeypatch):
+    import skat.server.tables as tables_mod
+
+    monkeypatch.setattr(tables_mod, "RECENT_RECORDS", 2)
+    url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
+    with TestClient(create_app(url)) as client:
+        t = client.post("/api/tables", json={"seats": ["random", "random", "random"], "claim": None, "deals": 5,
+                                             "public": True}).json()
+        table = client.app.state.manager.get(t["table_id"])
+        seen: dict[int, dict] = {}
+        deadline = time.time() + 60
+        while len(seen) < 5:
+            assert time.time() < deadline, "the computers did not finish 5 deals"
+            for deal_no, record in list(table.records.items()):
+                seen.setdefault(deal_no, json.loads(json.dumps(record)))
+            time.sleep(0.005)
+        assert len(table.records) == 2 and len(table.series.table.records) == 1  # memory stays bounded
+        for deal_no in range(1, 6):  # the old ones rebuilt from the database, exactly as they were
+            got = client.get(f"/api/tables/{t['table_id']}/games/{deal_no}.json")
+            assert got.status_code == 200 and got.json() == seen[deal_no]
+        assert client.get(f"/api/tables/{t['table_id']}/games/6.json").json()["error"] == "no_deal"

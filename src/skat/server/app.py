@@ -225,14 +225,14 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.json")
     async def game_json(table_id: str, deal_no: int, request: Request) -> Response:
-        record = _finished_record(await readable(request, table_id), deal_no)
+        record = await (await readable(request, table_id)).finished_record(deal_no)
         return Response(json.dumps(record, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.json"'})
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.iss")
     async def game_iss(table_id: str, deal_no: int, request: Request) -> Response:
         table = await readable(request, table_id)
-        record = _finished_record(table, deal_no)
+        record = await table.finished_record(deal_no)
         if table.officers:
             raise TableError("no_iss_record", "the ISS format has no notation for Officers' Skat; download the "
                              "game's JSON record instead", 422)
@@ -248,7 +248,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_analysis(table_id: str, deal_no: int, request: Request) -> dict[str, Any]:
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
         table = await readable(request, table_id)
-        record = _finished_record(table, deal_no)
+        record = await table.finished_record(deal_no)
         if table.officers:
             raise TableError("no_analysis", "the double-dummy analysis is for Skat deals; Officers' Skat games "
                              "are not analysed", 422)
@@ -390,17 +390,6 @@ async def _json_body(request: Request) -> dict[str, Any]:
         return json_object(await request.body())
     except BadJSONError as exc:
         raise TableError("bad_json", str(exc)) from None
-
-
-def _finished_record(table: ServerTable, deal_no: int) -> dict[str, Any]:
-    table_id = table.id
-    record = table.records.get(deal_no)
-    if record is None:
-        if deal_no == table.deal_no:
-            raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
-                             409)
-        raise TableError("no_deal", f"table {table_id} has no finished deal {deal_no}", 404)
-    return record
 
 
 class _RateLimit:

@@ -129,6 +129,7 @@ class TableSeries:
             if len(entries) <= len(self.rows):
                 break
             self.rows.append(self._row(entries[len(self.rows)]))
+        del self.table.records[:-1]  # only the last one is read (_row); a long series keeps no more
         if game is None:
             self.next = None
             return
@@ -281,6 +282,7 @@ class OfficersTableSeries:
         if self.current is None or not self.current.game.is_over:
             raise ValueError("no finished game to write on the sheet")
         row = self.book.record(self.current.game)
+        del self.book.records[:-1]  # the table keeps the records (and the database); a long series keeps no more
         self._deal()
         return OfficersRow(row)
 

@@ -378,6 +378,7 @@ class Store:
         self._writer_lock = threading.Lock()
         self._conn: Connection | None = None
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="skat-db-read")
+        self._inserts: dict[str, Any] = {}
         self.commits = 0
         """Transactions the writer committed (each holds one or more writes)."""
         self.writes = 0
@@ -517,9 +518,12 @@ class Store:
 
     def _insert_new(self, table: Table) -> Any:
         """``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (a row back when it was inserted) for this database
-        (psycopg reports no row count for it)."""
-        stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).on_conflict_do_nothing()
-        return stmt.returning(*table.primary_key.columns)
+        (psycopg reports no row count for it); built once per table (building it costs more than running it)."""
+        stmt = self._inserts.get(table.name)
+        if stmt is None:
+            stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).on_conflict_do_nothing()
+            stmt = self._inserts[table.name] = stmt.returning(*table.primary_key.columns)
+        return stmt
 
     # ------------------------------------------------------------- writes
     def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Future:
@@ -609,6 +613,22 @@ class Store:
         or None when there is no such table."""
         with self.engine.connect() as conn:
             return self._load(conn, table_id, since_deal)
+
+    def load_deal(self, table_id: str, deal_no: int) -> StoredDeal | None:
+        """One stored deal with its actions, or None."""
+        with self.engine.connect() as conn:
+            d = conn.execute(select(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)).first()
+            if d is None:
+                return None
+            actions = [(a.seat, a.token) for a in conn.execute(
+                select(actions_t.c.seat, actions_t.c.token).where(actions_t.c.table_id == table_id,
+                                                                  actions_t.c.deal_no == deal_no)
+                .order_by(actions_t.c.seq))]
+        pos = json.loads(d.positions)
+        return StoredDeal(deal_no=d.deal_no, dealer=d.dealer, positions=tuple(pos),
+                          start=json.loads(d.start), finished=bool(d.finished),
+                          result=json.loads(d.result) if d.result else None,
+                          sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions)
 
     @staticmethod
     def _load(conn: Connection, table_id: str, since_deal: int = 1) -> StoredTable | None:

@@ -55,7 +55,7 @@ from skat.variants.officers.game import OfficersGame
 from skat.variants.officers.options import SCHEMA as OFFICERS_SCHEMA
 from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
 from skat.variants.officers.options import normalize_variant
-from skat.variants.registry import variant_of_game
+from skat.variants.registry import from_record, variant_of_game
 
 __all__ = ["TableManager", "ServerTable", "TableError", "PROTOCOL_VERSION", "public_view", "table_rulesets"]
 
@@ -67,6 +67,8 @@ SEAT_LABELS = ("forehand", "middlehand", "rearhand")
 TABLE_VARIANTS = ("standard", "officers")
 """The games a server table plays: ``standard`` Skat (its rule set picks Tournee Skat too) at 3 or 4 and
 Officers' Skat at 2 (one of :data:`skat.variants.officers.options.VARIANTS` as ``officers_variant``)."""
+RECENT_RECORDS = 8
+"""Finished deals whose records a table keeps in memory (the others come from the database)."""
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
 BOT_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
@@ -164,6 +166,8 @@ class ServerTable:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
     records: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The records of the last :data:`RECENT_RECORDS` finished deals (older ones are rebuilt from the database
+    when asked for: :meth:`finished_record`), so that a long series does not grow the server's memory."""
     results: dict[int, dict[str, Any]] = field(default_factory=dict)
     sheet_changed: bool = False
     claim_checked: set[tuple[int, int, int]] = field(default_factory=set)
@@ -389,6 +393,8 @@ class ServerTable:
             self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
         self.records[self.deal_no] = self._record(game)
+        while len(self.records) > RECENT_RECORDS:
+            del self.records[min(self.records)]
         self.results[self.deal_no] = {"deal_no": self.deal_no, "game_no": self.current.number,
                                       "round": self.current.round, "dealer": self.dealer,
                                       "positions": list(self.positions), "result": result_json,
@@ -428,16 +434,37 @@ class ServerTable:
         later deals could be computed (the store keeps them, to rebuild the table)."""
         return bool(self.settings.get("seeded"))
 
-    def _record(self, game: Game) -> dict[str, Any]:
+    def _record(self, game: Game, deal_no: int | None = None, dealer: int | None = None,
+                positions: tuple[int, ...] | None = None) -> dict[str, Any]:
         """The finished deal's record as clients get it: hands, skat, actions, result and the table block; the
-        ``seed`` is null unless :attr:`seed_public` (the record replays from its cards all the same)."""
+        ``seed`` is null unless :attr:`seed_public` (the record replays from its cards all the same). Of the
+        current deal unless ``deal_no``, ``dealer`` and ``positions`` say which."""
         record = game.to_record()
         if not self.seed_public:
             record["seed"] = None
-        record["table"] = {"id": self.id, "name": self.name, "deal_no": self.deal_no, "dealer": self.dealer,
-                           "positions": list(self.positions),
-                           "players": [self.seats[p].name for p in self.positions]}
+        deal_no = self.deal_no if deal_no is None else deal_no
+        dealer = self.dealer if dealer is None else dealer
+        positions = self.positions if positions is None else positions
+        record["table"] = {"id": self.id, "name": self.name, "deal_no": deal_no, "dealer": dealer,
+                           "positions": list(positions), "players": [self.seats[p].name for p in positions]}
         return record
+
+    async def finished_record(self, deal_no: int) -> dict[str, Any]:
+        """The record of a finished deal: one of the recent ones in memory, an older one rebuilt from the
+        database (its stored cards and actions replayed)."""
+        record = self.records.get(deal_no)
+        if record is not None:
+            return record
+        if deal_no == self.deal_no and self.game is not None and not self.game.is_over:
+            raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
+                             409)
+        stored = None
+        if 1 <= deal_no < self.deal_no + (1 if self.game is not None and self.game.is_over else 0):
+            stored = await self.store.read(self.store.load_deal, self.id, deal_no)
+        if stored is None or not stored.finished:
+            raise TableError("no_deal", f"table {self.id} has no finished deal {deal_no}", 404)
+        game = from_record(dict(stored.start, actions=[[seat, token] for seat, token in stored.actions]))
+        return self._record(game, deal_no, stored.dealer, stored.positions)
 
     async def maybe_start(self) -> bool:
         """Start the first or the next deal when every seat is taken and every person is ready."""
@@ -1375,7 +1402,7 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
     }
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=8192)  # about the hands in play at 2,000 tables; bounded memory
 def _display(mask: int, game_type: Any) -> list[str]:
     return [c.name for c in display_order(mask, game_type)]
 
