@@ -147,3 +147,12 @@ def test_an_unexpected_failure_is_500_internal(client, monkeypatch, caplog):
     assert any("/api/tables" in rec.getMessage() for rec in caplog.records)
     monkeypatch.undo()
     assert client.get("/api/tables").status_code == 200
+
+
+@pytest.mark.parametrize("token", ["\ud800", "é" * 10, "x" * 500])
+def test_a_token_that_cannot_be_a_seat_token_is_answered_bad_token(client, token):
+    t = new_table(client)
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+        assert error_of(ws)["code"] == "bad_token"
+        assert hello(ws, t["token"])[0]["position"] == 0  # the connection goes on; the right token works

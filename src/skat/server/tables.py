@@ -1214,6 +1214,9 @@ class TableManager:
         """The position whose secret token this is; raises for an unknown token."""
         if not token:
             return None
+        if not isinstance(token, str) or not token.isascii() or len(token) > 200:  # tokens are URL-safe base64
+            raise TableError("bad_token", "this is not a seat token (they are short ASCII text, as the join "
+                             "answer gave it); join a free seat or watch as a spectator", 403)
         h = hash_token(token)
         for s in table.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
