@@ -155,6 +155,18 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     return {"latencies": latencies, "elapsed": elapsed, **counts}
 
 
+async def random_step(table, rng: random.Random) -> int:
+    """One step at a table of three people in process: the next deal when one is over (0), else a random
+    legal action of the seat to move (1)."""
+    game = table.game
+    if game.is_over:
+        for position in range(3):
+            await table.next_deal(position)
+        return 0
+    await table.act(table.positions[game.to_move], str(rng.choice(game.legal_actions())))
+    return 1
+
+
 async def server_cost(actions: int = 3000, seed: int = 1, ruleset: str = "isko2018") -> float:
     """Milliseconds per action of the server's own path (check, store, three encoded states), in process."""
     from skat.server.store import Store
@@ -177,13 +189,7 @@ async def server_cost(actions: int = 3000, seed: int = 1, ruleset: str = "isko20
     done = 0
     start = time.perf_counter()
     while done < actions:
-        game = table.game
-        if game.is_over:
-            for position in range(3):
-                await table.next_deal(position)
-            continue
-        await table.act(table.positions[game.to_move], str(rng.choice(game.legal_actions())))
-        done += 1
+        done += await random_step(table, rng)
     elapsed = time.perf_counter() - start
     manager.shutdown()
     manager.store.close()

@@ -25,7 +25,7 @@ from skat.server.store import Store
 from skat.server.tables import TableManager
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import UNLIMITED, free_port  # noqa: E402
+from load import UNLIMITED, free_port, random_step  # noqa: E402
 
 
 async def fill(url: str, tables: int, deals: int, seed: int) -> list[str]:
@@ -43,12 +43,7 @@ async def fill(url: str, tables: int, deals: int, seed: int) -> list[str]:
 
     async def play(table) -> None:
         while table.deal_no < deals or not table.game.is_over:
-            game = table.game
-            if game.is_over:
-                for position in range(3):
-                    await table.next_deal(position)
-                continue
-            await table.act(table.positions[game.to_move], str(rng.choice(game.legal_actions())))
+            await random_step(table, rng)
 
     await asyncio.gather(*(play(t) for t in made))
     manager.shutdown()

@@ -21,6 +21,7 @@ from skat.server.tables import TableManager
 from skat.variants.officers import OfficersGame
 from skat.variants.officers.game import DOWN, OUT, OWN, UP
 from skat.variants.officers.options import VARIANTS
+from test_server import recv, recv_state
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 CARD_RE = re.compile(r"\b[CSHD][789TJQKA]\b")
@@ -34,15 +35,6 @@ def new_table(client: TestClient, **body) -> dict:
     return r.json()
 
 
-def recv(ws) -> dict:
-    return json.loads(ws.receive_text())
-
-
-def recv_state(ws) -> dict:
-    while True:
-        m = recv(ws)
-        if m["type"] == "state":
-            return m
 
 
 def hello(ws, token: str | None) -> dict:
