@@ -28,9 +28,11 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 
+import aiohttp
 import httpx
-import websockets
+import orjson
 
 
 def free_port() -> int:
@@ -59,6 +61,15 @@ def start_server(db: str, port: int) -> subprocess.Popen:
     raise SystemExit("the server did not start within 60 s")
 
 
+def fast_loop() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop (the servers run on it too: uvicorn[standard]) where it is installed."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
+
+
 def percentile(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))]
@@ -70,15 +81,15 @@ async def ping_anchor(base: str, ws_base: str, n: int = 300) -> float:
         t = (await http.post(f"{base}/api/tables", json={"seats": ["random", "random", "random"], "claim": None,
                                                            "deals": 1, "public": True})).json()
     times = []
-    async with websockets.connect(f"{ws_base}/ws/{t['table_id']}") as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1}))
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"{ws_base}/ws/{t['table_id']}") as ws:
+        await ws.send_str(json.dumps({"type": "hello", "protocol": 1}))
         for _ in range(3):
-            await ws.recv()
+            await ws.receive_str()
         for i in range(n):
             t0 = time.perf_counter()
-            await ws.send(json.dumps({"type": "ping", "t": i}))
+            await ws.send_str(json.dumps({"type": "ping", "t": i}))
             while True:
-                m = json.loads(await ws.recv())
+                m = json.loads(await ws.receive_str())
                 if m["type"] == "pong" and m["t"] == i:
                     break
             times.append((time.perf_counter() - t0) * 1000)
@@ -86,35 +97,37 @@ async def ping_anchor(base: str, ws_base: str, n: int = 300) -> float:
     return statistics.median(times)
 
 
-async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng: random.Random,
-                      latencies: list[float], counts: dict, pace: float) -> None:
-    async with websockets.connect(f"{ws_base}/ws/{table_id}", max_size=2**20, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
+async def seat_client(session: aiohttp.ClientSession, ws_base: str, table_id: str, token: str,
+                      rng: random.Random, latencies: list[float], counts: dict, pace: float) -> None:
+    """One seat: act on every state that asks it to, until cancelled (the generator's own cost is kept low,
+    aiohttp's compiled frame reader, orjson, no timeout per message, so that it leaves the cores to the
+    servers it measures)."""
+    async with session.ws_connect(f"{ws_base}/ws/{table_id}", max_msg_size=2**20, compress=0) as ws:
+        await ws.send_str(orjson.dumps({"type": "hello", "protocol": 1, "token": token}).decode())
         pending: tuple[int, float, int] | None = None
         asked_next = -1
-        while time.perf_counter() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop - time.perf_counter()))
-            except TimeoutError:
-                break
-            m = json.loads(raw)
+        async for frame in ws:
+            if frame.type is not aiohttp.WSMsgType.TEXT:
+                continue
+            m = orjson.loads(frame.data)
             if m["type"] == "error":
                 counts["errors"] += 1
                 pending = None
-                await ws.send(json.dumps({"type": "state"}))  # recover: act again on a fresh state
+                await ws.send_str('{"type":"state"}')  # recover: act again on a fresh state
                 continue
             if m["type"] != "state" or m["view"] is None:
                 continue
             v = m["view"]
             if pending is not None and m["table"]["deal_no"] == pending[0] and m["seq"] > pending[2]:
-                latencies.append((time.perf_counter() - pending[1]) * 1000)
-                counts["actions"] += 1
+                if pending[1] >= counts["from"]:  # sent after the warm-up
+                    latencies.append((time.perf_counter() - pending[1]) * 1000)
+                    counts["actions"] += 1
                 pending = None
             if v["phase"] == "finished":
                 if asked_next != m["table"]["deal_no"]:
                     asked_next = m["table"]["deal_no"]
-                    counts["deals"] += 1 if m["you"]["position"] == 0 else 0
-                    await ws.send(json.dumps({"type": "next_deal"}))
+                    counts["deals"] += 1 if m["you"]["position"] == 0 and time.perf_counter() >= counts["from"] else 0
+                    await ws.send_str('{"type":"next_deal"}')
                 continue
             if pending is None and v["to_move"] == v["seat"] and v["legal_actions"]:
                 legal = v["legal_actions"]
@@ -125,14 +138,16 @@ async def seat_client(ws_base: str, table_id: str, token: str, stop: float, rng:
                 if pace:
                     await asyncio.sleep(rng.uniform(0.5 * pace, 1.5 * pace))  # a computer player's pace
                 pending = (m["table"]["deal_no"], time.perf_counter(), m["seq"])
-                await ws.send(json.dumps({"type": "action", "action": action, "seq": m["seq"]}))
+                await ws.send_str(orjson.dumps({"type": "action", "action": action, "seq": m["seq"]}).decode())
 
 
 async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: float = 0.0,
-               ruleset: str = "isko2018") -> dict:
-    """Play ``tables`` tables of three people for ``seconds``; with several server processes (``bases``)
-    table i is made at process i and its three seats connect to three processes in turn, so that every
-    action reaches the other seats through the fan-out (docs/deployment.md)."""
+               ruleset: str = "isko2018", route: str = "spread", warmup: float = 0.0) -> dict:
+    """Play ``tables`` tables of three people for ``seconds``. With several server processes (``bases``)
+    table i is made at process i; ``route`` "spread" connects its three seats to three processes in turn,
+    so that every action reaches the other seats through the fan-out (the fan-out's worst case), "table"
+    connects them all to process i, as a balancer routing by table id does (docs/deployment.md). The first
+    ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted."""
     rng = random.Random(seed)
     latencies: list[float] = []
     counts = {"actions": 0, "errors": 0, "deals": 0}
@@ -146,13 +161,24 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
             seats.append((bases[i % n], t["table_id"], t["token"]))
             for k in (1, 2):
                 j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
-                seats.append((bases[(i + k) % n], t["table_id"], j["token"]))
+                seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
     start = time.perf_counter()
-    stop = start + seconds
-    await asyncio.gather(*(seat_client(b.replace("http", "ws", 1), tid, tok, stop, random.Random(rng.random()),
-                                       latencies, counts, pace) for b, tid, tok in seats))
-    elapsed = time.perf_counter() - start
-    return {"latencies": latencies, "elapsed": elapsed, **counts}
+    counts["from"] = start + warmup
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    clients = [asyncio.create_task(seat_client(session, b.replace("http", "ws", 1), tid, tok,
+                                               random.Random(rng.random()), latencies, counts, pace))
+               for b, tid, tok in seats]
+    done, _ = await asyncio.wait(clients, timeout=warmup + seconds)
+    elapsed = time.perf_counter() - start - warmup
+    for task in clients:
+        task.cancel()
+    await asyncio.gather(*clients, return_exceptions=True)
+    await session.close()
+    for task in done:  # a seat that ended before the time was up failed: say why
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
+    return {"latencies": latencies, "elapsed": elapsed, "actions": counts["actions"], "errors": counts["errors"],
+            "deals": counts["deals"]}
 
 
 async def random_step(table, rng: random.Random) -> int:
@@ -204,7 +230,7 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
             port = free_port()
             procs.append((start_server(db, port), f"http://127.0.0.1:{port}"))
         bases = [base for _, base in procs]
-        anchor = asyncio.run(ping_anchor(bases[0], bases[0].replace("http", "ws", 1)))
+        anchor = asyncio.run(ping_anchor(bases[0], bases[0].replace("http", "ws", 1), args.pings))
         memory: list[list[int]] = []
         sampling = threading.Event()
 
@@ -215,7 +241,9 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
         sampler = threading.Thread(target=sample, daemon=True)
         sampler.start()
         try:
-            res = asyncio.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset))
+            with asyncio.Runner(loop_factory=fast_loop()) as runner:  # the clients as cheap as the servers' loop
+                res = runner.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset, args.route,
+                                            args.warmup))
         finally:
             sampling.set()
             sampler.join()
@@ -264,7 +292,9 @@ def databases(args: argparse.Namespace) -> tuple[list[tuple[str, str]], object |
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--seconds", type=float, default=20.0, help="seconds measured (after the warm-up)")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds played first and not counted: every seat connects and gets its first state")
     parser.add_argument("--repeats", type=int, default=3, help="runs; the median run is reported")
     parser.add_argument("--db", default="sqlite",
                         help="sqlite (a fresh file, the default), postgresql (a throw-away local cluster) or a URL")
@@ -273,12 +303,17 @@ def main() -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="server processes on the database (more than one needs PostgreSQL); the seats of a "
                              "table connect to different processes")
+    parser.add_argument("--route", choices=("spread", "table"), default="spread",
+                        help="with several processes: spread a table's seats over the processes (every action "
+                             "crosses the fan-out) or connect them all to one process, as nginx routing by table "
+                             "id does (docs/deployment.md)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pace", type=float, default=1.0,
                         help="mean seconds a seat waits before acting, like a computer player at a table "
                              "(uniform 0.5x to 1.5x); 0 drives every table as fast as the server answers")
     parser.add_argument("--ruleset", default="isko2018",
                         help="rule set of the tables (pub: Ramsch, Kontra/Re, Bock rounds through skat.Table)")
+    parser.add_argument("--pings", type=int, default=300, help="pings of the idle anchor (one every 60 ms)")
     parser.add_argument("--no-cost", action="store_true", help="skip the in-process cost of the server's path")
     parser.add_argument("--memory-every", type=float, default=30.0,
                         help="seconds between samples of the server processes' memory (a soak: --seconds 600)")
@@ -309,8 +344,9 @@ def main() -> int:
             rate = statistics.median(x["rate"] for x in runs)
             anchor = statistics.median(anchors)
             medians[label] = rate
+            route = f", seats routed: {args.route}" if args.processes > 1 else ""
             print(f"\n{label}: median of {len(runs)} runs at {args.tables} concurrent {args.ruleset} tables, "
-                  f"{args.processes} server process(es), pace {args.pace} s per action:")
+                  f"{args.processes} server process(es){route}, pace {args.pace} s per action:")
             print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms")
             print(f"  throughput {rate:.0f} acknowledged actions/s, errors {sum(x['errors'] for x in runs)}")
             print(f"  anchor: idle ping round trip {anchor:.2f} ms; p50/anchor {med['p50'] / anchor:.1f}x, "

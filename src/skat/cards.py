@@ -205,6 +205,10 @@ def _parse_card(text: str) -> Card | None:
 
 
 ALL_CARDS = 0xFFFFFFFF
+CARDS: tuple[Card, ...] = tuple(Card)
+"""Every card by its number (``CARDS[n]`` is ``Card(n)`` without the enum's lookup)."""
+CARD_NAMES: tuple[str, ...] = tuple(card.name for card in Card)
+"""The ISS name of every card by its number (``CARD_NAMES[Card.CJ] == "CJ"``)."""
 CARD_POINTS: tuple[int, ...] = tuple(_RANK_POINTS[c & 7] for c in range(32))
 """Card points by card number."""
 JACKS = (1 << Card.DJ) | (1 << Card.HJ) | (1 << Card.SJ) | (1 << Card.CJ)
@@ -222,6 +226,11 @@ def iter_mask(mask: int) -> Iterator[int]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+def mask_names(mask: int) -> list[str]:
+    """The ISS names of the cards in a mask, lowest first (``CardSet`` without making ``Card`` members)."""
+    return [CARD_NAMES[i] for i in iter_mask(mask)]
 
 
 def mask_of(items: Iterable[Card | int | str] | CardSet | int | str) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat._compiled import compiled_module
-from skat.cards import ALL_CARDS, Card, CardSet, mask_of, mask_points
+from skat.cards import ALL_CARDS, CARDS, Card, CardSet, mask_of, mask_points
 from skat.deal.ramsch import push_discards, score_ramsch
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
@@ -614,8 +614,8 @@ class Game(DealState):
             skat=self._view_skat(seat, is_declarer),
             discard=self._view_discard(seat, is_declarer),
             open_hands=open_hands,
-            trick=[((lead + i) % 3, Card(c)) for i, c in enumerate(self.trick)],
-            tricks=[(ld, (Card(a), Card(b), Card(c)), w) for ld, (a, b, c), w in self.tricks],
+            trick=[((lead + i) % 3, CARDS[c]) for i, c in enumerate(self.trick)],
+            tricks=[(ld, (CARDS[a], CARDS[b], CARDS[c]), w) for ld, (a, b, c), w in self.tricks],
             trick_points=(self.trick_points[0], self.trick_points[1], self.trick_points[2]),
             hand_sizes=(self._hands[0].bit_count(), self._hands[1].bit_count(), self._hands[2].bit_count()),
             result=self.result,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from skat.cards import Card, CardSet
+from skat.cards import CARD_NAMES, Card, CardSet, mask_names
 from skat.deal.game import GameResult, Phase, SeatView
 from skat.deal.ramsch import RamschOutcome
 from skat.rules.actions import Action
@@ -66,7 +66,11 @@ def _token_variant(ruleset: Any) -> str:
 
 # ------------------------------------------------------------ small parts
 def _names(cards: Iterable[Card] | None) -> list[str] | None:
-    return None if cards is None else [c.name for c in cards]
+    if cards is None:
+        return None
+    if isinstance(cards, CardSet):
+        return mask_names(cards.mask)
+    return [CARD_NAMES[c] for c in cards]
 
 
 def _cards(names: list[str] | None) -> CardSet | None:
@@ -90,7 +94,7 @@ def _result_json(result: Any) -> dict[str, Any] | None:
 
 
 def _tricks_json(tricks: list[tuple[int, tuple[Card, ...], int]]) -> list[list[Any]]:
-    return [[ld, [c.name for c in cs], w] for ld, cs, w in tricks]
+    return [[ld, [CARD_NAMES[c] for c in cs], w] for ld, cs, w in tricks]
 
 
 def _tricks(data: list[list[Any]]) -> list[tuple[int, tuple[Card, ...], int]]:
@@ -155,7 +159,7 @@ def seat_view_to_json(view: SeatView) -> dict[str, Any]:
         "seat": view.seat,
         "phase": view.phase.value,
         "to_move": view.to_move,
-        "hand": [c.name for c in view.hand],
+        "hand": mask_names(view.hand.mask),
         "legal_actions": [str(a) for a in view.legal_actions],
         "side_actions": [str(a) for a in view.side_actions],
         "auction": [[s, t] for s, t in view.auction],
@@ -164,8 +168,8 @@ def seat_view_to_json(view: SeatView) -> dict[str, Any]:
         "contract": _contract_json(view.contract),
         "skat": _names(view.skat),
         "discard": _names(view.discard),
-        "open_hands": {str(s): [c.name for c in h] for s, h in view.open_hands.items()},
-        "trick": [[s, c.name] for s, c in view.trick],
+        "open_hands": {str(s): mask_names(h.mask) for s, h in view.open_hands.items()},
+        "trick": [[s, CARD_NAMES[c]] for s, c in view.trick],
         "tricks": _tricks_json(view.tricks),
         "trick_points": list(view.trick_points),
         "hand_sizes": list(view.hand_sizes),
@@ -212,7 +216,7 @@ def officers_view_to_json(view: OfficersView) -> dict[str, Any]:
         "contract": _contract_json(view.contract),
         "kontra_level": view.kontra_level, "bid": view.bid, "auction": [[s, t] for s, t in view.auction],
         "own_piles": _piles_json(view.own_piles), "opponent_piles": _piles_json(view.opponent_piles),
-        "hand": [c.name for c in view.hand], "opponent_hand_size": view.opponent_hand_size,
+        "hand": mask_names(view.hand.mask), "opponent_hand_size": view.opponent_hand_size,
         "opponent_hand": _names(view.opponent_hand),
         "skat": _names(view.skat),
         "discard": _names(view.discard),

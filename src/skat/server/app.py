@@ -39,6 +39,7 @@ from skat.server.tables import (
     ServerTable,
     TableError,
     TableManager,
+    encode_message,
     table_rulesets,
 )
 from skat.solver.search import warm_up
@@ -416,7 +417,7 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str,
     send_lock = asyncio.Lock()
 
     async def send(message: dict[str, Any] | str) -> None:
-        text = message if isinstance(message, str) else json.dumps(message, separators=(",", ":"))
+        text = message if isinstance(message, str) else encode_message(message)
         async with send_lock:
             await ws.send_text(text)
 

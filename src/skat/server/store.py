@@ -419,10 +419,12 @@ class Store:
 
         ``notice`` is sent to the other server processes (PostgreSQL) in the same transaction."""
         future: Future = Future()
-        with self._writer_lock:
-            if self._writer is None or not self._writer.is_alive():
-                self._writer = threading.Thread(target=self._write_loop, name="skat-db-writer", daemon=True)
-                self._writer.start()
+        writer = self._writer
+        if writer is None or not writer.is_alive():
+            with self._writer_lock:
+                if self._writer is None or not self._writer.is_alive():
+                    self._writer = threading.Thread(target=self._write_loop, name="skat-db-writer", daemon=True)
+                    self._writer.start()
         self._queue.put(_Write(op, future, notice))
         return future
 

@@ -29,7 +29,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from skat.cards import ALL_CARDS, JACKS, Card, CardSet, mask_of, mask_points
+from skat.cards import ALL_CARDS, CARDS, JACKS, Card, CardSet, mask_of, mask_points
 from skat.deal.game import DealState, GameResult, Phase, SeatView, bid_ladder, deal, record_ruleset
 from skat.deal.ramsch import score_ramsch
 from skat.deal.variant import Variant, skat_record_owner
@@ -432,8 +432,8 @@ class TourneeGame(DealState):
                 CardSet.from_mask(sum(1 << c for c in self.turned)) if self.turned else None),
             discard=CardSet.from_mask(self.discard) if is_declarer and self.discard is not None else None,
             open_hands=open_hands,
-            trick=[((lead + i) % 3, Card(c)) for i, c in enumerate(self.trick)],
-            tricks=[(ld, (Card(a), Card(b), Card(c)), w) for ld, (a, b, c), w in self.tricks],
+            trick=[((lead + i) % 3, CARDS[c]) for i, c in enumerate(self.trick)],
+            tricks=[(ld, (CARDS[a], CARDS[b], CARDS[c]), w) for ld, (a, b, c), w in self.tricks],
             trick_points=(self.trick_points[0], self.trick_points[1], self.trick_points[2]),
             hand_sizes=(self._hands[0].bit_count(), self._hands[1].bit_count(), self._hands[2].bit_count()),
             result=self.result, ruleset=self.ruleset.name,
