@@ -1,45 +1,48 @@
-"""Officers' Skat in the browser: the HTTP API of skat.server.officers against the computer opponent
-(every variant played to the end, errors change nothing, no hidden card ever leaks to a seat), one
-headless-Chromium game through the page (screenshots in test-output/screenshots/officers-*.png) and a
-page that resumes its table after the server restarts on the same database (more on the database in
-test_officers_store.py). On the club server the same page plays at a server table over the table
-WebSocket (test_browser_plays_a_club_server_table_over_the_websocket; the protocol in
-test_server_officers_ws.py)."""
+"""Officers' Skat in the browser, on the club server: the page and its start address (``skat play --variant
+officers`` opens it), one headless-Chromium game through the page against the computer (screenshots in
+test-output/screenshots/officers-*.png), the page at a server table over the table WebSocket at desktop and
+phone size, resumed after a restart (the protocol itself in test_server_officers_ws.py). The retired REST API
+answers 410 to every change and still reads the tables it stored, read-only, without a hidden card."""
 
 from __future__ import annotations
 
 import json
-import random
+import os
 import re
+import subprocess
+import sys
 
+import httpx
 import pytest
-from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, inspect, text
 
 from skat.cards import Card
-from skat.server import officers as officers_server
-from skat.server.officers import PAGE, TABLES, create_officers_app, page_url, router
+from skat.records.wire import officers_view_to_json
+from skat.server import create_app
+from skat.server.officers import RETIRED, page_url
+from skat.server.store import Store, normalize_db_url
+from skat.server.tables import hash_token
 from skat.variants.officers import OfficersGame
 from skat.variants.officers.game import DOWN, OUT, OWN, UP
-from skat.variants.officers.options import VARIANTS
-from test_server_support import ROOT, chromium_launch_kwargs, free_port, serve, stop
+from test_server_support import (
+    ROOT,
+    chromium_launch_kwargs,
+    free_port,
+    postgres,  # noqa: F401 - the fixture
+    serve,
+    stop,
+)
 
 SHOTS = ROOT / "test-output" / "screenshots"
 CARD_RE = re.compile(r"\b[CSHD][789TJQKA]\b")
 
 
-def make_app() -> FastAPI:
-    app = FastAPI()
-    app.include_router(router)
-    app.mount("/static", StaticFiles(directory=PAGE.parent), name="static")
-    return app
-
-
-@pytest.fixture(scope="module")
-def client():
-    with TestClient(make_app()) as c:
-        yield c
+@pytest.fixture()
+def club(tmp_path):
+    url = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    with TestClient(create_app(url)) as c:
+        yield c, url
 
 
 def hidden_cards(game: OfficersGame, seat: int) -> set[str]:
@@ -60,158 +63,156 @@ def hidden_cards(game: OfficersGame, seat: int) -> set[str]:
     return out
 
 
-def check_no_leak(state: dict, table_id: str) -> set[str]:
-    game = TABLES[table_id].game
-    seat = state["seat"]
-    shown = set(CARD_RE.findall(json.dumps(state["view"]) + " " + " ".join(state["legal"])))
-    hidden = hidden_cards(game, seat)
-    leaked = shown & hidden
-    assert not leaked, f"seat {seat} was sent cards it may not see: {sorted(leaked)} (phase {game.phase})"
-    assert set(state) == {"table", "seat", "seq", "game_no", "variant", "view", "legal", "sheet", "token"} - (
-        set() if "token" in state else {"token"})
-    return hidden
-
-
-def create(client, **body) -> tuple[dict, dict]:
-    r = client.post("/api/officers/tables", json=body)
-    assert r.status_code == 200, r.text
-    st = r.json()
-    return st, {"X-Seat-Token": st["token"]}
-
-
-def act(client, st: dict, headers: dict, action: str):
-    return client.post(f"/api/officers/tables/{st['table']}/actions", json={"action": action, "seq": st["seq"]},
-                       headers=headers)
-
-
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_full_game_against_the_bot_every_variant(client, variant):
-    rng = random.Random(variant)
-    options = {"allow_null": True, "allow_ramsch": True} if variant in ("classic", "passing") else {}
-    st, headers = create(client, variant=variant, seed=11, options=options, seat=1)
-    tid = st["table"]
-    saw_hidden = False
-    steps = 0
-    while st["view"]["phase"] != "finished":
-        assert st["view"]["to_move"] == st["seat"] and st["legal"], st["view"]
-        assert st["legal"] == st["view"]["legal_actions"]
-        saw_hidden |= bool(check_no_leak(st, tid))
-        r = act(client, st, headers, rng.choice(st["legal"]))
-        assert r.status_code == 200, r.text
-        assert r.json()["seq"] == st["seq"] + 1
-        st = r.json()
-        steps += 1
-        assert steps < 100
-    assert saw_hidden, "the test never met a hidden card: it checks nothing"
-    check_no_leak(st, tid)
-    result = st["view"]["result"]
-    assert result["variant"] == variant and result["explanation"]
-    game = TABLES[tid].game
-    assert result == game.result.to_json()
-    tricks = st["view"]["tricks"]
-    if result["kind"] == "played" and not (result["game"] == "null" and result["scores"] != [0, 0]
-                                           and len(tricks) < game.total_tricks):
-        assert len(tricks) == game.total_tricks
-    # The next game swaps the seats and deals again.
-    r = client.post(f"/api/officers/tables/{tid}/next", headers=headers)
-    assert r.status_code == 200, r.text
-    nxt = r.json()
-    assert nxt["game_no"] == 2 and nxt["seat"] == 0 and nxt["view"]["phase"] != "finished"
-    check_no_leak(nxt, tid)
-    # the series' score sheet keeps each player's score whatever seat he had
-    person, computer = result["scores"][1], result["scores"][0]
-    assert st["sheet"] == {"games": [[person, computer]], "you": person, "computer": computer}
-    assert nxt["sheet"] == st["sheet"]
-
-
-def test_errors_are_clear_and_change_nothing(client):
-    st, headers = create(client, variant="classic", seed=3, seat=0)
-    tid = st["table"]
-    url = f"/api/officers/tables/{tid}"
-
-    def unchanged():
-        now = client.get(url, headers=headers).json()
-        assert now == {k: v for k, v in st.items() if k != "token"}
-
-    assert st["view"]["phase"] == "choose"
-    r = act(client, st, headers, "CJ")  # a card while the game is being chosen
-    assert r.status_code == 422 and "not allowed now" in r.json()["detail"]
-    unchanged()
-    r = act(client, st, headers, "frobnicate")
-    assert r.status_code == 422 and "cannot read the action" in r.json()["detail"]
-    unchanged()
-    r = act(client, st, headers, "declare null")  # Null only by agreement
-    assert r.status_code == 422 and "allow_null" in r.json()["detail"]
-    unchanged()
-    r = client.post(f"{url}/actions", json={"action": st["legal"][0], "seq": st["seq"] + 5}, headers=headers)
-    assert r.status_code == 409 and "stale" in r.json()["detail"]
-    unchanged()
-    r = act(client, st, {"X-Seat-Token": "not-the-token"}, st["legal"][0])
-    assert r.status_code == 403
-    unchanged()
-    assert client.get(url).status_code == 403
-    assert client.get("/api/officers/tables/nope", headers=headers).status_code == 404
-    r = client.post(f"{url}/next", headers=headers)
-    assert r.status_code == 409 and "still running" in r.json()["detail"]
-    unchanged()
-    # A legal action moves on; replaying it with the old seq is stale and refused.
-    r = act(client, st, headers, "declare clubs")
-    assert r.status_code == 200
-    after = r.json()
-    r = act(client, st, headers, "declare clubs")
-    assert r.status_code == 409
-    assert client.get(url, headers=headers).json()["seq"] == after["seq"]
-    # In play, a covered or a non-following card is refused with the reason.
-    while after["view"]["phase"] != "play":
-        after = act(client, after, headers, after["legal"][-1]).json()
-    game = TABLES[tid].game
-    covered = next(Card(p[1]).name for p in game.piles[after["seat"]] if len(p) > 1)
-    r = act(client, after, headers, covered)
-    assert r.status_code == 422 and "covered" in r.json()["detail"]
-    assert client.get(url, headers=headers).json()["seq"] == after["seq"]
-
-
-def test_after_the_game_actions_are_refused(client):
-    st, headers = create(client, variant="harlequin", seed=8)
-    while st["view"]["phase"] != "finished":
-        st = act(client, st, headers, st["legal"][0]).json()
-    r = act(client, st, headers, "pass")
-    assert r.status_code == 409 and "game is over" in r.json()["detail"]
-
-
-@pytest.mark.parametrize("body, words", [
-    ({"variant": "poker"}, "unknown Officers' Skat variant"),
-    ({"variant": "admiral", "options": {"allow_null": True}}, "do not apply"),
-    ({"variant": "classic", "options": {"scoring": "nonsense"}}, "scoring"),
-    ({"variant": "classic", "options": {"colour": 1}}, "unknown option"),
-    ({"variant": "classic", "seat": 2}, "seat must be 0"),
-])
-def test_bad_table_requests(client, body, words):
-    r = client.post("/api/officers/tables", json=body)
-    assert r.status_code == 422 and words in r.json()["detail"]
-
-
-def test_page_is_served(client):
+def test_page_is_served_and_linked_from_the_lobby(club):
+    client, _ = club
     r = client.get("/officers")
     assert r.status_code == 200 and "/static/officers.js" in r.text
     for name in ("officers.js", "officers.css", "cards.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
-
-
-def test_stand_alone_app_and_start_address():
-    with TestClient(create_officers_app()) as c:
-        assert c.get("/api/health").json() == {"status": "ok"}
-        assert c.get("/officers").status_code == 200
-        assert c.get("/static/officers.css").status_code == 200
+    assert 'href="/officers"' in client.get("/").text
+    assert "officers" in client.get("/api/meta").json()["variants"]
+    assert client.get("/api/officers/variants").json()["variants"][0] == "classic"
     assert page_url("http://127.0.0.1:8000/", "admiral", 4) == \
         "http://127.0.0.1:8000/officers?variant=admiral&start=1&seed=4"
 
 
+def test_skat_play_officers_opens_the_page_on_the_club_server(tmp_path):
+    """``skat play --variant officers`` serves the club server (an Officers' table is a server table there)
+    and prints the page's start address."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "skat", "play", "--variant", "officers", "--officers-variant", "admiral", "--seed", "4",
+         "--no-browser", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'play.sqlite'}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = proc.stdout.readline()  # printed once the server is up
+        assert line.startswith(f"Your table: http://127.0.0.1:{port}/officers?variant=admiral&start=1&seed=4"), \
+            line + proc.stderr.read() if proc.poll() is not None else line
+        base = f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{base}/officers").status_code == 200
+        made = httpx.post(f"{base}/api/tables", json={"variant": "officers", "officers_variant": "admiral", "seed": 4})
+        assert made.status_code == 201 and made.json()["token"]
+        assert httpx.post(f"{base}/api/officers/tables", json={"variant": "admiral"}).status_code == 410
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.mark.parametrize("method, path", [
+    ("POST", "/api/officers/tables"), ("POST", "/api/officers/tables/abc/actions"),
+    ("POST", "/api/officers/tables/abc/next"), ("POST", "/api/officers/tables/abc/close"),
+    ("DELETE", "/api/officers/tables/abc")])
+def test_the_retired_rest_api_refuses_every_change_and_says_where_to_go(club, method, path):
+    client, _ = club
+    r = client.request(method, path, json={"variant": "classic", "seed": 2})
+    assert r.status_code == 410 and r.json() == {"error": "retired", "message": RETIRED}
+    assert "POST /api/tables" in RETIRED and '"variant": "officers"' in RETIRED
+    assert client.get("/api/tables").json()["tables"] == []  # nothing was made
+
+
+def store_old_table(url: str, table_id: str, token: str, *, steps: int, closed: bool = False) -> OfficersGame:
+    """A table as the retired REST API stored it (its three tables), ``steps`` actions into its first game."""
+    game = OfficersGame("classic", seed=7)
+    record = game.to_record()
+    rows = []
+    for n in range(steps):
+        seat, action = game.to_move, game.legal_actions()[0]
+        game.apply(action, seat)
+        rows.append({"t": table_id, "n": n, "seat": seat, "token": str(action)})
+    engine = create_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(text(
+                "INSERT INTO officers_tables (id, token_hash, created, updated, variant, options, seed, bot_seed, "
+                "person, game_no, seq, moves, sheet, closed) VALUES (:id, :h, 1.0, 2.0, 'classic', '{}', 7, 7, 0, 1, "
+                ":seq, :seq, '[]', :closed)"), {"id": table_id, "h": hash_token(token), "seq": steps, "closed": closed})
+            conn.execute(text("INSERT INTO officers_games (table_id, game_no, person, record, finished) "
+                              "VALUES (:t, 1, 0, :r, false)"), {"t": table_id, "r": json.dumps(record)})
+            for row in rows:
+                conn.execute(text("INSERT INTO officers_actions (table_id, game_no, n, seat, token, at) "
+                                  "VALUES (:t, 1, :n, :seat, :token, 3.0)"), row)
+    finally:
+        engine.dispose()
+    return game
+
+
+def test_a_table_of_the_retired_api_stays_readable_read_only(club):
+    client, url = club
+    game = store_old_table(url, "old1", "secret-token", steps=3)
+    store_old_table(url, "old2", "other-token", steps=1, closed=True)
+    r = client.get("/api/officers/tables/old1", headers={"X-Seat-Token": "secret-token"})
+    assert r.status_code == 200, r.text
+    st = r.json()
+    assert st["read_only"] is True and st["legal"] == [] and st["seq"] == 3 and st["seat"] == 0
+    assert st["view"] == officers_view_to_json(game.view(0))  # the stored game, replayed
+    shown = set(CARD_RE.findall(json.dumps(st["view"])))
+    hidden = hidden_cards(game, 0)
+    assert hidden and not shown & hidden, sorted(shown & hidden)  # face-down cards stay hidden
+    assert client.get("/api/officers/tables/old1", headers={"X-Seat-Token": "wrong"}).json()["error"] == "bad_token"
+    assert client.get("/api/officers/tables/old1").status_code == 403
+    assert client.get("/api/officers/tables/nope", headers={"X-Seat-Token": "x"}).status_code == 404
+    closed = client.get("/api/officers/tables/old2", headers={"X-Seat-Token": "other-token"})
+    assert closed.status_code == 410 and closed.json()["error"] == "closed"
+    assert client.post("/api/officers/tables/old1/actions", json={"action": "pass", "seq": 3},
+                       headers={"X-Seat-Token": "secret-token"}).status_code == 410
+    assert client.get("/api/officers/tables/old1", headers={"X-Seat-Token": "secret-token"}).json() == st
+
+
+# The retired API's tables as its schema made them before tables could be closed (no ``closed`` column).
+OLD_SCHEMA = [
+    """CREATE TABLE officers_tables (
+        id VARCHAR(32) NOT NULL, token_hash VARCHAR(64) NOT NULL, created FLOAT NOT NULL, updated FLOAT NOT NULL,
+        variant VARCHAR(20) NOT NULL, options TEXT NOT NULL, seed BIGINT, bot_seed BIGINT NOT NULL,
+        person INTEGER NOT NULL, game_no INTEGER NOT NULL, seq INTEGER NOT NULL, moves INTEGER NOT NULL,
+        sheet TEXT NOT NULL, PRIMARY KEY (id))""",
+    """CREATE TABLE officers_games (
+        table_id VARCHAR(32) NOT NULL, game_no INTEGER NOT NULL, person INTEGER NOT NULL, record TEXT NOT NULL,
+        finished BOOLEAN NOT NULL, PRIMARY KEY (table_id, game_no))""",
+    """CREATE TABLE officers_actions (
+        table_id VARCHAR(32) NOT NULL, game_no INTEGER NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL,
+        token VARCHAR(80) NOT NULL, at FLOAT NOT NULL, PRIMARY KEY (table_id, game_no, n))""",
+]
+
+
+@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
+def test_a_database_of_the_old_schema_opens_and_its_table_stays_readable(tmp_path, request, db):
+    url = (f"sqlite:///{tmp_path / 'old.sqlite'}" if db == "sqlite"
+           else request.getfixturevalue("postgres").new_database())
+    engine = create_engine(normalize_db_url(url))
+    try:
+        with engine.begin() as conn:
+            for ddl in OLD_SCHEMA:
+                conn.execute(text(ddl))
+            conn.execute(text(
+                "INSERT INTO officers_tables (id, token_hash, created, updated, variant, options, seed, bot_seed, "
+                "person, game_no, seq, moves, sheet) VALUES ('old-table', :h, 1.0, 1.0, 'classic', '{}', 23, 23, "
+                "0, 1, 0, 0, '[]')"), {"h": hash_token("the-old-seat-token")})
+            conn.execute(text("INSERT INTO officers_games (table_id, game_no, person, record, finished) "
+                              "VALUES ('old-table', 1, 0, :record, false)"),
+                         {"record": json.dumps(OfficersGame("classic", seed=23).to_record())})
+    finally:
+        engine.dispose()
+    headers = {"X-Seat-Token": "the-old-seat-token"}
+    with TestClient(create_app(url)) as client:
+        store = client.app.state.manager.store
+        column = next(c for c in inspect(store.engine).get_columns("officers_tables") if c["name"] == "closed")
+        assert not column["nullable"]  # the migration completed the old schema
+        st = client.get("/api/officers/tables/old-table", headers=headers).json()
+        assert st["view"]["phase"] == "choose" and st["seq"] == 0 and st["read_only"] and st["legal"] == []
+        made = client.post("/api/tables", json={"variant": "officers", "seed": 2})
+        assert made.status_code == 201  # the same database serves the new tables
+    Store(url).close()  # opening the migrated database again changes nothing
+    with TestClient(create_app(url)) as client:
+        assert client.get("/api/officers/tables/old-table", headers=headers).json() == st
+        assert client.get(f"/api/tables/{made.json()['table_id']}",
+                          headers={"X-Seat-Token": made.json()["token"]}).json()["variant"] == "officers"
+
+
 # ------------------------------------------------------------------ browser
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     port = free_port()
-    srv = serve(make_app(), port)
+    srv = serve(create_app(f"sqlite:///{tmp_path_factory.mktemp('officers') / 'club.sqlite'}"), port)
     yield f"http://127.0.0.1:{port}"
     stop(srv)
 
@@ -232,21 +233,14 @@ def test_browser_plays_tricks_against_the_bot(server):
         page.wait_for_selector("#o-board:not(.hidden)")
         assert page.locator("#o-my-piles .o-pile").count() == 8
         assert page.locator("#o-opp-piles .o-pile").count() == 8
-        shot_choose = False
+        page.wait_for_function("() => O.state !== null && O.state.view.to_move === O.state.seat")
+        assert page.evaluate("() => O.state.view.phase") == "choose"  # forehand (the person) chooses the game
+        page.screenshot(path=str(SHOTS / "officers-choose.png"))
         for _ in range(60):
-            st = page.evaluate("() => O.state && {phase: O.state.view.phase, legal: O.state.legal,"
-                               " tricks: O.state.view.tricks.length}")
+            st = page.evaluate("() => ({phase: O.state.view.phase, tricks: O.state.view.tricks.length})")
             if st["phase"] == "finished" or st["tricks"] >= 4:
                 break
-            seq = page.evaluate("() => O.state.seq")
-            if st["phase"] == "play":
-                page.locator("#o-me .card.playable").first.click()
-            else:
-                if not shot_choose:
-                    page.screenshot(path=str(SHOTS / "officers-choose.png"))
-                    shot_choose = True
-                page.locator("#o-panel [data-action]").first.click()
-            page.wait_for_function(f"() => O.state.seq > {seq}")
+            _play_steps(page, 1)
         assert st["tricks"] >= 4
         # The page shows the table's state: the last trick, the points, the cards left in the piles.
         assert "Last trick" in page.inner_text("#o-trick")
@@ -258,61 +252,6 @@ def test_browser_plays_tricks_against_the_bot(server):
         page.screenshot(path=str(SHOTS / "officers-play-de.png"))
         browser.close()
     assert not errors, errors
-    assert officers_server.TABLES
-
-
-def test_the_club_server_serves_officers_skat_and_links_it_from_the_lobby(tmp_path):
-    from fastapi.testclient import TestClient
-
-    from skat.server import create_app
-
-    with TestClient(create_app(f"sqlite:///{tmp_path / 'skat.sqlite'}")) as client:
-        assert client.get("/officers").status_code == 200
-        assert 'href="/officers"' in client.get("/").text
-        made = client.post("/api/officers/tables", json={"variant": "admiral", "seed": 5})
-        assert made.status_code == 200 and made.json()["variant"] == "admiral"
-
-
-
-def test_browser_resumes_the_table_after_the_server_restarts(tmp_path):
-    """The page is open mid-game; the server stops and a new one starts on the same database: a reload
-    shows the same table, and the person plays on."""
-    from playwright.sync_api import sync_playwright
-
-    url, port = f"sqlite:///{tmp_path / 'officers.sqlite'}", free_port()
-    srv = serve(create_officers_app(url), port)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(**chromium_launch_kwargs())
-        page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
-        blocked: list[str] = []  # the app sends its Content-Security-Policy: nothing on the page may break it
-        page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
-                                                            or "Refused to" in m.text) and blocked.append(m.text))
-        page.on("pageerror", lambda e: blocked.append(str(e)))
-        page.goto(f"http://127.0.0.1:{port}/officers?variant=passing&seed=12&start=1")
-        assert "script-src 'self'" in page.evaluate(
-            "async () => (await fetch('/officers')).headers.get('content-security-policy')")
-        page.wait_for_selector("#o-board:not(.hidden)")
-        for _ in range(4):
-            seq = page.evaluate("() => O.state.seq")
-            if page.evaluate("() => O.state.view.phase") == "play":
-                page.locator("#o-me .card.playable").first.click()
-            else:
-                page.locator("#o-panel [data-action]").first.click()
-            page.wait_for_function(f"() => O.state.seq > {seq}")
-        before = page.evaluate("() => O.state")
-        stop(srv)
-        srv = serve(create_officers_app(url), port)  # a new server process would do the same
-        try:
-            page.reload()
-            page.wait_for_function(f"() => O.state && O.state.seq === {before['seq']}")
-            assert page.evaluate("() => O.state") == before
-            seq = before["seq"]
-            page.locator("#o-me .card.playable, #o-panel [data-action]").first.click()
-            page.wait_for_function(f"() => O.state.seq > {seq}")
-            assert not blocked, blocked
-        finally:
-            browser.close()
-            stop(srv)
 
 
 def _play_steps(page, steps: int) -> None:
@@ -350,17 +289,16 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
                                                                 or "Refused to" in m.text) and errors.append(m.text))
             page.goto(base + "/officers?variant=classic&seed=5&start=1")
+            assert "script-src 'self'" in page.evaluate(
+                "async () => (await fetch('/officers')).headers.get('content-security-policy')")
             page.wait_for_selector("#o-board:not(.hidden)")
             page.wait_for_function("() => O.state !== null")
-            assert page.evaluate("() => O.mode") == "ws"
             assert page.locator("#o-my-piles .o-pile").count() == 8
             assert page.locator("#o-opp-piles .o-pile").count() == 8
             _play_steps(page, 10)
             assert page.evaluate("() => O.state.view.tricks.length") >= 1
             assert "Last trick" in page.inner_text("#o-trick")
             page.screenshot(path=str(SHOTS / "officers-ws-desktop.png"))
-            import httpx
-
             table_id = page.evaluate("() => O.table")
             token = page.evaluate(f"() => localStorage.getItem('skat.token.{table_id}')")
             assert httpx.get(f"{base}/api/tables/{table_id}").status_code == 403  # private: for whom he invites
@@ -384,20 +322,19 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             page.wait_for_url(f"**/officers?table={made['table_id']}")
             page.wait_for_function("() => O.state !== null && O.state.position === 1")
             assert page.evaluate("() => O.state.seat") == 1 and page.evaluate("() => O.state.legal.length") == 0
-            # a table of the older REST API open in a tab is played on there; a new table is a server table
-            old = page.evaluate("""async () => (await fetch('/api/officers/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'}, body: JSON.stringify({variant: 'classic', seed: 2})})).json()""")
+            # a tab that still remembers a table of the retired REST API shows the start form; a new table is a
+            # server table
             page.goto(base + "/officers")
-            page.evaluate("""(o) => { sessionStorage.removeItem('officers.ws');
-                sessionStorage.setItem('officers.table', JSON.stringify({table: o.table, token: o.token})); }""", old)
+            page.evaluate("""() => { sessionStorage.removeItem('officers.ws');
+                sessionStorage.setItem('officers.table', JSON.stringify({table: 'old1', token: 'x'})); }""")
             page.reload()
-            page.wait_for_function(f"() => O.state && O.state.table === '{old['table']}'")
-            assert page.evaluate("() => O.mode") == "rest"
-            _play_steps(page, 1)
-            page.click("#o-new")
+            page.wait_for_selector("#o-start:not(.hidden)")
+            assert page.evaluate("() => sessionStorage.getItem('officers.table')") is None
             page.click("#o-start-btn")
-            page.wait_for_function(f"() => O.state && O.state.table !== '{old['table']}'")
-            assert page.evaluate("() => O.mode") == "ws"
+            page.wait_for_function("() => O.state !== null && O.ws !== null")
+            new_id = page.evaluate("() => O.table")
+            assert httpx.get(f"{base}/api/tables/{new_id}", headers={"X-Seat-Token": page.evaluate(
+                f"() => localStorage.getItem('skat.token.{new_id}')")}).json()["variant"] == "officers"
             # at phone size
             phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
                                         is_mobile=True, has_touch=True).new_page()
@@ -412,3 +349,54 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
         stop(srv)
     assert not errors, errors
 
+
+
+def test_browser_close_table_returns_to_the_start_form(tmp_path):
+    """The page's "Close table" (after the person confirms) closes the server table and shows the start form;
+    a reload does not resume the closed table."""
+    from playwright.sync_api import sync_playwright
+
+    url, port = f"sqlite:///{tmp_path / 'club.sqlite'}", free_port()
+    srv = serve(create_app(url), port)
+    base = f"http://127.0.0.1:{port}"
+    errors: list[str] = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**chromium_launch_kwargs())
+            page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE").new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            dialogs: list[str] = []
+
+            def answer(dialog) -> None:
+                dialogs.append(dialog.message)
+                (dialog.accept if len(dialogs) > 1 else dialog.dismiss)()
+
+            page.on("dialog", answer)
+            page.goto(f"{base}/officers?variant=classic&seed=4&start=1")
+            page.wait_for_selector("#o-board:not(.hidden)")
+            page.wait_for_function("() => O.state !== null")
+            assert page.is_hidden("#o-start")
+            leave = page.locator("#o-leave")
+            assert leave.is_visible() and leave.inner_text() == "Tisch schließen"  # the page's language
+            table_id, token = page.evaluate("() => [O.table, O.token]")
+            leave.click()  # the first time the person changes their mind: nothing happens
+            assert page.is_visible("#o-board") and page.evaluate("() => O.table") == table_id
+            leave.click()
+            page.wait_for_selector("#o-start:not(.hidden)")
+            assert len(dialogs) == 2 and "endgültig" in dialogs[0]
+            assert page.is_hidden("#o-board") and page.is_hidden("#o-leave")
+            assert page.evaluate("() => sessionStorage.getItem('officers.ws')") is None
+            store = Store(url)
+            try:
+                assert store.load_table(table_id).closed
+            finally:
+                store.close()
+            r = httpx.get(f"{base}/api/tables/{table_id}", headers={"X-Seat-Token": token})
+            assert r.status_code in (404, 410) and r.json()["error"] in ("no_table", "closed"), r.text
+            page.goto(f"{base}/officers")
+            page.wait_for_load_state("networkidle")
+            assert page.is_visible("#o-start") and page.is_hidden("#o-board")
+            browser.close()
+    finally:
+        stop(srv)
+    assert not errors, errors

@@ -246,12 +246,13 @@ OFFICERS_BAD = [
 
 @pytest.mark.parametrize("changes, option, words", OFFICERS_BAD)
 def test_the_officers_server_refuses_bad_options_and_creates_nothing(client, db_url, changes, option, words):
-    before = len(client.app.state.officers.tables)
-    r = client.post("/api/officers/tables", json={"variant": "classic", "seed": 3, "options": changes})
-    assert r.status_code == 422, r.text
-    _assert_names(r.json()["detail"], option, words)
-    assert len(client.app.state.officers.tables) == before
-    assert Store(db_url).load_officers_tables() == []
+    before = len(client.app.state.manager.tables)
+    r = client.post("/api/tables", json={"variant": "officers", "officers_variant": "classic", "seed": 3,
+                                         "options": changes})
+    assert r.status_code == 400, r.text
+    _assert_names(r.json()["message"], option, words)
+    assert len(client.app.state.manager.tables) == before
+    assert Store(db_url).open_table_ids() == []
 
 
 @pytest.mark.parametrize("changes, option, words", OFFICERS_BAD)

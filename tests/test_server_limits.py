@@ -100,7 +100,7 @@ def test_limits_are_validated_naming_the_option():
 
 
 def test_the_limited_requests():
-    assert request_kind("POST", "/api/tables") == "create" and request_kind("POST", "/api/officers/tables") == "create"
+    assert request_kind("POST", "/api/tables") == "create"
     assert request_kind("POST", "/api/tables/ab12/join") == "join"
     assert request_kind("GET", "/api/tables/ab12/games/3/analysis") == "analysis"
     for method, path in [("GET", "/api/tables"), ("POST", "/api/tables/ab12/close"), ("GET", "/api/tables/ab12"),
@@ -128,11 +128,10 @@ def test_table_creation_is_limited_per_address(make):
         assert client.post("/api/tables", json={}, headers=at("10.0.0.1")).status_code == 201
     before = lobby_ids(client)
     refused(client.post("/api/tables", json={"name": "third"}, headers=at("10.0.0.1")), "too many new tables")
-    body = refused(client.post("/api/officers/tables", json={"seed": 1}, headers=at("10.0.0.1")), "new tables")
-    assert body["detail"] == body["message"]  # the Officers' page shows detail
-    assert lobby_ids(client) == before and len(app.state.officers.tables) == 0  # nothing was created
+    body = refused(client.post("/api/tables", json={"variant": "officers"}, headers=at("10.0.0.1")), "new tables")
+    assert body["detail"] == body["message"]  # the Officers' page shows either
+    assert lobby_ids(client) == before and len(app.state.manager.tables) == 2  # nothing was created
     assert client.post("/api/tables", json={}, headers=at("10.0.0.2")).status_code == 201  # another address
-    assert client.post("/api/officers/tables", json={"seed": 1}, headers=at("10.0.0.2")).status_code == 200
     clock.now += 30  # one token every 30 s
     assert client.post("/api/tables", json={}, headers=at("10.0.0.1")).status_code == 201
     refused(client.post("/api/tables", json={}, headers=at("10.0.0.1")), "at most 2 per 60 seconds")

@@ -12,7 +12,6 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from skat.server import create_app
-from skat.server.officers import create_officers_app
 from skat.server.security import MAX_BODY_BYTES, Security, content_security_policy, normalise_origin
 from test_server import hello, new_table
 
@@ -31,18 +30,14 @@ def assert_secured(r) -> None:
     assert directives["connect-src"] == "'self' ws://testserver wss://testserver"
 
 
-@pytest.fixture
-def officers_client():
-    with TestClient(create_officers_app()) as c:
-        yield c
-
-
 def lobby(client) -> int:
     return len(client.get("/api/tables").json()["tables"])
 
 
-def officers_count(client) -> int:
-    return len(client.app.state.officers.tables)
+def stored_tables(client) -> int:
+    """Every table in the database (private ones too: the lobby lists only public tables)."""
+    store = client.app.state.manager.store
+    return len(store.open_table_ids())
 
 
 # ------------------------------------------------------------------ headers
@@ -56,11 +51,14 @@ def test_headers_on_pages_api_static_and_errors(client):
     assert_secured(client.post("/api/tables", json={"seats": "x"}))
 
 
-def test_headers_on_the_officers_app(officers_client):
+def test_headers_on_the_officers_page_and_the_retired_api(client):
     for path in ("/officers", "/api/health", "/api/officers/variants", "/static/officers.js"):
-        r = officers_client.get(path)
+        r = client.get(path)
         assert r.status_code == 200, path
         assert_secured(r)
+    r = client.post("/api/officers/tables", json={"seed": 1})
+    assert r.status_code == 410 and r.json()["error"] == "retired"
+    assert_secured(r)
 
 
 def test_the_policy_of_an_odd_host_names_no_websocket_address():
@@ -87,19 +85,14 @@ BAD_BODIES = [
 
 @pytest.mark.parametrize(("headers", "body"), BAD_BODIES)
 def test_a_body_that_is_not_json_is_415_and_creates_nothing(client, headers, body):
-    before, officers_before = lobby(client), officers_count(client)
+    before, stored_before = lobby(client), stored_tables(client)
     for path in ("/api/tables", "/api/officers/tables"):
         r = client.post(path, content=body, headers=headers)
         assert r.status_code == 415, (path, r.status_code, r.text)
         assert r.json()["error"] == "unsupported_media_type" and "application/json" in r.json()["message"]
+        assert r.json()["detail"] == r.json()["message"]  # the Officers' page shows either
         assert_secured(r)
-    assert lobby(client) == before and officers_count(client) == officers_before
-
-
-def test_415_on_the_officers_app(officers_client):
-    r = officers_client.post("/api/officers/tables", content=b'{"seed": 1}', headers={"content-type": "text/plain"})
-    assert r.status_code == 415 and r.json()["error"] == "unsupported_media_type" and r.json()["detail"]
-    assert officers_count(officers_client) == 0
+    assert lobby(client) == before and stored_tables(client) == stored_before
 
 
 def test_json_with_a_charset_and_a_post_without_a_body_are_fine(client):
@@ -114,14 +107,14 @@ def test_json_with_a_charset_and_a_post_without_a_body_are_fine(client):
 # ------------------------------------------------------------- body limit
 @pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1, 1024 * 1024, 20 * 1024 * 1024])
 def test_a_large_body_is_413_and_creates_nothing(client, size):
-    before, officers_before = lobby(client), officers_count(client)
+    before, stored_before = lobby(client), stored_tables(client)
     body = b'{"name": "' + b"x" * (size - 12) + b'"}'
     assert len(body) == size
     for path in ("/api/tables", "/api/officers/tables"):
         r = client.post(path, content=body, headers={"content-type": "application/json"})
         assert r.status_code == 413, (path, r.status_code)
         assert r.json()["error"] == "too_large" and str(MAX_BODY_BYTES) in r.json()["message"]
-    assert lobby(client) == before and officers_count(client) == officers_before
+    assert lobby(client) == before and stored_tables(client) == stored_before
 
 
 def test_a_chunked_body_over_the_limit_is_413(client):

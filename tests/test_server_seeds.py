@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from skat.deal.game import Game
-from skat.rules.kernel import deck_order
 from skat.server import create_app
 from skat.server.store import Store, deals_t, tables_t
 from skat.server.tables import TableManager
@@ -159,26 +158,26 @@ def test_a_seeded_table_shows_its_seed(client):
     assert record["seed"] == deal_seed(99, 1)
 
 
-def test_officers_secret_deals_come_from_the_operating_system(client, monkeypatch):
-    drawn: list[int] = []
-    real = secrets.randbelow
-
-    def randbelow(n: int) -> int:
-        value = real(n)
-        drawn.append(value)
-        return value
-
-    monkeypatch.setattr(secrets, "randbelow", randbelow)
-    r = client.post("/api/officers/tables", json={"variant": "classic", "seat": 0})
-    assert r.status_code == 200, r.text
-    st = r.json()
-    tables = client.app.state.officers
-    table = tables.tables[st["table"]]
-    assert len(drawn) == 1 and list(table.game.deck) == deck_order(drawn[0])
-    assert table.seed is None and table.game.seed is None and table.game.to_record()["seed"] is None
-    assert table.bot_seed.bit_length() <= 63
-    text = r.text + client.get(f"/api/officers/tables/{st['table']}", headers={"X-Seat-Token": st["token"]}).text
-    assert str(table.bot_seed) not in text and f"{table.bot_seed:x}" not in text
+def test_officers_secret_deals_come_from_the_operating_system(client):
+    """An Officers' Skat table without a seed deals from a 128-bit seed like every table, and neither it nor a
+    game's seed reaches the person (the computer opponent's seed neither)."""
+    r = client.post("/api/tables", json={"variant": "officers", "officers_variant": "classic"})
+    assert r.status_code == 201, r.text
+    t = r.json()
+    table = client.app.state.manager.get(t["table_id"])
+    seed = table.settings["seed"]
+    assert not table.settings["seeded"] and seed.bit_length() > 64
+    assert table.game.seed == deal_seed(seed, 1)
+    bot_seeds = {s.bot_seat.seed for s in table.seats if s.bot_seat is not None}
+    assert bot_seeds and all(b.bit_length() > 32 for b in bot_seeds)
+    forms = seed_texts(seed, 2) | {str(b) for b in bot_seeds} | {f"{b:x}" for b in bot_seeds}
+    texts = [r.text]
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))
+        recv_all_states(ws, texts)
+    texts.append(client.get(f"/api/tables/{t['table_id']}", headers={"X-Seat-Token": t["token"]}).text)
+    found = [leak for text in texts for leak in leaks(text, forms)]
+    assert found == [], found
 
 
 # ------------------------------------------------------------------- restore

@@ -81,15 +81,31 @@ def _run_officers(args: argparse.Namespace) -> int:
 
 
 def _run_officers_browser(args: argparse.Namespace) -> int:
-    from skat.server.officers import create_officers_app, page_url
-    from skat.server.store import default_db_url
+    """The club server with the Officers' Skat page: the page starts a server table against the computer
+    (``"variant": "officers"``), kept in the database like every table, so a restart goes on with it."""
+    from skat.server.app import create_app
+    from skat.server.officers import page_url
+    from skat.server.store import SecondProcessError, default_db_url
 
+    if args.bot_delay < 0:
+        print("skat play: --bot-delay cannot be negative", file=sys.stderr)
+        return 2
+    db = args.db or default_db_url()
+    try:
+        app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.2, args.bot_delay * 1.5))
+    except SecondProcessError as exc:
+        print(f"skat play: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        print(f"skat play: cannot open the database {db!r}: {exc}", file=sys.stderr)
+        return 2
     sock = _listen(args)
     if sock is None:
         return 2
-    url = page_url(f"http://{args.host}:{sock.getsockname()[1]}", args.officers_variant, args.seed)
-    # the tables are kept in the database (the same one as the Skat tables): a restart goes on with them
-    return _serve(create_officers_app(args.db or default_db_url()), sock, args, [f"Your table: {url}   Stop with Ctrl+C."], url)
+    port = sock.getsockname()[1]
+    url = page_url(f"http://{args.host}:{port}", args.officers_variant, args.seed)
+    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
+    return _serve(app, sock, args, lines, url, ws_max_size=64 * 1024, ws_per_message_deflate=False)
 
 
 def _listen(args: argparse.Namespace) -> socket.socket | None:

@@ -28,7 +28,6 @@ from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
 from skat.server.errors import BadJSONError, ErrorBoundary, json_object
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
-from skat.server.officers import OfficersTables, install_officers_errors
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.store import Store
@@ -86,10 +85,6 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
             restored = manager.restore()
             if restored:
                 log.info("restored %d open table(s) from %s", restored, store.url)
-    officers = OfficersTables(manager.store)  # Officers' Skat tables live in the same database
-    restored_officers = officers.restore()
-    if restored_officers:
-        log.info("restored %d Officers' Skat table(s) from %s", restored_officers, manager.store.url)
     elif limits is not None:
         manager.limits = limits
     limits = manager.limits
@@ -113,7 +108,6 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url="/api/docs",
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.manager = manager
-    app.state.officers = officers
     app.state.analyses = analyses
     app.state.limiter = limiter
 
@@ -270,8 +264,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
-    app.include_router(officers_router)  # Officers' Skat for two at /officers
-    install_officers_errors(app)
+    app.include_router(officers_router)  # the Officers' Skat page; the older REST API's stored tables, read-only
     app.add_middleware(ErrorBoundary)
     app.add_middleware(RateLimits, limiter=limiter)  # before any handler: a refused request changes nothing
     app.add_middleware(Security, max_body=max_body, allowed_origins=allowed_origins)  # outermost

@@ -3,7 +3,7 @@
 * :class:`Limits` holds every limit (``create_app(limits=Limits(...))``, ``skat serve --rate-create ...``); each
   has a default generous enough for real people, a club behind one address included.
 * :class:`ClientLimits` keeps a token bucket per client address and kind of request (:data:`KINDS`): new
-  tables (``POST /api/tables`` and ``POST /api/officers/tables`` together), joins, WebSocket ``action``
+  tables (``POST /api/tables``), joins, WebSocket ``action``
   messages (across all of an address' connections) and analysis requests. A refused REST request is answered
   ``429 rate_limited`` with ``Retry-After`` by the :class:`RateLimits` middleware before any handler runs, so it
   creates and changes nothing. The buckets live in a bounded dict that prunes itself: an attacker with many
@@ -217,7 +217,6 @@ def client_host(scope: Scope) -> str:
 
 _LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), "create"),
-    ("POST", re.compile(r"/api/officers/tables/?"), "create"),
     ("POST", re.compile(r"/api/tables/[^/]+/join/?"), "join"),
     ("GET", re.compile(r"/api/tables/[^/]+/games/[^/]+/analysis/?"), "analysis"),
 )

@@ -1,7 +1,7 @@
 """The server's web security: headers on every answer, JSON-only bodies, a body size limit, the WebSocket Origin check.
 
-:class:`Security` is one ASGI middleware, outermost in both apps (:func:`skat.server.create_app` and
-:func:`skat.server.officers.create_officers_app`); docs/protocol.md ("Security") describes what it does:
+:class:`Security` is one ASGI middleware, outermost in the app (:func:`skat.server.create_app`);
+docs/protocol.md ("Security") describes what it does:
 
 * every HTTP answer (pages, API, static files, errors) carries ``Content-Security-Policy`` (no inline script
   or style, no framing), ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` and

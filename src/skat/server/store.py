@@ -20,8 +20,8 @@ The schema is kept by Alembic migrations (``skat/server/migrations``), run when 
 database (:func:`migrate`); a database made before migrations existed is recognised and stamped with the
 baseline revision first. Every server table (:mod:`skat.server.tables`: Skat, and Officers' Skat with
 ``"variant": "officers"``) lives in ``skat_tables``, ``skat_seats``, ``skat_deals`` and ``skat_actions``.
-The older REST-polling Officers' Skat API (:mod:`skat.server.officers`) keeps its own three tables, still read
-and written by it and never dropped:
+The retired REST-polling Officers' Skat API kept its tables in three tables of its own, kept and never dropped,
+now only read (:func:`skat.server.officers.stored_state`, ``GET /api/officers/tables/{id}``):
 ``officers_tables`` (token hash, variant, options, seed, the person's seat, game number, seq, the
 series' sheet), ``officers_games`` (each game as an :meth:`skat.variants.officers.OfficersGame.to_record`
 record) and ``officers_actions`` (every action of every game, in order).
@@ -67,7 +67,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
-__all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "OfficersTableClosedError", "default_db_url",
+__all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "default_db_url",
            "normalize_db_url", "migrate", "SecondProcessError", "NOTICE_CHANNEL", "HEAD_REVISION"]
 
 log = logging.getLogger("skat.server.store")
@@ -319,15 +319,6 @@ class StoredOfficersTable:
     """Whether its player closed the table (then nothing more may be stored for it)."""
 
 
-class OfficersTableClosedError(Exception):
-    """A write for an Officers' Skat table that was closed (by this or another server process), or that
-    is not in the database; the transaction was rolled back, so nothing changed."""
-
-    def __init__(self, table_id: str) -> None:
-        super().__init__(f"the Officers' Skat table {table_id!r} is closed (or not in the database): nothing was stored")
-        self.table_id = table_id
-
-
 Op = Callable[[Connection], Any]
 """One write: runs inside the writer's transaction and returns its answer."""
 
@@ -487,9 +478,8 @@ class Store:
             item.future.set_result(answer)
 
     def _fail(self, item: _Write, exc: BaseException) -> None:
-        if not isinstance(exc, OfficersTableClosedError):
-            log.warning("a database write failed (%s: %s); nothing of it was stored", type(exc).__name__,
-                        str(exc).splitlines()[0][:300] if str(exc) else "")
+        log.warning("a database write failed (%s: %s); nothing of it was stored", type(exc).__name__,
+                    str(exc).splitlines()[0][:300] if str(exc) else "")
         item.future.set_exception(exc)
 
     def _transaction(self, batch: list[_Write]) -> list[Any]:
@@ -665,95 +655,12 @@ class Store:
                            seats=seats, deals=deals, ready=ready, closed=bool(row.closed))
 
     # ------------------------------------------------------ Officers' Skat
-    def create_officers_table(self, table_id: str, *, token_hash: str, variant: str, options: dict[str, Any],
-                              seed: int | None, bot_seed: int, person: int, record: dict[str, Any]) -> None:
-        """A new Officers' Skat table and its first game (``record``: the deal, no actions yet)."""
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(officers_tables_t).values(
-                id=table_id, token_hash=token_hash, created=now, updated=now, variant=variant,
-                options=json.dumps(options), seed=seed, bot_seed=bot_seed, person=person, game_no=1, seq=0,
-                moves=0, sheet="[]", closed=False))
-            conn.execute(insert(officers_games_t).values(
-                table_id=table_id, game_no=1, person=person, record=json.dumps(record), finished=False))
-
-    def add_officers_action(self, table_id: str, game_no: int, n: int, seat: int, token: str, *,
-                            seq: int | None = None, finished: dict[str, Any] | None = None,
-                            sheet: list[list[int]] | None = None) -> None:
-        """Store action ``n`` of a game (committed when this returns), in the same transaction the table's
-        new ``seq`` and, when the action ended the game, the game's whole ``finished`` record and the ``sheet``.
-
-        Action ``n`` of a game is stored once: a second writer of the same ``n`` gets an IntegrityError.
-        A closed table takes no action: :class:`OfficersTableClosedError`, nothing stored."""
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(officers_actions_t).values(
-                table_id=table_id, game_no=game_no, n=n, seat=seat, token=token, at=now))
-            if finished is not None:
-                conn.execute(update(officers_games_t)
-                             .where(officers_games_t.c.table_id == table_id, officers_games_t.c.game_no == game_no)
-                             .values(finished=True, record=json.dumps(finished)))
-            values: dict[str, Any] = {"updated": now, "moves": n + 1}
-            if seq is not None:
-                values["seq"] = seq
-            if sheet is not None:
-                values["sheet"] = json.dumps(sheet)
-            self._update_open_officers_table(conn, table_id, values)
-
-    def next_officers_game(self, table_id: str, game_no: int, person: int, seq: int, record: dict[str, Any]) -> None:
-        """The table's next game starts: its deal (``record``), the person's new seat, the table's ``seq``
-        (a closed table gets none: :class:`OfficersTableClosedError`, nothing stored)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(officers_games_t).values(
-                table_id=table_id, game_no=game_no, person=person, record=json.dumps(record), finished=False))
-            self._update_open_officers_table(conn, table_id, {
-                "game_no": game_no, "person": person, "seq": seq, "moves": 0, "updated": time.time()})
-
-    @staticmethod
-    def _update_open_officers_table(conn: Connection, table_id: str, values: dict[str, Any]) -> None:
-        """Update the table's row unless it is closed; else raise, so that the whole transaction rolls back."""
-        done = conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id,
-                                                            officers_tables_t.c.closed.is_(False)).values(**values))
-        if done.rowcount != 1:
-            raise OfficersTableClosedError(table_id)
-
-    def close_officers_table(self, table_id: str) -> bool:
-        """Close an Officers' Skat table for good (one transaction); its games and actions stay stored.
-
-        Returns False, changing nothing, when it was closed already (by another server process, say)
-        or there is no such table."""
-        with self.engine.begin() as conn:
-            done = conn.execute(update(officers_tables_t).where(officers_tables_t.c.id == table_id,
-                                                                officers_tables_t.c.closed.is_(False))
-                                .values(closed=True, updated=time.time()))
-            return done.rowcount == 1
-
-    def officers_version(self, table_id: str) -> tuple[int, int, bool] | None:
-        """(game number, actions stored in that game, closed) of an Officers' Skat table: another server
-        process changed (or closed) the table when this differs from what a process holds in memory."""
-        with self.engine.connect() as conn:
-            row = conn.execute(select(officers_tables_t.c.game_no, officers_tables_t.c.moves,
-                                      officers_tables_t.c.closed)
-                               .where(officers_tables_t.c.id == table_id)).first()
-        return None if row is None else (row.game_no, row.moves, bool(row.closed))
-
     def load_officers_table(self, table_id: str) -> StoredOfficersTable | None:
         """One Officers' Skat table with its current game (closed or not: see ``closed``), or None when
         there is none of that id."""
         with self.engine.connect() as conn:
             row = conn.execute(select(officers_tables_t).where(officers_tables_t.c.id == table_id)).first()
             return None if row is None else self._officers_table(conn, row)
-
-    def load_officers_tables(self, limit: int | None = None) -> list[StoredOfficersTable]:
-        """The open (not closed) Officers' Skat tables, oldest first; with ``limit`` only the ``limit`` most
-        recently used."""
-        with self.engine.connect() as conn:
-            query = (select(officers_tables_t).where(officers_tables_t.c.closed.is_(False))
-                     .order_by(officers_tables_t.c.updated.desc()))
-            if limit is not None:
-                query = query.limit(limit)
-            rows = conn.execute(query).all()
-            return [self._officers_table(conn, row) for row in reversed(rows)]
 
     @staticmethod
     def _officers_table(conn: Connection, row: Any) -> StoredOfficersTable:

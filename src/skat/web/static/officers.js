@@ -1,8 +1,6 @@
-// Officers' Skat (two players) against the computer. On the club server (its /api/meta lists the variant
-// "officers") the table is a server table like any other: created with POST /api/tables, played over the
-// table WebSocket (docs/protocol.md, "Officers' Skat tables"). On an app without it (the stand-alone
-// Officers' app) the page talks to the REST API /api/officers/…. Either way the server sends only what this
-// seat may see (view) and its legal action tokens. Card faces come from cards.js.
+// Officers' Skat (two players) against the computer. The table is a server table like any other: created
+// with POST /api/tables, played over the table WebSocket (docs/protocol.md, "Officers' Skat tables"). The
+// server sends only what this seat may see (view) and its legal action tokens. Card faces come from cards.js.
 "use strict";
 
 const O_TEXT = {
@@ -70,7 +68,7 @@ function T(key, params) {
 }
 
 const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
-  mode: "rest", server: null, ws: null, invite: null, sheet: null, retry: 0 };
+  ws: null, invite: null, sheet: null, retry: 0 };
 const $ = (id) => document.getElementById(id);
 
 function applyTexts() {
@@ -97,7 +95,6 @@ async function api(method, path, body) {
     const err = new Error(typeof data.detail === "string" ? data.detail
       : (data.message || JSON.stringify(data.detail || res.status)));
     err.status = res.status;
-    if (res.status === 410 && O.table && path.startsWith(`/api/officers/tables/${O.table}`)) forgetTable(); // closed
     throw err;
   }
   return data;
@@ -364,29 +361,12 @@ function setState(st) {
   render();
 }
 
-async function send(token) {
-  if (O.mode === "ws") return wsSend({ type: "action", action: token, seq: O.state.seq });
-  if (O.busy) return;
-  O.busy = true;
-  $("o-opp-turn").classList.remove("hidden");
-  try {
-    setState(await api("POST", `/api/officers/tables/${O.table}/actions`, { action: token, seq: O.state.seq }));
-  } catch (e) {
-    showError(e.message);
-    if (e.status === 409) await refresh();
-  } finally {
-    O.busy = false;
-    $("o-opp-turn").classList.add("hidden");
-  }
+function send(token) {
+  wsSend({ type: "action", action: token, seq: O.state.seq });
 }
 
-async function refresh() {
-  try { setState(await api("GET", `/api/officers/tables/${O.table}`)); } catch (e) { showError(e.message); }
-}
-
-async function nextGame() {
-  if (O.mode === "ws") return wsSend({ type: "next_deal" });
-  try { setState(await api("POST", `/api/officers/tables/${O.table}/next`)); } catch (e) { showError(e.message); }
+function nextGame() {
+  wsSend({ type: "next_deal" });
 }
 
 async function startTable(ev) {
@@ -401,16 +381,7 @@ async function startTable(ev) {
   const body = { variant, options };
   const seed = $("o-seed").value;
   if (seed !== "") body.seed = Number(seed);
-  if (O.mode === "ws") return wsStart(body);
-  try {
-    O.token = null;
-    const st = await api("POST", "/api/officers/tables", body);
-    O.table = st.table;
-    O.token = st.token;
-    sessionStorage.setItem("officers.table", JSON.stringify({ table: O.table, token: O.token }));
-    O.state = null;
-    setState(st);
-  } catch (e) { showError(e.message); }
+  return wsStart(body);
 }
 
 // The person leaves: the table is closed for good on the server, then the start form shows again.
@@ -418,8 +389,7 @@ async function closeTable() {
   if (!O.table || O.busy || !confirm(T("closeConfirm"))) return;
   O.busy = true;
   try {
-    if (O.mode === "ws") await api("POST", `/api/tables/${O.table}/close`, { token: O.token });
-    else await api("POST", `/api/officers/tables/${O.table}/close`);
+    await api("POST", `/api/tables/${O.table}/close`, { token: O.token });
     forgetTable();
   } catch (e) {
     showError(e.message);
@@ -430,7 +400,6 @@ async function closeTable() {
 
 // The table is closed (here, or in another tab of this seat): drop it and show the start form.
 function forgetTable() {
-  sessionStorage.removeItem("officers.table");
   leaveSocket();
   O.table = null;
   O.token = null;
@@ -439,7 +408,6 @@ function forgetTable() {
 
 function showStart() {
   O.state = null;
-  O.mode = O.server || O.mode; // a new table is a server table where the server has them
   $("o-leave").classList.add("hidden");
   $("o-board").classList.add("hidden");
   $("o-result").classList.add("hidden");
@@ -456,7 +424,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   syncForm();
   $("o-variant").addEventListener("change", syncForm);
   $("o-form").addEventListener("submit", startTable);
-  $("o-new").addEventListener("click", () => { if (O.mode === "ws") { leaveSocket(); O.table = null; } showStart(); });
+  $("o-new").addEventListener("click", () => { leaveSocket(); O.table = null; showStart(); });
   $("o-leave").addEventListener("click", closeTable);
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
@@ -470,39 +438,17 @@ document.addEventListener("DOMContentLoaded", async () => {
   if (params.get("variant")) $("o-variant").value = params.get("variant");
   if (params.get("seed")) $("o-seed").value = params.get("seed");
   syncForm();
-  O.server = O.mode = await serverMode();
-  const saved = JSON.parse(sessionStorage.getItem("officers.table") || "null");
-  if (O.mode === "ws") {
-    const inv = /invite=([^&]+)/.exec(location.hash);
-    const id = params.get("table") || sessionStorage.getItem("officers.ws");
-    if (id && inv) localStorage.setItem("skat.invite." + id, inv[1]);
-    if (inv) history.replaceState(null, "", location.pathname + location.search);
-    if (id) { openTable(id); return; }
-    if (!saved) {
-      if (params.get("start")) startTable();
-      return;
-    }
-    O.mode = "rest"; // a table of the older REST API still open in this tab: played on there
-  }
-  if (saved) {
-    O.table = saved.table;
-    O.token = saved.token;
-    try { setState(await api("GET", `/api/officers/tables/${O.table}`)); return; } catch (e) { sessionStorage.removeItem("officers.table"); O.token = null; }
-  }
+  sessionStorage.removeItem("officers.table"); // a table of the retired REST API (its record stays readable)
+  const inv = /invite=([^&]+)/.exec(location.hash);
+  const id = params.get("table") || sessionStorage.getItem("officers.ws");
+  if (id && inv) localStorage.setItem("skat.invite." + id, inv[1]);
+  if (inv) history.replaceState(null, "", location.pathname + location.search);
+  if (id) { openTable(id); return; }
   if (params.get("start")) startTable();
 });
 
 // ------------------------------------------------------ the table WebSocket
 // The club server plays Officers' Skat at its server tables (docs/protocol.md): detected by /api/meta.
-async function serverMode() {
-  try {
-    const res = await fetch("/api/meta");
-    if (!res.ok) return "rest";
-    const meta = await res.json();
-    return (meta.variants || []).includes("officers") ? "ws" : "rest";
-  } catch (e) { return "rest"; }
-}
-
 async function wsStart(body) {
   const req = { variant: "officers", officers_variant: body.variant, options: body.options, public: false,
     player_name: localStorage.getItem("skat.name") || "" };
