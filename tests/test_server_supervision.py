@@ -211,3 +211,47 @@ def test_a_stopped_table_answers_actions_over_the_socket(client, monkeypatch):
         assert m["type"] == "error" and m["code"] == "table_stopped" and "a test stopped it" in m["message"]
     info = client.get(f"/api/tables/{t['table_id']}").json()
     assert info["status"] == "stopped" and info["stopped"] == "a test stopped it"
+
+
+def test_a_table_stopped_at_one_process_is_stopped_at_the_others(tmp_path, monkeypatch):
+    """The process that runs the computer players stops the table and tells the others with a notice; a
+    process holding the table takes it: its clients are told, and it refuses actions alike."""
+    store, manager, table = bot_table(tmp_path)
+    notices: list[dict] = []
+    real_submit = store.submit
+
+    def submit(op, notice=None):
+        if notice is not None:
+            notices.append(notice)
+        return real_submit(op, notice)
+
+    monkeypatch.setattr(store, "submit", submit)
+    other_store = Store(f"sqlite:///{tmp_path / 'skat.sqlite'}")
+    other = TableManager(other_store, bot_processes=False)
+    there = other._rebuild(other_store.load_table(table.id))  # the other process holds the table too
+    failing_apply(monkeypatch, None)
+    got: list[dict] = []
+
+    async def send(message):
+        got.append(json.loads(message) if isinstance(message, str) else message)
+
+    async def scenario():
+        await run_bots(table)
+        there.clients.append(Client(send=send, position=None))
+        stopped = [n for n in notices if n.get("k") == "stopped"]
+        assert stopped == [{"t": table.id, "k": "stopped", "reason": table.stopped}]
+        assert await there.take_notice(stopped[0]) and there.stopped == table.stopped
+        assert not await there.take_notice(stopped[0])  # a second notice changes nothing
+        with pytest.raises(TableError) as refused:
+            await there.act(0, "pass")
+        return refused.value
+
+    try:
+        refused = asyncio.run(scenario())
+        assert refused.code == "table_stopped"
+        assert got == [{"type": "stopped", "table_id": table.id, "reason": table.stopped}]
+        assert there.public_info()["status"] == "stopped"
+    finally:
+        other.shutdown()
+        other_store.close()
+        store.close()

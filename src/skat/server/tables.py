@@ -422,7 +422,7 @@ class ServerTable:
             raise TableError("table_stopped", f"this table stopped: {self.stopped}", 409)
 
     def stop(self, reason: str) -> None:
-        """Stop the table for good in this server process: no more actions; clients are told."""
+        """Stop the table for good in this server process (the others hear of it): no more actions."""
         self.stopped = reason
         log.error("table %s stopped at deal %d: %s", self.id, self.deal_no, reason)
 
@@ -671,6 +671,12 @@ class ServerTable:
                 self.ready.add(notice["pos"])
                 return True
             return False
+        if kind == "stopped":  # its computer players failed at the process that runs them
+            if self.stopped is None:
+                self.stop(str(notice.get("reason") or "stopped at another server process")[:400])
+                await self.broadcast_message({"type": "stopped", "table_id": self.id, "reason": self.stopped})
+                return True
+            return False
         return False
 
     async def _after_notice_action(self) -> None:
@@ -814,12 +820,22 @@ class ServerTable:
                     self.stop(f"the computer players failed {failures} times at deal {self.deal_no} "
                               f"({type(exc).__name__}: {str(exc)[:200]})")
                     await self._tell_stopped()
+                    await self._announce_stopped()
                     return
                 await asyncio.sleep(BOT_RETRY_DELAYS[failures - 1])
 
     async def _tell_stopped(self) -> None:
         await self.broadcast_message({"type": "stopped", "table_id": self.id, "reason": self.stopped})
         await self.broadcast()
+
+    async def _announce_stopped(self) -> None:
+        """Tell the other server processes that this table stopped (their clients are told too): a notice
+        with nothing to write. The stop is not stored: a restarted process gives the computer players
+        another try."""
+        try:
+            await self.store.write(lambda conn: None, {"t": self.id, "k": "stopped", "reason": self.stopped})
+        except Exception:
+            log.exception("table %s: the other server processes could not be told that it stopped", self.id)
 
     async def _run_bots(self) -> None:
         loop = asyncio.get_running_loop()
