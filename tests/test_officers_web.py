@@ -274,8 +274,6 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
     Officers' table in the lobby links to this page."""
     from playwright.sync_api import sync_playwright
 
-    from skat.server import create_app
-
     SHOTS.mkdir(parents=True, exist_ok=True)
     url, port = f"sqlite:///{tmp_path / 'club.sqlite'}", free_port()
     srv = serve(create_app(url), port)
@@ -348,7 +346,6 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
     finally:
         stop(srv)
     assert not errors, errors
-
 
 
 def test_browser_close_table_returns_to_the_start_form(tmp_path):

@@ -341,6 +341,8 @@ class ServerTable:
 
     async def broadcast(self) -> None:
         """Send every connected client its own state (built and encoded once per position)."""
+        if not self.clients:
+            return  # a table held here whose people are connected to another server process
         info = self.public_info()
         encoded: dict[int | None, str] = {}
         for client in list(self.clients):
@@ -903,7 +905,7 @@ class ServerTable:
         async with self.lock:
             await self.maybe_start()
             sheet_changed, self.sheet_changed = self.sheet_changed, False
-        if sheet_changed:
+        if sheet_changed and self.clients:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
         await self.broadcast()
 
