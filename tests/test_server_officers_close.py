@@ -15,13 +15,12 @@ tests/test_officers_store.py) on the one kind of server table.
 
 Left out, as they mean nothing for server tables: the older tests' runs without a database (tables in memory
 only; a server table always has one, here SQLite, or PostgreSQL where two server processes share it: SQLite
-refuses a second serving process). Of the older files' other tests, those of a database made before tables
-could be closed (``skat_tables.closed`` is in the first migration), of the start-up's limit of Officers'
-tables to load and of the older page's "Close table" control have no counterpart either; the restarts mid-game
-and two processes sharing a table are tests/test_server_officers_ws.py's.
+refuses a second serving process), and the start-up's limit of Officers' tables to load. A database made
+before the older tables could be closed, and the page's "Close table" control, are tests/test_officers_web.py's;
+the restarts mid-game and two processes sharing a table are tests/test_server_officers_ws.py's.
 
-The tests marked ``xfail(strict=True)`` are the older API's guarantees the server tables do not keep yet
-(each reason names the place in src/); once the server keeps one, its test passes and the marker must go.
+Four of them guard what the server tables first lacked (an action that waited for the close, a process that
+has not heard of the close yet, a catch-up after missed notices, the close of a table not loaded yet).
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
@@ -266,10 +264,6 @@ def test_a_closed_table_refuses_everything_and_nothing_changes(db_url):
         assert rows(db_url, tid) == before  # the deal and its actions stay stored, nothing was added
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ServerTable.act (src/skat/server/tables.py, 'async def act') does not check, once it holds the lock, that "
-    "the table is still open: an action that waited for the lock while TableManager.close held it is stored "
-    "after the close, and after_change lets the computer answer it (schedule_bots does not check either)"))
 def test_an_action_that_waited_for_the_close_is_refused(db_url):
     """A message that found the table open and then waited for its lock while the table was being closed is
     refused when it gets the lock, before anything is stored."""
@@ -335,11 +329,6 @@ def test_a_table_closed_by_another_server_process(postgres):  # noqa: F811 - the
         assert rows(url, tid) == before
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "Store.add_action (src/skat/server/store.py) inserts into skat_actions whether or not skat_tables.closed is "
-    "set (the older officers_* writes refuse a closed table in the same transaction), and ServerTable.catch_up/"
-    "replay (src/skat/server/tables.py) ignore StoredTable.closed: a process that has not taken the 'closed' "
-    "notice yet stores actions at the closed table, and its computer plays on there"))
 def test_a_process_that_has_not_heard_of_the_close_stores_nothing(postgres):  # noqa: F811 - the fixture
     url = postgres.new_database()
     one, two = two_processes(url)
@@ -363,10 +352,6 @@ def test_a_process_that_has_not_heard_of_the_close_stores_nothing(postgres):  # 
         assert tid not in two.app.state.manager.tables  # the refused write told it: the table is dropped
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ServerTable.catch_up/replay (src/skat/server/tables.py) ignore StoredTable.closed: a process that missed "
-    "the 'closed' notice (its listening connection was down: Fanout calls TableManager._missed_notices, every "
-    "table catches up) keeps serving the closed table until it is restarted"))
 def test_catching_up_after_missed_notices_drops_a_table_closed_meanwhile(postgres):  # noqa: F811 - the fixture
     url = postgres.new_database()
     one, two = two_processes(url)
@@ -389,11 +374,6 @@ def test_catching_up_after_missed_notices_drops_a_table_closed_meanwhile(postgre
         assert_no_table(two.get(f"/api/tables/{tid}"), tid)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "TableManager.close (src/skat/server/tables.py, 'async def close') finds the table with self.get (held in "
-    "memory only), not await self.table as join and the GETs do: a table this process has not loaded yet (made "
-    "by another process a moment ago, or not restored yet by skat serve's background restore) is answered "
-    "404 no_table to its own seat"))
 def test_a_table_not_loaded_yet_in_this_process_is_closed_by_its_seat(postgres):  # noqa: F811 - the fixture
     url = postgres.new_database()
     one, two = two_processes(url)

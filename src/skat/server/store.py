@@ -53,8 +53,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
+    exists,
     false,
     insert,
     inspect,
@@ -508,6 +510,19 @@ class Store:
             payloads.append(f'{{"p":"{self.process_id}","n":[{",".join(chunk)}]}}')
         return payloads
 
+    def _insert_if_open(self, table: Table, keys: tuple[str, ...]) -> Any:
+        """:meth:`_insert_new` for a row of an open table only: ``INSERT ... SELECT (the values) WHERE NOT EXISTS
+        (its table, closed) ON CONFLICT DO NOTHING RETURNING``, so a table closed by another process (whose
+        notice this one has not taken yet) gets no more actions or deals; one statement, no second query."""
+        name = f"{table.name}:open:{','.join(keys)}"
+        stmt = self._inserts.get(name)
+        if stmt is None:
+            values = select(*[bindparam(k, type_=table.c[k].type) for k in keys]).where(~exists().where(
+                tables_t.c.id == bindparam("table_id", type_=tables_t.c.id.type), tables_t.c.closed.is_(True)))
+            stmt = (pg_insert(table) if self.shared else sqlite_insert(table)).from_select(list(keys), values)
+            stmt = self._inserts[name] = stmt.on_conflict_do_nothing().returning(*table.primary_key.columns)
+        return stmt
+
     def _insert_new(self, table: Table) -> Any:
         """``INSERT ... ON CONFLICT DO NOTHING RETURNING`` (a row back when it was inserted) for this database
         (psycopg reports no row count for it); built once per table (building it costs more than running it)."""
@@ -545,21 +560,21 @@ class Store:
 
     def start_deal(self, table_id: str, deal_no: int, dealer: int, positions: tuple[int, ...],
                    start: dict[str, Any]) -> Future:
-        """Store a deal's start; answers False (nothing changed) when that deal is stored already."""
-        stmt = self._insert_new(deals_t)
+        """Store a deal's start; answers False (nothing changed) when that deal is stored already or the table
+        was closed."""
+        row = {"table_id": table_id, "deal_no": deal_no, "dealer": dealer, "positions": json.dumps(list(positions)),
+               "start": json.dumps(start), "finished": False}
+        stmt = self._insert_if_open(deals_t, tuple(row))
 
         def op(conn: Connection) -> bool:
-            done = conn.execute(stmt, {
-                "table_id": table_id, "deal_no": deal_no, "dealer": dealer, "positions": json.dumps(list(positions)),
-                "start": json.dumps(start), "finished": False})
-            return done.first() is not None
+            return conn.execute(stmt, row).first() is not None
         return self.submit(op, {"t": table_id, "k": "deal", "d": deal_no})
 
     def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> Future:
         """Store action ``seq`` of a deal; answers False (nothing changed) when that ``seq`` is stored already
-        (another server process stored its own action first)."""
-        stmt = self._insert_new(actions_t)
+        (another server process stored its own action first) or the table was closed."""
         row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time()}
+        stmt = self._insert_if_open(actions_t, tuple(row))
 
         def op(conn: Connection) -> bool:
             return conn.execute(stmt, row).first() is not None

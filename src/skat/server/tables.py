@@ -174,6 +174,9 @@ class ServerTable:
     """(deal, action count, seat) at which a computer defender has judged the declarer's claim."""
     stopped: str | None = None
     """Why the table stopped (its computer players failed after every retry), or None while it runs."""
+    closed: bool = False
+    """Set when the table is closed or archived (here or at another process): a request that waited for its
+    lock meanwhile is refused, and its computer players stop."""
     pending_action: tuple[int, int, int, Action] | None = None
     """(deal, action count, seat, action) stored but not yet applied (the engine failed after the write):
     the next try applies exactly this action and does not store it again."""
@@ -419,7 +422,9 @@ class ServerTable:
             await self._after_apply()
 
     def check_running(self) -> None:
-        """Refuse anything more at a stopped table."""
+        """Refuse anything more at a closed or stopped table."""
+        if self.closed:
+            raise TableError("no_table", f"table {self.id} was closed; there is no open table {self.id!r}", 404)
         if self.stopped is not None:
             raise TableError("table_stopped", f"this table stopped: {self.stopped}", 409)
 
@@ -561,6 +566,7 @@ class ServerTable:
             raise
         if not stored:
             await self.catch_up()
+            self.check_running()  # closed at another process: no_table
             raise Overtaken(seq)
         self.pending_action = (self.deal_no, seq, seat, action)
         game.apply(action, seat)
@@ -691,9 +697,15 @@ class ServerTable:
                 self.ready = {s.position for s in self.seats}
 
     async def catch_up(self) -> None:
-        """Read what the database holds beyond this process's copy of the table and take it."""
+        """Read what the database holds beyond this process's copy of the table and take it; a table that was
+        closed meanwhile (its notice was missed) is dropped."""
         stored = await self.store.read(self.store.load_table, self.id, max(1, self.deal_no))
         if stored is None:
+            return
+        if stored.closed:
+            self.closed = True
+            self.manager._background(self.manager._drop(self, "this table was closed by a player"),
+                                     f"closing table {self.id}")
             return
         self.replay(stored)
 
@@ -788,7 +800,7 @@ class ServerTable:
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
             return
-        if self.stopped is not None or not self.owner:
+        if self.stopped is not None or self.closed or not self.owner:
             return
         if (self.bot_to_move() is None and not self.claim_answers_due() and self.pending_action is None
                 and self.pending_finish is None and self.pending_start is None):
@@ -1077,6 +1089,7 @@ class TableManager:
         """Take a table out of memory and the lobby for good (as :meth:`close` does; the other server processes
         drop it too); its records stay."""
         await asyncio.wrap_future(self.store.close_table(table.id))
+        table.closed = True
         self.tables.pop(table.id, None)
         if table.bot_task is not None:
             table.bot_task.cancel()
@@ -1261,15 +1274,19 @@ class TableManager:
 
     async def close(self, table_id: str, token: Any) -> None:
         """Close a table for good (a person seated at it asks): it leaves the lobby; its records stay."""
-        table = self.get(table_id)
+        table = await self.table(table_id)  # loaded first where this process does not hold it yet
         if not isinstance(token, str) or self.position_for_token(table, token) is None:
             raise TableError("bad_token", "only a person seated at this table can close it: send your seat token", 403)
         async with table.lock:
+            if table.closed:  # closed meanwhile (another request, another process)
+                raise TableError("no_table", f"table {table_id} was closed; there is no open table {table_id!r}", 404)
             await asyncio.wrap_future(self.store.close_table(table_id))
+            table.closed = True  # a request waiting for the lock is refused
         await self._drop(table, "this table was closed by a player")
 
     async def _drop(self, table: ServerTable, message: str) -> None:
         """The table is closed (here or by another process): forget it and tell its clients."""
+        table.closed = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
         if table.bot_task is not None:
