@@ -148,6 +148,34 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
     assert not errors
 
 
+def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp_path):
+    """Counts agree with their number in every language ("1 trick", "2 Stiche", "21 карта"), and a sentence
+    about the declarer addresses the reader when the reader is the declarer ("Вы проигрываете", not
+    "Вы проигрывает")."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'words.sqlite'}")
+    server.start()
+    errors: list = []
+    try:
+        page = new_page(browser, errors)
+        page.goto(server.url + "/")
+        page.wait_for_function("() => typeof t === 'function' && typeof youForm === 'function'")
+        said = page.evaluate("""() => { const out = {}; for (const l of ["en", "de", "ru"]) { LANG = l;
+            out[l] = [t("tricks", {n: 1}), t("tricks", {n: 2}), t("cards", {n: 1}), t("cards", {n: 3}),
+                      t("cards", {n: 5}), t("cards", {n: 21}), t("points", {n: 1}),
+                      youForm(t("why_null_lost", {who: t("you"), contract: "Null", s: "-46"})),
+                      youForm(t("why_won", {who: t("you"), contract: "Grand", mat: "", pts: 70, extra: "", v: 48}))]; }
+            return out; }""")
+        assert said["en"][:7] == ["1 trick", "2 tricks", "1 card", "3 cards", "5 cards", "21 cards", "1 point"]
+        assert said["de"][:7] == ["1 Stich", "2 Stiche", "1 Karte", "3 Karten", "5 Karten", "21 Karten", "1 Auge"]
+        assert said["ru"][2:7] == ["1 карта", "3 карты", "5 карт", "21 карта", "1 очко"]
+        assert said["ru"][7].startswith("Вы проигрываете Null: взяли взятку")
+        assert said["ru"][8].startswith("Вы выигрываете Grand")
+        assert said["de"][8].startswith("Du gewinnst Grand") and said["en"][8].startswith("You won Grand")
+    finally:
+        server.stop()
+    assert not errors, errors
+
+
 def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
     server = ServerProcess(f"sqlite:///{tmp_path / 'serve.sqlite'}").start()
     errors: list = []

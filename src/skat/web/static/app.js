@@ -754,8 +754,14 @@ function confirmBox(text, yes) {
 }
 
 // German verbs after "Du": the texts are written for a third person.
+// The texts name the declarer in the third person ({who}); when {who} is the reader, the verb agrees.
 function youForm(text) {
   if (LANG === "en") return text.replace(/\bYou scores\b/, "You score");
+  if (LANG === "ru") {
+    return text.replace(/(^|[:!] )Вы (выигрыва|проигрыва|игра|выбира)ет /, "$1Вы $2ете ")
+      .replace(/(^|[:!] )Вы смотрит /, "$1Вы смотрите ").replace(/(^|[:!] )Вы выиграл /, "$1Вы выиграли ")
+      .replace(/^(Вы проигрываете [^:]*): взял взятку/, "$1: взяли взятку");
+  }
   if (LANG !== "de") return text;
   return text.replace(/(^|[:!] )Du hat /, "$1Du hast ").replace(/(^|[:!] )Du gewinnt /, "$1Du gewinnst ")
     .replace(/(^|[:!] )Du verliert/, "$1Du verlierst").replace(/(^|[:!] )Du schreibt/, "$1Du schreibst");

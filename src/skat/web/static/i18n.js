@@ -1,4 +1,4 @@
-// Texts of the table in English and German. t(key, params) fills {name} placeholders.
+// Texts of the table in English, German and Russian. t(key, params) fills {name} placeholders.
 "use strict";
 
 const I18N = {
@@ -36,7 +36,8 @@ const I18N = {
     lastTrick: "Last trick", keysHelp: "Keys: ←/→ choose a card, Enter play, B bid, H hold, P pass, L last trick, S score sheet, N next game, Esc close.",
     forehand: "forehand", middlehand: "middlehand", rearhand: "rearhand", dealer: "dealer", sitsOut: "sits out",
     declarer: "declarer", you: "You", thinking: "thinking…", away: "away",
-    cards: "{n} cards", points: "{n} points", tricks: "{n} tricks",
+    cards: { one: "{n} card", other: "{n} cards" }, points: { one: "{n} point", other: "{n} points" },
+    tricks: { one: "{n} trick", other: "{n} tricks" },
     bidding: "Bidding", yourBid: "Your bid", bidHint: "Computer estimate for your hand: {hint}",
     estimatePass: "pass", estimateUpTo: "up to {v} ({game})",
     bid: "Bid {v}", hold: "Hold {v}", pass: "Pass", playAt18: "Play at {v}", moreBids: "higher…",
@@ -140,7 +141,8 @@ const I18N = {
     lastTrick: "Letzter Stich", keysHelp: "Tasten: ←/→ Karte wählen, Enter spielen, B reizen, H halten, P passen, L letzter Stich, S Spielliste, N nächstes Spiel, Esc schließen.",
     forehand: "Vorhand", middlehand: "Mittelhand", rearhand: "Hinterhand", dealer: "Geber", sitsOut: "setzt aus",
     declarer: "Alleinspieler", you: "Du", thinking: "überlegt…", away: "nicht da",
-    cards: "{n} Karten", points: "{n} Augen", tricks: "{n} Stiche",
+    cards: { one: "{n} Karte", other: "{n} Karten" }, points: { one: "{n} Auge", other: "{n} Augen" },
+    tricks: { one: "{n} Stich", other: "{n} Stiche" },
     bidding: "Reizen", yourBid: "Dein Gebot", bidHint: "Schätzung des Computers für dein Blatt: {hint}",
     estimatePass: "passen", estimateUpTo: "bis {v} ({game})",
     bid: "{v} sagen", hold: "{v} halten (ja)", pass: "Passe", playAt18: "Für {v} spielen", moreBids: "höher…",
@@ -224,7 +226,8 @@ const I18N = {
     lastTrick: "Последняя взятка", keysHelp: "Клавиши: ←/→ выбрать карту, Enter сыграть, B торговаться, H держать, P пас, L последняя взятка, S запись, N следующая игра, Esc закрыть.",
     forehand: "первая рука", middlehand: "вторая рука", rearhand: "третья рука", dealer: "сдающий", sitsOut: "не играет",
     declarer: "играющий", you: "Вы", thinking: "думает…", away: "нет на месте",
-    cards: "{n} карт", points: "{n} очков", tricks: "взяток: {n}",
+    cards: { one: "{n} карта", few: "{n} карты", many: "{n} карт", other: "{n} карты" },
+    points: { one: "{n} очко", few: "{n} очка", many: "{n} очков", other: "{n} очка" }, tricks: "взяток: {n}",
     bidding: "Торговля", yourBid: "Ваша ставка", bidHint: "Оценка компьютера для вашей руки: {hint}",
     estimatePass: "пас", estimateUpTo: "до {v} ({game})",
     bid: "{v}", hold: "Держу {v}", pass: "Пас", playAt18: "Играть за {v}", moreBids: "выше…",
@@ -301,8 +304,13 @@ const I18N = {
 let LANG = localStorage.getItem("skat.lang") || (navigator.language || "en").slice(0, 2);
 if (!I18N[LANG]) LANG = "en";
 
+// A text may have plural forms by the language's rules ({one, few, many, other}), chosen by params.n.
 function t(key, params) {
   let s = (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key;
+  if (typeof s === "object") {
+    const n = params && Number(params.n);
+    s = s[new Intl.PluralRules(LANG).select(Number.isFinite(n) ? n : 0)] || s.other;
+  }
   if (params) for (const k in params) s = s.split("{" + k + "}").join(params[k]);
   return s;
 }
