@@ -171,6 +171,14 @@ def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp
         assert said["ru"][7].startswith("Вы проигрываете Null: взяли взятку")
         assert said["ru"][8].startswith("Вы выигрываете Grand")
         assert said["de"][8].startswith("Du gewinnst Grand") and said["en"][8].startswith("You won Grand")
+        # a computer player's level is said in the page's language; a person to move is waited for, not "thinking"
+        names = page.evaluate("""() => { const out = []; const keep = S.state;
+            S.state = {you: {position: 0}, table: {seats: [{kind: "human", name: "Ada"},
+                {kind: "bot", bot: "strong", name: "Anna (strong)"}, {kind: "bot", bot: "mine", name: "Bo (mine)"}]}};
+            for (const l of ["en", "de", "ru"]) { LANG = l; out.push(playerName(1), playerName(2), t("waitingFor", {who: "Ada"})); }
+            S.state = keep; return out; }""")
+        assert names == ["Anna (strong)", "Bo (mine)", "waiting for Ada", "Anna (stark)", "Bo (mine)", "Warten auf Ada",
+                         "Anna (сильный)", "Bo (mine)", "ждём: Ada"]
     finally:
         server.stop()
     assert not errors, errors

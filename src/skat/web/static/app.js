@@ -282,6 +282,11 @@ function playerName(pos) {
   const st = S.state;
   if (st.you.position === pos) return t("you");
   const s = st.table.seats[pos];
+  const level = s.kind === "bot" && s.bot ? ` (${s.bot})` : "";
+  if (level && s.name && s.name.endsWith(level)) { // the server names a computer player "Anna (strong)"
+    const word = t("lvl_" + s.bot);
+    return s.name.slice(0, -level.length) + " (" + (word === "lvl_" + s.bot ? s.bot : word) + ")";
+  }
   return s.name || t("seat", { n: pos + 1 });
 }
 
@@ -406,7 +411,8 @@ function renderOpponents() {
     }
     const word = seat >= 0 ? lastWord(seat) : null;
     const extra = h("div", { cls: "status" },
-      moving ? h("span", { cls: "thinking" }, t("thinking")) : "",
+      moving ? h("span", { cls: "thinking" },
+        seatInfo.kind === "human" ? t("waitingFor", { who: playerName(pos) }) : t("thinking")) : "",
       word ? h("span", { cls: "bubble" }, word) : "",
       v && seat >= 0 && v.phase === "play" ? h("span", { cls: "muted" }, t("tricks", { n: tricksTaken(seat) })) : "");
     el.append(head, role, cards, extra);
