@@ -110,6 +110,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         drive([page], lambda: (table_state(page) or {}).get("phase") == "play", shots=shots)
         st = table_state(page)
         assert st["seat"] == 0 and len(st["hand"]) == 10
+        assert page.inner_text("#my-label").endswith(" · 0 tricks")  # one's own trick count, as at the others' seats
         # an illegal action sent over the socket is refused and changes nothing
         wrong = next(c for c in ["CJ", "SJ", "HJ", "DJ", "CA", "SA"] if c not in st["hand"])
         page.evaluate(f"() => S.ws.send(JSON.stringify({{type: 'action', action: '{wrong}'}}))")

@@ -652,7 +652,8 @@ function renderHand() {
   const v = st.view;
   const handEl = $("#hand");
   handEl.innerHTML = "";
-  $("#my-label").textContent = st.you.role === "player" ? playerName(st.you.position) + " · " + roleOf(st.you.position) : "";
+  const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? " · " + t("tricks", { n: tricksTaken(st.you.seat) }) : "";
+  $("#my-label").textContent = st.you.role === "player" ? playerName(st.you.position) + " · " + roleOf(st.you.position) + mine : "";
   if (!v) return;
   let cards = v.hand;
   const mySeat = st.you.seat;
