@@ -196,6 +196,9 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         a.goto(f"{server.url}/t/{tid}#token={created['token']}")
         a.select_option("#sel-lang", "de")
         a.select_option("#sel-deck", "german")
+        a.wait_for_function("() => S.state && S.state.table.status === 'waiting'")
+        # before the first deal nobody is forehand or dealer yet
+        assert a.inner_text("#my-label") == "Du" and a.locator(".opponent:not(.hidden) .role").all_inner_texts() == ["", ""]
         # the second player joins through the lobby, on a phone-sized screen
         b = new_page(browser, errors, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
         b.goto(f"{server.url}/")

@@ -356,6 +356,7 @@ function render() {
 function roleOf(pos) {
   const st = S.state;
   const v = st.view;
+  if (!st.table.deal_no) return ""; // no deal yet: nobody is forehand or dealer
   const seat = st.table.positions.indexOf(pos);
   const parts = [];
   if (seat >= 0) parts.push(t(SEAT_KEYS[seat]));
@@ -652,8 +653,9 @@ function renderHand() {
   const v = st.view;
   const handEl = $("#hand");
   handEl.innerHTML = "";
-  const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? " · " + t("tricks", { n: tricksTaken(st.you.seat) }) : "";
-  $("#my-label").textContent = st.you.role === "player" ? playerName(st.you.position) + " · " + roleOf(st.you.position) + mine : "";
+  const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(st.you.seat) }) : "";
+  $("#my-label").textContent = st.you.role === "player"
+    ? [playerName(st.you.position), roleOf(st.you.position), mine].filter(Boolean).join(" · ") : "";
   if (!v) return;
   let cards = v.hand;
   const mySeat = st.you.seat;
