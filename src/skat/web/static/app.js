@@ -164,10 +164,19 @@ async function refreshLobby() {
 // An Officers' Skat table is played on its own page (/officers), over the same protocol.
 function tablePage(tb) { return tb.variant === "officers" ? "/officers?table=" + tb.id : "/t/" + tb.id; }
 
+// The name a person joins with: the one used before (or typed in the lobby's form), else asked for once.
+function nameToJoin() {
+  const form = $("#f-player");
+  let name = localStorage.getItem("skat.name") || (form ? form.value.trim() : "");
+  if (!name) name = (window.prompt(t("askName")) || "").trim().slice(0, 40);
+  if (name) localStorage.setItem("skat.name", name);
+  return name;
+}
+
 async function joinTable(id, position, page) {
   try {
     const invite = localStorage.getItem(inviteKey(id)) || undefined;  // needed at a private table
-    const res = await api("POST", `/api/tables/${id}/join`, { name: localStorage.getItem("skat.name") || "", position, invite });
+    const res = await api("POST", `/api/tables/${id}/join`, { name: nameToJoin(), position, invite });
     localStorage.setItem(tokenKey(id), res.token);
     if (page && page !== "/t/" + id) location.href = page;
     else if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
