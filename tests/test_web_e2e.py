@@ -64,9 +64,11 @@ def take_turn(page, st: dict, shots: dict | None = None) -> None:
         shot(page, "03-discard")
         click_action(page, "discard")
     elif phase == "declare":
-        page.wait_for_selector("#panel .contracts button")
+        page.wait_for_selector("#panel .chooser .games button")
+        page.locator("#panel .chooser .games button").first.click()  # the game first, then Declare
+        page.wait_for_selector('#panel .chooser [data-action^="declare "]')
         shot(page, "04-declare")
-        page.locator("#panel .contracts button").first.click()
+        page.locator('#panel .chooser [data-action^="declare "]').click()
     elif phase == "play":
         if st["tricks"] == 3 and "play" not in shots:
             shot(page, "05-play")
@@ -78,7 +80,7 @@ def drive(pages: list, until, timeout: float = 60, shots: dict | None = None) ->
     """Act for every page whose turn it is until ``until()`` holds."""
     deadline = time.time() + timeout
     while not until():
-        assert time.time() < deadline, "the game did not progress"
+        assert time.time() < deadline, f"the game did not progress: {[table_state(p) for p in pages]}"
         acted = False
         for page in pages:
             st = table_state(page)
@@ -180,6 +182,77 @@ def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp
             S.state = keep; return out; }""")
         assert names == ["Anna (strong)", "Bo (mine)", "waiting for Ada", "Anna (stark)", "Bo (mine)", "Warten auf Ada",
                          "Anna (сильный)", "Bo (mine)", "ждём: Ada"]
+    finally:
+        server.stop()
+    assert not errors, errors
+
+
+def test_a_hand_game_is_declared_with_the_hand_in_view(browser, tmp_path):
+    """The declaration is one compact chooser: the game, then Schneider / Schwarz / Ouvert as toggles, the value
+    and whether it reaches the bid; the own hand stays in view on a desktop and on a phone."""
+    # computer players that bid by their hands (random ones may bid 264, which no hand game reaches)
+    server = ServerProcess(f"sqlite:///{tmp_path / 'hand.sqlite'}", command="play", extra=("--level", "heuristic"))
+    server.start()
+    errors: list = []
+    try:
+        page = new_page(browser, errors, viewport={"width": 1280, "height": 860})
+        page.goto(server.table_url)
+        page.wait_for_selector("#hand .card")
+        deadline = time.time() + 60
+        while (st := table_state(page) or {}).get("phase") != "skat":  # forehand holds and wins the auction
+            assert time.time() < deadline and st.get("phase") in (None, "bidding"), st
+            if my_turn(st):
+                take_turn(page, st)
+                page.wait_for_function(f"() => S.state && S.state.seq > {st['seq']}", timeout=10_000)
+            else:
+                time.sleep(0.05)
+        click_action(page, "hand")
+        try:
+            page.wait_for_selector("#panel .chooser .games button", timeout=5000)
+        except Exception:
+            raise AssertionError(f"{page.inner_text('#panel')!r} {table_state(page)} {errors}") from None
+        games = page.locator("#panel .chooser .games button").all_inner_texts()
+        names = {"Diamonds": "diamonds", "Hearts": "hearts", "Spades": "spades", "Clubs": "clubs", "Grand": "grand",
+                 "Null": "null"}
+        legal = {a.split()[1] for a in table_state(page)["legal"] if a.startswith("declare ")}
+        assert [names[g] for g in games] == [g for g in names.values() if g in legal]  # one button a game
+        assert page.locator('#panel .chooser [data-action^="declare "]').count() == 0  # a game first
+        game = next(g for g in games if g != "Null")
+        page.get_by_role("button", name=game, exact=True).click()
+        declare = page.locator('#panel .chooser [data-action^="declare "]')
+
+        def pressed(level: str) -> bool:
+            return page.get_by_role("button", name=level, exact=True).get_attribute("aria-pressed") == "true"
+
+        def chosen() -> dict:
+            """The contract of the Declare button, by the server's hints."""
+            token = declare.get_attribute("data-action")
+            assert token in table_state(page)["legal"], token
+            return page.evaluate(f"() => S.state.hints.contracts.find((c) => c.token === '{token}').contract")
+
+        schwarz = page.get_by_role("button", name="Schwarz", exact=True)
+        ouvert = page.get_by_role("button", name="Ouvert", exact=True)
+        assert chosen() == {"game": names[game], "hand": True, "schneider": False, "schwarz": False, "ouvert": False}
+        if schwarz.is_enabled():
+            schwarz.click()  # Schwarz announced implies Schneider
+            assert pressed("Schwarz") and pressed("Schneider") and not pressed("Ouvert")
+            assert chosen() == {"game": names[game], "hand": True, "schneider": True, "schwarz": True, "ouvert": False}
+        elif ouvert.is_enabled():  # a high bid: only the open game reaches it
+            ouvert.click()  # Ouvert implies Schneider and Schwarz
+            assert pressed("Ouvert") and pressed("Schneider") and pressed("Schwarz") and chosen()["ouvert"]
+        worth = page.inner_text("#panel .chooser .worth")
+        assert "reaches your bid" in worth or "overbid" in worth, worth
+        for name, size in (("desktop", {"width": 1280, "height": 860}), ("phone", {"width": 390, "height": 844})):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(100)
+            shot(page, f"04-declare-hand-{name}")
+            for card in page.locator("#hand .card").all():  # every card of the hand in view while declaring
+                box = card.bounding_box()
+                assert box is not None and box["y"] + box["height"] <= size["height"] + 1, (name, box)
+        page.set_viewport_size({"width": 1280, "height": 860})
+        declare.click()
+        page.wait_for_function("() => S.state.view.phase !== 'skat'")
+        assert table_state(page)["phase"] in ("play", "finished")
     finally:
         server.stop()
     assert not errors, errors

@@ -551,16 +551,59 @@ function bidButtons(v) {
   return box;
 }
 
-function contractButtons(v, handOnly) {
-  const hints = S.state.hints.contracts || [];
-  const box = h("div", { cls: "contracts" });
-  for (const c of hints) {
-    if (handOnly !== undefined && c.contract.hand !== handOnly) continue;
+// The declaration: one compact chooser (the game, then Schneider / Schwarz / Ouvert as toggles) showing the
+// value the choice would have and whether it reaches the bid; the hand stays in view. The choices come from
+// hints.contracts (the server's values of every contract the declarer may announce now).
+const CHOOSER_GAMES = ["diamonds", "hearts", "spades", "clubs", "grand", "null"];
+
+function contractMatches(c, choice, handOnly) {
+  const k = c.contract;
+  if (k.game !== choice.game || (handOnly !== undefined && k.hand !== handOnly) || !!k.ouvert !== choice.ouvert) return false;
+  return k.game === "null" || (!!k.schneider === choice.schneider && !!k.schwarz === choice.schwarz);
+}
+
+function contractChooser(v, handOnly) {
+  const hints = (S.state.hints.contracts || []).filter((c) => handOnly === undefined || c.contract.hand === handOnly);
+  const key = `${S.state.table.deal_no}:${v.phase}:${handOnly}`;
+  if (!S.choice || S.choice.key !== key) S.choice = { key, game: null, schneider: false, schwarz: false, ouvert: false };
+  const choice = S.choice;
+  const box = h("div", { cls: "chooser", role: "group", "aria-label": t("chooseGame") });
+  const games = h("div", { cls: "games" });
+  for (const g of CHOOSER_GAMES) {
+    if (!hints.some((c) => c.contract.game === g)) continue;
+    games.append(h("button", { cls: "g-" + g + (choice.game === g ? " chosen" : ""), "aria-pressed": String(choice.game === g),
+      onclick: () => { choice.game = g; choice.schneider = choice.schwarz = choice.ouvert = false; renderPanel(); },
+      text: contractText({ game: g }) }));
+  }
+  box.append(games);
+  const levels = h("div", { cls: "levels" });
+  const toggle = (name, on) => {
+    const next = { ...choice, [name]: on };
+    if (name === "schwarz" && on) next.schneider = true;
+    if (name === "ouvert" && on && choice.game !== "null") next.schneider = next.schwarz = true;
+    if (name === "schneider" && !on) next.schwarz = next.ouvert = false;
+    if (name === "schwarz" && !on) next.ouvert = false;
+    return next;
+  };
+  if (choice.game) {
+    for (const name of choice.game === "null" ? ["ouvert"] : ["schneider", "schwarz", "ouvert"]) {
+      const on = choice[name];
+      const possible = hints.some((c) => contractMatches(c, toggle(name, !on), handOnly));
+      levels.append(h("button", { cls: "level" + (on ? " chosen" : ""), "aria-pressed": String(on), disabled: !possible,
+        onclick: () => { Object.assign(choice, toggle(name, !on)); renderPanel(); }, text: t(name) }));
+    }
+  }
+  box.append(levels);
+  const c = choice.game ? hints.find((x) => contractMatches(x, choice, handOnly)) : null;
+  if (c) {
     const value = c.exact ? t("valueExact", { v: c.value }) : t("valueAbout", { v: c.value });
     const short = c.value < v.bid;
-    box.append(h("button", { "data-action": c.token, onclick: () => act(c.token), cls: "contract g-" + c.contract.game + (short ? " short" : ""),
-      title: short ? t("overbid", { v: c.value, b: v.bid }) : null },
-      h("span", {}, contractText(c.contract)), h("span", { cls: "value" }, value)));
+    box.append(h("p", { cls: "worth" + (short ? " short" : "") }, short ? t("overbid", { v: c.value, b: v.bid })
+      : t("worthBid", { v: value, b: v.bid })));
+    box.append(h("div", { cls: "actions" }, h("button", { cls: "primary", "data-action": c.token, onclick: () => act(c.token),
+      text: t("declareIt", { contract: contractText(c.contract) }) })));
+  } else {
+    box.append(h("p", { cls: "muted" }, t("chooseGame")));
   }
   return box;
 }
@@ -624,12 +667,14 @@ function renderPanel() {
     panel.append(h("h3", {}, t(v.phase === "skat" ? "tourneeChoice" : "tourneeTurned", { v: v.bid })), box);
   } else if (v.phase === "skat" && myTurn) {
     if (S.panelMode === "hand") {
-      panel.append(h("h3", {}, t("declareHandPrompt", { v: v.bid })), contractButtons(v, true),
+      panel.append(h("h3", {}, t("declareHandPrompt", { v: v.bid })), contractChooser(v, true),
         h("button", { onclick: () => { S.panelMode = null; renderPanel(); }, text: t("back") }));
     } else {
+      const handGames = (st.hints.contracts || []).some((c) => c.contract.hand);  // none reaches a very high bid
       panel.append(h("p", {}, t("skatChoice", { v: v.bid })), h("div", { cls: "actions" },
         h("button", { cls: "primary", "data-action": "pickup", onclick: () => act("pickup"), text: t("pickup") }),
-        h("button", { "data-action": "hand", onclick: () => { S.panelMode = "hand"; renderPanel(); }, text: t("playHand") })));
+        handGames ? h("button", { "data-action": "hand", onclick: () => { S.panelMode = "hand"; renderPanel(); }, text: t("playHand") })
+          : h("span", { cls: "muted" }, t("noHandGame", { v: v.bid }))));
     }
   } else if (v.phase === "discard" && myTurn) {
     const n = S.selected.size;
@@ -637,7 +682,7 @@ function renderPanel() {
       onclick: () => act("discard " + [...S.selected].join(" ")), text: t("discard") });
     panel.append(h("p", {}, t("discardPrompt", { n })), h("div", { cls: "actions" }, btn));
   } else if (v.phase === "declare" && myTurn) {
-    panel.append(h("h3", {}, t("declarePrompt", { v: v.bid })), contractButtons(v, false));
+    panel.append(h("h3", {}, t("declarePrompt", { v: v.bid })), contractChooser(v, false));
   } else if (v.phase === "play" && v.side_actions.some((a) => a === "kontra" || a === "re")) {
     panel.append(h("div", { cls: "actions calls" }, v.side_actions.filter((a) => a === "kontra" || a === "re").map((a) =>
       h("button", { cls: "call", "data-action": a, title: t(a === "re" ? "reHint" : "kontraHint"), onclick: () => act(a), text: t(a) + "!" }))));
