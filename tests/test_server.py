@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 
@@ -378,3 +379,28 @@ def test_a_spectator_sees_no_seat_secrets():
     out = seat_view_to_json(public_view(tournee))
     assert out["skat"] == defender["skat"] and out["discard"] is None and out["hand"] == []
     assert seat_view_to_json(game.view(1)) == seat_view  # the seat's own view is left as it was
+
+
+def test_every_seat_hears_what_the_auction_asks_of_the_seat_to_move(client):
+    """``hints.auction_turn`` (public: it follows from the bids said): middlehand is asked to bid 18, forehand
+    to hold it; after two passes forehand is asked to play at 18."""
+    created = new_table(client, seats=("human", "human", "human"))
+    tid = created["table_id"]
+    tokens = [created["token"]] + [client.post(f"/api/tables/{tid}/join", json={}).json()["token"] for _ in range(2)]
+    with client.websocket_connect(f"/ws/{tid}") as ws, client.websocket_connect(f"/ws/{tid}") as watcher:
+        state = hello(ws, tokens[0])[2]
+        seen = hello(watcher, None)[2]
+        assert state["hints"]["auction_turn"] == seen["hints"]["auction_turn"] == {"seat": 1, "asks": "bid", "value": 18}
+    table = client.app.state.manager.get(tid)
+    asyncio.run(table.act(table.positions[1], "18"))
+    assert table.state_for(0)["hints"]["auction_turn"] == {"seat": 0, "asks": "hold", "value": 18}
+    asyncio.run(table.act(table.positions[0], "hold"))
+    asyncio.run(table.act(table.positions[1], "pass"))
+    turn = table.state_for(None)["hints"]["auction_turn"]
+    assert turn["seat"] == 2 and turn["asks"] == "bid" and turn["value"] == 20
+    asyncio.run(table.act(table.positions[2], "pass"))  # forehand won at 18: the skat, then the values
+    declarer = table.state_for(table.positions[0])["hints"]
+    assert "auction_turn" not in declarer and declarer["contracts"]
+    assert all(c["contract"]["hand"] for c in declarer["contracts"])  # before the pickup: hand games
+    asyncio.run(table.act(table.positions[0], "pickup"))
+    assert "contracts" not in table.state_for(table.positions[0])["hints"]  # discarding

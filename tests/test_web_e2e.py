@@ -48,6 +48,8 @@ def take_turn(page, st: dict, shots: dict | None = None) -> None:
         if "bidding" not in shots:
             shot(page, "01-bidding")
             shots["bidding"] = True
+        if any(seat == st["seat"] for seat, _ in page.evaluate("() => S.state.view.auction")):
+            assert page.locator("#my-word").inner_text()  # one's own last word in the auction, at one's seat
         if "hold" in legal:
             click_action(page, "hold")
         elif legal == ["18", "pass"]:
@@ -112,6 +114,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         drive([page], lambda: (table_state(page) or {}).get("phase") == "play", shots=shots)
         st = table_state(page)
         assert st["seat"] == 0 and len(st["hand"]) == 10
+        assert page.locator("#my-word").count() == 0  # the bubble of one's last bid is gone with the auction
         assert page.inner_text("#my-label").endswith(" · 0 tricks")  # one's own trick count, as at the others' seats
         # an illegal action sent over the socket is refused and changes nothing
         wrong = next(c for c in ["CJ", "SJ", "HJ", "DJ", "CA", "SA"] if c not in st["hand"])
@@ -182,6 +185,19 @@ def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp
             S.state = keep; return out; }""")
         assert names == ["Anna (strong)", "Bo (mine)", "waiting for Ada", "Anna (stark)", "Bo (mine)", "Warten auf Ada",
                          "Anna (сильный)", "Bo (mine)", "ждём: Ada"]
+        # while another seat is to bid, the number it is asked for is said; forehand after two passes plays at 18
+        asked = page.evaluate("""() => { const out = []; const keep = S.state; LANG = "en";
+            const seats = [{kind: "human", name: "Ada"}, {kind: "human", name: "Clara"}, {kind: "human", name: "Bo"}];
+            for (const turn of [{seat: 1, asks: "bid", value: 20}, {seat: 1, asks: "hold", value: 23},
+                                {seat: 1, asks: "play", value: 18}]) {
+                S.state = {view: {phase: "bidding", to_move: 1, legal_actions: []}, you: {seat: 0, position: 0},
+                           table: {positions: [0, 1, 2], seats, status: "playing"}, hints: {auction_turn: turn}};
+                out.push(infoText()); }
+            S.state = {view: {phase: "bidding", to_move: 0, legal_actions: ["18", "pass"], bid: 0}, you: {seat: 0, position: 0},
+                       table: {positions: [0, 1, 2], seats, status: "playing"}, hints: {auction_turn: {seat: 0, asks: "play", value: 18}}};
+            out.push(bidButtons(S.state.view).textContent);
+            S.state = keep; return out; }""")
+        assert asked == ["Clara is to bid 20?", "Clara: hold 23?", "Clara: play at 18?", "Play at 18Pass"]
     finally:
         server.stop()
     assert not errors, errors

@@ -2,6 +2,7 @@
 
 * :func:`bid_estimate`: how high the hand can go in the auction (the heuristic player's estimate).
 * :func:`contract_values`: the value of every contract the declarer may announce now.
+* :func:`auction_turn`: what the seat to move in the auction is asked (public: it follows from the bids said).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from typing import Any
 
 from skat.cards import CardSet
 from skat.deal.game import Phase, SeatView
+from skat.rules.actions import Bid, Hold, Pass
 from skat.rules.contract import Contract, null_value
 from skat.rules.value import matadors, multiplier
 
-__all__ = ["bid_estimate", "contract_values", "contract_value"]
+__all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn"]
 
 
 def bid_estimate(hand: CardSet) -> dict[str, Any]:
@@ -66,3 +68,22 @@ def contract_values(view: SeatView) -> list[dict[str, Any]]:
         if contract is not None:
             out.append(contract_value(contract, known, exact))
     return out
+
+
+def auction_turn(game: Any, bid: int) -> dict[str, Any] | None:
+    """What the seat to move in the auction is asked, for every seat and spectator to show: ``{"seat", "asks",
+    "value"}`` with ``asks`` "hold" (answer ``value`` with yes or pass), "bid" (say ``value`` or more, or pass)
+    or "play" (forehand after two passes: play at ``value``, the lowest bid, or pass it in); ``bid`` is the
+    value said so far (the views' ``bid``). None outside the auction."""
+    if game.phase is not Phase.BIDDING or game.to_move is None:
+        return None
+    seat = game.to_move
+    legal = game.legal_actions(seat)
+    if any(isinstance(a, Hold) for a in legal):
+        return {"seat": seat, "asks": "hold", "value": bid}
+    bids = [a.value for a in legal if isinstance(a, Bid)]
+    if not bids:
+        return None
+    passes = sum(1 for _, a in game.history if isinstance(a, Pass))
+    asks = "play" if len(bids) == 1 and passes >= 2 else "bid"
+    return {"seat": seat, "asks": asks, "value": bids[0]}

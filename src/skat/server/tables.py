@@ -46,7 +46,7 @@ from skat.server.bots import (
     default_level,
 )
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
-from skat.server.hints import bid_estimate, contract_values
+from skat.server.hints import auction_turn, bid_estimate, contract_values
 from skat.server.limits import Limits, eviction_candidate, idle_reason
 from skat.server.series import DealStart, OfficersTableSeries, ServerSeries, TableSeries
 from skat.server.store import Store, StoredTable
@@ -327,10 +327,14 @@ class ServerTable:
                     values = contract_values(view)
                     if values:
                         hints["contracts"] = values
+                if view.phase is Phase.BIDDING:
+                    hints["auction_turn"] = auction_turn(game, view.bid)
             else:
                 view = public_view(game)  # built from the public facts only
                 view_json = seat_view_to_json(view)
                 hints["sorted"] = _sorted_cards(view, own=False)
+                if view.phase is Phase.BIDDING:
+                    hints["auction_turn"] = auction_turn(game, view.bid)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,

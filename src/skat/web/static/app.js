@@ -475,7 +475,12 @@ function infoText() {
   const v = st.view;
   if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
   const mySeat = st.you.seat;
-  if (v.phase === "bidding") return v.to_move === mySeat ? t("yourBid") : t("waitBid", { who: seatName(v.to_move) });
+  if (v.phase === "bidding") {
+    if (v.to_move === mySeat) return t("yourBid");
+    const turn = st.hints.auction_turn;  // what the mover is asked: "NAME is to bid 20?"
+    const key = turn ? { hold: "waitHold", bid: "waitBidN", play: "waitPlay" }[turn.asks] : null;
+    return key ? t(key, { who: seatName(v.to_move), v: turn.value }) : t("waitBid", { who: seatName(v.to_move) });
+  }
   if (v.phase === "grand_hand") return v.to_move === mySeat ? t("grandHandYou") : t("grandHandWait", { who: seatName(v.to_move) });
   if (v.phase === "push") return v.to_move === mySeat ? t("pushYou") : t("pushWait", { who: seatName(v.to_move) });
   if (isRamsch(v) && v.phase === "play") {
@@ -538,8 +543,9 @@ function bidButtons(v) {
     box.append(h("button", { cls: "primary", "data-action": "hold", onclick: () => act("hold"), text: t("hold", { v: v.bid }) }));
   } else {
     const bids = legal.filter((x) => /^\d+$/.test(x));
+    const playAt = S.state.hints.auction_turn && S.state.hints.auction_turn.asks === "play";  // after two passes
     bids.slice(0, 4).forEach((b, i) => box.append(h("button", {
-      cls: i === 0 ? "primary" : "", "data-action": b, onclick: () => act(b), text: t("bid", { v: b }) })));
+      cls: i === 0 ? "primary" : "", "data-action": b, onclick: () => act(b), text: t(playAt ? "playAt18" : "bid", { v: b }) })));
     if (bids.length > 4) {
       const sel = h("select", { "aria-label": t("moreBids"), id: "more-bids" }, h("option", { value: "", text: t("moreBids") }),
         bids.slice(4).map((b) => h("option", { value: b, text: b })));
@@ -708,8 +714,11 @@ function renderHand() {
   const handEl = $("#hand");
   handEl.innerHTML = "";
   const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(st.you.seat) }) : "";
-  $("#my-label").textContent = st.you.role === "player"
+  const label = $("#my-label");
+  label.textContent = st.you.role === "player"
     ? [playerName(st.you.position), roleOf(st.you.position), mine].filter(Boolean).join(" · ") : "";
+  const said = st.you.seat !== null && st.you.seat >= 0 ? lastWord(st.you.seat) : null;  // one's own last bid
+  if (said) label.append(" ", h("span", { cls: "bubble", id: "my-word" }, said));
   if (!v) return;
   let cards = v.hand;
   const mySeat = st.you.seat;
