@@ -307,15 +307,22 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         assert not hand_a & hand_b
         shot(a, "11-german-deck")
         shot(b, "12-phone")
+        # a spectator sees every seat: the first one at the bottom, with its name and its cards face down
+        c = new_page(browser, errors)
+        c.goto(f"{server.url}/t/{tid}")
+        c.wait_for_function("() => S.state && S.state.you.role === 'spectator' && S.state.view")
+        c.wait_for_function("() => document.querySelectorAll('#hand .card').length > 0")
+        assert c.inner_text("#my-label").startswith("Ada")
+        assert c.locator("#hand .card.back").count() == c.locator("#hand .card").count()  # no face seen
+        assert c.locator(".opponent:not(.hidden)").count() == 2
+        shot(c, "12b-spectator")
         drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90)
         shot(a, "13-result-german")
         shot(b, "14-result-phone")
         assert "Spiel" in a.inner_text("#dialog") or "Eingepasst" in a.inner_text("#dialog")
-        # a spectator sees the table but no hand
-        c = new_page(browser, errors)
-        c.goto(f"{server.url}/t/{tid}")
-        c.wait_for_function("() => S.state && S.state.you.role === 'spectator'")
-        assert c.locator("#hand .card").count() == 0
+        # after the deal nothing is face down (a passed-in deal shows its hands), and a spectator cannot close
+        c.wait_for_function("() => S.state.view.phase === 'finished'")
+        assert c.locator("#hand .card.back").count() == 0
         assert c.locator("#btn-close").is_hidden()
         # a player closes the table: everybody is told, and it leaves the lobby
         a.keyboard.press("Escape")

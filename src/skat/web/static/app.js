@@ -722,7 +722,20 @@ function renderHand() {
   if (!v) return;
   let cards = v.hand;
   const mySeat = st.you.seat;
-  if (st.you.role === "spectator" || mySeat === null) {
+  if (st.you.role === "spectator") {  // the first seat sits here, shown as the others are at theirs
+    const pos = me();
+    const seat = st.table.positions.indexOf(pos);
+    label.textContent = [playerName(pos), roleOf(pos),
+      seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(seat) }) : ""].filter(Boolean).join(" · ");
+    const word = seat >= 0 ? lastWord(seat) : null;
+    if (word) label.append(" ", h("span", { cls: "bubble" }, word));
+    if (seat < 0) return;
+    const open = v.open_hands && v.open_hands[String(seat)];
+    if (open && open.length) for (const c of sortCards(open, seat)) handEl.append(cardEl(c));
+    else for (let i = 0; i < v.hand_sizes[seat]; i++) handEl.append(cardBack());
+    return;
+  }
+  if (mySeat === null) {
     return;
   }
   cards = sortCards(cards);
