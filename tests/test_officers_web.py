@@ -17,14 +17,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 
-from skat.cards import Card
 from skat.records.wire import officers_view_to_json
 from skat.server import create_app
 from skat.server.officers import RETIRED, page_url
 from skat.server.store import Store, normalize_db_url
 from skat.server.tables import hash_token
 from skat.variants.officers import OfficersGame
-from skat.variants.officers.game import DOWN, OUT, OWN, UP
+from test_server_officers_ws import hidden_cards
 from test_server_support import (
     ROOT,
     chromium_launch_kwargs,
@@ -43,24 +42,6 @@ def club(tmp_path):
     url = f"sqlite:///{tmp_path / 'club.sqlite'}"
     with TestClient(create_app(url)) as c:
         yield c, url
-
-
-def hidden_cards(game: OfficersGame, seat: int) -> set[str]:
-    """The cards ``seat`` may not see now, judged from the table itself: not yet dealt, face down,
-    facing only the other player; played cards are open. Empty once the game is over."""
-    if game.phase == "finished":
-        return set()
-    played = {c for _, cs, _ in game.tricks for c in cs} | set(game.trick)
-    out = set()
-    for c in range(32):
-        if c in played:
-            continue
-        face, owner = game.face[c], game.owner[c]
-        dealt = bool(game.dealt >> c & 1)
-        seen = dealt and (face == UP or (face == OWN and owner == seat) or (face == OUT and owner != seat))
-        if face == DOWN or not seen:
-            out.add(Card(c).name)
-    return out
 
 
 def test_page_is_served_and_linked_from_the_lobby(club):
@@ -209,6 +190,17 @@ def test_a_database_of_the_old_schema_opens_and_its_table_stays_readable(tmp_pat
 
 
 # ------------------------------------------------------------------ browser
+def new_page(browser, errors: list[str], locale: str = "en-US", **context):
+    """A page at desktop size (or ``context``'s) that records script errors and blocked content (the app sends
+    its Content-Security-Policy: nothing on the page may break it) in ``errors``."""
+    page = browser.new_context(viewport=context.pop("viewport", {"width": 1280, "height": 860}), locale=locale,
+                               **context).new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
+                                                        or "Refused to" in m.text) and errors.append(m.text))
+    return page
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     port = free_port()
@@ -224,8 +216,7 @@ def test_browser_plays_tricks_against_the_bot(server):
     errors: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(**chromium_launch_kwargs())
-        page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page = new_page(browser, errors)
         page.goto(server + "/officers")
         page.select_option("#o-variant", "classic")
         page.fill("#o-seed", "5")
@@ -282,10 +273,7 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(**chromium_launch_kwargs())
-            page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US").new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: m.type == "error" and ("Content Security Policy" in m.text
-                                                                or "Refused to" in m.text) and errors.append(m.text))
+            page = new_page(browser, errors)
             page.goto(base + "/officers?variant=classic&seed=5&start=1")
             assert "script-src 'self'" in page.evaluate(
                 "async () => (await fetch('/officers')).headers.get('content-security-policy')")
@@ -334,9 +322,8 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             assert httpx.get(f"{base}/api/tables/{new_id}", headers={"X-Seat-Token": page.evaluate(
                 f"() => localStorage.getItem('skat.token.{new_id}')")}).json()["variant"] == "officers"
             # at phone size
-            phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE",
-                                        is_mobile=True, has_touch=True).new_page()
-            phone.on("pageerror", lambda e: errors.append(str(e)))
+            phone = new_page(browser, errors, locale="de-DE", viewport={"width": 390, "height": 844}, is_mobile=True,
+                             has_touch=True)
             phone.goto(base + "/officers?variant=harlequin&seed=3&start=1")
             phone.wait_for_selector("#o-board:not(.hidden)")
             phone.wait_for_function("() => O.state !== null")
@@ -360,8 +347,7 @@ def test_browser_close_table_returns_to_the_start_form(tmp_path):
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(**chromium_launch_kwargs())
-            page = browser.new_context(viewport={"width": 1280, "height": 860}, locale="de-DE").new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            page = new_page(browser, errors, locale="de-DE")
             dialogs: list[str] = []
 
             def answer(dialog) -> None:

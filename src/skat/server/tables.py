@@ -425,10 +425,14 @@ class ServerTable:
             self.pending_action = None
             await self._after_apply()
 
-    def check_running(self) -> None:
-        """Refuse anything more at a closed or stopped table."""
+    def check_open(self) -> None:
+        """Refuse anything at a table closed (or archived) meanwhile: ``404 no_table``."""
         if self.closed:
             raise TableError("no_table", f"table {self.id} was closed; there is no open table {self.id!r}", 404)
+
+    def check_running(self) -> None:
+        """Refuse anything more at a closed or stopped table."""
+        self.check_open()
         if self.stopped is not None:
             raise TableError("table_stopped", f"this table stopped: {self.stopped}", 409)
 
@@ -1282,8 +1286,7 @@ class TableManager:
         if not isinstance(token, str) or self.position_for_token(table, token) is None:
             raise TableError("bad_token", "only a person seated at this table can close it: send your seat token", 403)
         async with table.lock:
-            if table.closed:  # closed meanwhile (another request, another process)
-                raise TableError("no_table", f"table {table_id} was closed; there is no open table {table_id!r}", 404)
+            table.check_open()  # closed meanwhile (another request, another process)
             await asyncio.wrap_future(self.store.close_table(table_id))
             table.closed = True  # a request waiting for the lock is refused
         await self._drop(table, "this table was closed by a player")
