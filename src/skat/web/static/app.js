@@ -568,6 +568,18 @@ function contractMatches(c, choice, handOnly) {
   return k.game === "null" || (!!k.schneider === choice.schneider && !!k.schwarz === choice.schwarz);
 }
 
+/** The lowest announcement of game g that can be declared: plain if it can reach the bid, else Schneider, Schwarz
+ * or Ouvert announced (a high bid may leave only those). */
+function lowestLevel(hints, g, handOnly) {
+  const levels = g === "null" ? [{ ouvert: false }, { ouvert: true }]
+    : [{}, { schneider: true }, { schneider: true, schwarz: true }, { schneider: true, schwarz: true, ouvert: true }];
+  for (const level of levels) {
+    const choice = { game: g, schneider: false, schwarz: false, ouvert: false, ...level };
+    if (hints.some((c) => contractMatches(c, choice, handOnly))) return choice;
+  }
+  return { game: g, schneider: false, schwarz: false, ouvert: false };
+}
+
 function contractChooser(v, handOnly) {
   const hints = (S.state.hints.contracts || []).filter((c) => handOnly === undefined || c.contract.hand === handOnly);
   const key = `${S.state.table.deal_no}:${v.phase}:${handOnly}`;
@@ -578,7 +590,7 @@ function contractChooser(v, handOnly) {
   for (const g of CHOOSER_GAMES) {
     if (!hints.some((c) => c.contract.game === g)) continue;
     games.append(h("button", { cls: "g-" + g + (choice.game === g ? " chosen" : ""), "aria-pressed": String(choice.game === g),
-      onclick: () => { choice.game = g; choice.schneider = choice.schwarz = choice.ouvert = false; renderPanel(); },
+      onclick: () => { Object.assign(choice, lowestLevel(hints, g, handOnly)); renderPanel(); },
       text: contractText({ game: g }) }));
   }
   box.append(games);
