@@ -54,7 +54,10 @@ def test_a_private_table_is_joined_through_its_invite_link(browser, tmp_path):
         b.wait_for_selector("#panel .invite-box input.invite-url")
         assert b.input_value("#panel input.invite-url") == link
         shot(b, "42-invite-link-phone")
-        b.click("#btn-invite")
+        assert not b.is_visible("#btn-invite") and b.is_visible("#bottombar")  # on a phone: in the menu
+        b.click("#bb-menu")
+        b.wait_for_selector("#dialog.dlg-menu #sel-deck")  # the deck and the language are in the menu too
+        b.get_by_role("button", name="Invite", exact=True).click()
         b.wait_for_selector("#dialog.dlg-invite input.invite-url")
         assert b.input_value("#dialog input.invite-url") == link
         shot(b, "43-invite-dialog-phone")

@@ -10,10 +10,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from skat.cards import CardSet
+from skat.cards import CardSet, cards
 from skat.deal.game import Phase, SeatView
 from skat.rules.actions import Bid, Hold, Pass
 from skat.rules.contract import Contract, null_value
+from skat.rules.kernel import TRUMP_MASK
 from skat.rules.value import matadors, multiplier
 
 __all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn"]
@@ -22,20 +23,32 @@ __all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn"]
 def bid_estimate(hand: CardSet) -> dict[str, Any]:
     """How high a 10-card hand can bid: the best game and its value by the heuristic player's judgment
     (:func:`skat.players.heuristic.best_game`: positive expected score, with the skat's expected help
-    when picking up); ``value`` 0 means pass."""
+    when picking up); ``value`` 0 means pass. A hand game is advised only when it promises more than
+    picking up the skat. The reasons for one line: ``p`` (the chance to win, per cent), ``matadors``
+    (``{"with", "count"}``; None for Null), ``trumps`` (None for Null), ``aces``, ``tens``."""
     return dict(_bid_estimate(hand.mask))
+
+
+_ACES = cards("CA SA HA DA").mask
+_TENS = cards("CT ST HT DT").mask
 
 
 @functools.lru_cache(maxsize=4096)  # a hand is asked for at every bid of its auction (about 0.2 ms each)
 def _bid_estimate(mask: int) -> dict[str, Any]:
     from skat.players.heuristic import best_game
 
-    best_value, best_game_name, hand_game = 0, None, False
-    for is_hand, skat_bonus in ((False, 0.7), (True, 0.0)):
-        choice = best_game(mask, hand_game=is_hand, skat_bonus=skat_bonus)
-        if choice.score > 0 and choice.value > best_value:
-            best_value, best_game_name, hand_game = choice.value, choice.contract.game_type.label, is_hand
-    return {"value": best_value, "game": best_game_name, "hand": hand_game}
+    pickup = best_game(mask, hand_game=False, skat_bonus=0.7)
+    hand = best_game(mask, hand_game=True, skat_bonus=0.0)
+    best = hand if hand.score > pickup.score else pickup
+    gt = best.contract.game_type
+    reasons: dict[str, Any] = {"p": round(best.p * 100), "matadors": None, "trumps": None,
+                               "aces": (mask & _ACES).bit_count(), "tens": (mask & _TENS).bit_count()}
+    if not best.contract.is_null:
+        with_, count = matadors(gt, mask)
+        reasons |= {"matadors": {"with": with_, "count": count}, "trumps": (mask & TRUMP_MASK[int(gt)]).bit_count()}
+    if best.score <= 0:
+        return {"value": 0, "game": None, "hand": False, **reasons}
+    return {"value": best.value, "game": gt.label, "hand": best.contract.hand, **reasons}
 
 
 def contract_value(contract: Contract, known: int, exact: bool) -> dict[str, Any]:

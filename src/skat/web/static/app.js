@@ -102,11 +102,13 @@ function route() {
     api("GET", "/api/meta").then((m) => { S.meta = m; }).catch(() => {});
     $("#lobby").classList.add("hidden");
     $("#table").classList.remove("hidden");
+    document.body.classList.add("at-table");
     $("#btn-sheet").classList.remove("hidden");
     $("#btn-invite").classList.remove("hidden");
     connect();
   } else {
     $("#table").classList.add("hidden");
+    document.body.classList.remove("at-table");
     $("#lobby").classList.remove("hidden");
     showLobby();
   }
@@ -516,6 +518,10 @@ function renderCenter() {
   if (["bidding", "skat", "grand_hand", "push"].includes(v.phase)) {
     skatArea.append(cardBack("small"), cardBack("small"));
   }
+  if (v.phase === "bidding") {  // the current bid in the middle of the table
+    trick.append(h("div", { cls: "bid-now", id: "bid-now" }, h("span", {}, t("bidNow")),
+      v.bid ? h("b", {}, String(v.bid)) : h("i", {}, t("noBidYet"))));
+  }
   if (v.ruleset === "tournee" && v.skat && ["skat", "declare"].includes(v.phase)) {
     skatArea.innerHTML = "";  // Tournee: the turned card is shown to everybody
     for (const c of v.skat) skatArea.append(cardEl(c, { cls: "small turned" }));
@@ -534,6 +540,18 @@ function renderCenter() {
   if (hold) trick.classList.add("taken-" + relative(seatPos(hold.winner)));
   else trick.className = "";
   S.prevTrick = hold ? hold.cards : v.trick.map((x) => x[1]);
+}
+
+/** The bid estimate in one line, with why: "up to 30 (Hearts Hand) — with 1, 7 trumps, 2 aces: wins about 97%". */
+function estimateText(est) {
+  if (!est.value) return t("estimatePass") + (est.p !== undefined ? " — " + t("estimatePassWhy", { p: est.p }) : "");
+  const upTo = t("estimateUpTo", { v: est.value, game: contractText({ game: est.game, hand: est.hand }) });
+  if (est.p === undefined) return upTo;
+  if (!est.matadors) return upTo + " — " + t("estimateWhyNull", { p: est.p });
+  const m = est.matadors;
+  const facts = [t(m.with ? "matadorsWith" : "matadorsWithout", { n: m.count }), t("nTrumps", { n: est.trumps }),
+    est.aces ? t("nAces", { n: est.aces }) : ""].filter(Boolean).join(", ");
+  return upTo + " — " + t("estimateWhy", { facts, p: est.p });
 }
 
 function bidButtons(v) {
@@ -647,11 +665,7 @@ function renderPanel() {
   if (v.phase === "bidding" && myTurn) {
     panel.append(h("h3", {}, t("bidding")), bidButtons(v));
     const est = st.hints.bid_estimate;
-    if (est) {
-      const game = est.value ? contractText({ game: est.game, hand: est.hand }) : "";
-      const hint = est.value ? t("estimateUpTo", { v: est.value, game }) : t("estimatePass");
-      panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint })));
-    }
+    if (est) panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint: estimateText(est) })));
   } else if (v.phase === "grand_hand" && myTurn) {
     panel.append(h("h3", {}, t("allPassed")), h("p", {}, t("grandHandPrompt")), h("div", { cls: "actions" },
       v.legal_actions.filter((a) => a !== "pass").map((a, i) => h("button", { cls: i === 0 ? "primary" : "", "data-action": a,
@@ -725,6 +739,7 @@ function renderHand() {
   const v = st.view;
   const handEl = $("#hand");
   handEl.innerHTML = "";
+  labelHand();
   const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(st.you.seat) }) : "";
   const label = $("#my-label");
   label.textContent = st.you.role === "player"
@@ -769,6 +784,14 @@ function renderHand() {
   handEl.style.setProperty("--n", cards.length);
 }
 
+/** The hand's accessible name: "Your hand", or the watched seat's. */
+function labelHand() {
+  const st = S.state;
+  const el = $("#hand");
+  if (st && st.you.role === "spectator") el.setAttribute("aria-label", t("handOf", { who: playerName(me()) }));
+  else el.setAttribute("aria-label", t("yourHand"));
+}
+
 function onCard(c) {
   const v = S.state.view;
   if (v.phase === "discard" || v.phase === "push") {
@@ -797,7 +820,7 @@ function renderSide() {
   const up = st.table.upcoming;
   if (round && round !== "normal") sc.append(h("p", { cls: "round-badge round-" + round }, t("round_" + round)));
   if (up && v && v.phase === "finished" && up.round && up.round !== "normal") sc.append(h("p", { cls: "muted small" }, t("nextRound", { r: t("round_" + up.round) })));
-  $("#btn-last").disabled = !(v && v.tricks.length);
+  $("#btn-last").disabled = $("#bb-last").disabled = !(v && v.tricks.length);
   $("#btn-close").classList.toggle("hidden", st.you.role !== "player");
   const side = $("#side-actions");
   side.innerHTML = "";
@@ -825,6 +848,7 @@ function renderSide() {
 
 // ------------------------------------------------------------------ dialogs
 function openDialog(kind, ...content) {
+  restoreMenu();
   S.dialog = kind;
   const d = $("#dialog");
   d.innerHTML = "";
@@ -836,8 +860,28 @@ function openDialog(kind, ...content) {
 }
 
 function closeDialog() {
+  restoreMenu();
   S.dialog = null;
   $("#overlay").classList.add("hidden");
+}
+
+// The phone's menu: the side panel (scores, Last trick, Claim, Give up, Close, the bidding), the deck and the
+// language, moved into the dialog while it is open (their handlers stay) and back when it closes.
+function showMenu() {
+  const lobby = !S.tableId;
+  openDialog("menu", h("h2", {}, t("menu")));
+  const d = $("#dialog");
+  d.append(h("div", { cls: "menu-settings" }, $("#lbl-deck"), $("#lbl-lang")));
+  if (!lobby && !$("#btn-invite").classList.contains("hidden")) d.append(h("div", { cls: "actions" }, h("button", { onclick: showInvite, text: t("invite") })));
+  if (!lobby) d.append($("#side"));
+  d.append(h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
+}
+
+function restoreMenu() {
+  if (S.dialog !== "menu") return;
+  const bar = $("#topbar");
+  bar.append($("#lbl-deck"), $("#lbl-lang"));
+  $("#bottombar").before($("#side"));
 }
 
 function alertBox(text) {
@@ -1299,6 +1343,9 @@ document.addEventListener("keydown", (ev) => {
 
 // ------------------------------------------------------------------ start
 $("#btn-last").addEventListener("click", showLastTrick);
+$("#bb-last").addEventListener("click", showLastTrick);
+$("#bb-sheet").addEventListener("click", showSheet);
+$("#bb-menu").addEventListener("click", showMenu);
 $("#btn-sheet").addEventListener("click", showSheet);
 $("#btn-invite").addEventListener("click", showInvite);
 $("#btn-close").addEventListener("click", () => confirmBox(t("closeConfirm"), async () => {

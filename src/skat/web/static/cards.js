@@ -49,29 +49,38 @@ function suitSvg(suit, cls) {
   return `<svg class="${cls}" viewBox="0 0 24 24" fill="${colour}" aria-hidden="true">${SUIT_PATHS[shape]}</svg>`;
 }
 
+const EN_SUITS = { C: "Clubs", S: "Spades", H: "Hearts", D: "Diamonds" };
+const EN_RANKS = { "7": "Seven", "8": "Eight", "9": "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King", A: "Ace" };
+
+/** A card's name in the page's language: "Ace of Hearts", "Herz Ass", "туз черви"; with the German deck in
+ * German the German suits ("Eichel Bube"). */
 function cardLabel(name) {
-  const names = SUIT_NAMES[DECK === "german" ? "german" : "french"][LANG] || SUIT_NAMES.french.en;
-  const ranks = RANK_NAMES[LANG] || RANK_NAMES.en;
-  if (LANG === "de") return `${names[name[0]]} ${ranks[name[1]]}`;
-  if (LANG === "ru") return `${ranks[name[1]]} ${names[name[0]]}`;
-  return `${ranks[name[1]]} of ${names[name[0]]}`;
+  if (LANG === "de") return `${SUIT_NAMES[DECK === "german" ? "german" : "french"].de[name[0]]} ${RANK_NAMES.de[name[1]]}`;
+  if (LANG === "ru") return `${RANK_NAMES.ru[name[1]]} ${SUIT_NAMES.french.ru[name[0]]}`;
+  return `${EN_RANKS[name[1]]} of ${EN_SUITS[name[0]]}`;
 }
 
-// A card face as an element (a <button> when clickable).
+/** The picture of a card face (or "back") in the page's deck: one SVG file a card (static/cards/LICENSE.md). */
+function cardArt(name) {
+  const img = document.createElement("img");
+  img.className = "art";
+  img.src = `/static/cards/${DECK}/${name}.svg`;
+  img.alt = "";
+  img.draggable = false;
+  return img;
+}
+
+// A card face as an element (a <button> when clickable); its accessible name is the card's name.
 function cardEl(name, opts) {
   opts = opts || {};
   const el = document.createElement(opts.button ? "button" : "div");
   el.className = "card face" + (opts.cls ? " " + opts.cls : "");
   el.dataset.card = name;
-  const deck = DECKS[DECK];
-  const rank = (deck.ranks[LANG] || deck.ranks.en)[name[1]];
-  const colour = deck.suits[name[0]][1];
-  el.style.setProperty("--suit", colour);
+  el.style.setProperty("--suit", DECKS[DECK].suits[name[0]][1]);
+  if (!opts.button) el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardLabel(name));
   el.title = cardLabel(name);
-  el.innerHTML = `<span class="corner"><b>${rank}</b>${suitSvg(name[0], "pip")}</span>` +
-    `<span class="corner br"><b>${rank}</b>${suitSvg(name[0], "pip")}</span>` +
-    suitSvg(name[0], "big");
+  el.append(cardArt(name));
   return el;
 }
 
@@ -79,5 +88,6 @@ function cardBack(cls) {
   const el = document.createElement("div");
   el.className = "card back" + (cls ? " " + cls : "");
   el.setAttribute("aria-hidden", "true");
+  el.append(cardArt("back"));
   return el;
 }
