@@ -25,7 +25,7 @@ from skat.records.iss import parse_iss
 from skat.server import create_app
 from skat.server.app import ANALYSIS_TIME_LIMIT, AnalysisCache, analyse_record
 from skat.server.tables import TableError
-from test_server_support import ServerProcess, chromium_launch_kwargs
+from test_server_support import ServerProcess, axe_problems, chromium_launch_kwargs
 
 SCREENSHOT = Path("/tmp/analysis.png")
 
@@ -332,6 +332,7 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
             assert first.locator(".cardchip").first.get_attribute("data-card") == expected["cards"][0]["card"]
             page.screenshot(path=str(SCREENSHOT))
             page.locator("#dialog").screenshot(path="/tmp/analysis-dialog.png")
+            problems = axe_problems(page, "analysis")
 
             # an error is shown in words
             page.route("**/games/1/analysis", lambda route: route.fulfill(
@@ -343,10 +344,10 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
             page.unroute("**/games/1/analysis")
 
             # from the score sheet, in German, on a phone
-            page.set_viewport_size({"width": 390, "height": 844})
             page.select_option("#sel-lang", "de")
+            page.set_viewport_size({"width": 390, "height": 844})
             page.keyboard.press("Escape")
-            page.click("#btn-sheet")
+            page.click("#bb-sheet")  # on a phone the score sheet is in the bottom bar
             page.click("#dialog.dlg-sheet button.analyse")
             page.wait_for_selector("#dialog.dlg-analysis table.ana-cards")
             text = page.inner_text("#dialog")
@@ -356,9 +357,11 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
             page.screenshot(path="/tmp/analysis-phone.png")
             page.evaluate("() => document.querySelector('#dialog table.ana-cards').scrollIntoView({block: 'start'})")
             page.screenshot(path="/tmp/analysis-phone-cards.png")
+            problems += axe_problems(page, "analysis-phone-de")
             page.click("#dialog button:has-text('Spielliste')")
             page.wait_for_selector("#dialog.dlg-sheet")
             browser.close()
+            assert not problems, "\n".join(problems)
     finally:
         server.stop()
     assert not errors

@@ -182,6 +182,24 @@ SHOTS = ROOT / "test-output" / "screenshots"
 """Where the browser tests save their screenshots (look at them: desktop and phone)."""
 
 
+def axe_problems(page, where: str) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds on ``page`` (WCAG 2.x A and AA and
+    best practices), each as one line naming the rule, its help and the first elements; ``where`` names the
+    screen in the lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"resultTypes": ["violations"],
+                                       "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
+                                                                              "wcag21aa", "best-practice"]}})
+    problems = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            nodes = "; ".join(" ".join(n["target"]) + ": " + n["failureSummary"].replace("\n", " ")[:160]
+                              for n in v["nodes"][:3])
+            problems.append(f"{where}: {v['id']} ({v['impact']}, {len(v['nodes'])} elements) {v['help']}: {nodes}")
+    return problems
+
+
 def shot(page, name: str) -> None:
     """Save a screenshot of ``page`` as test-output/screenshots/NAME.png."""
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from test_server_support import ServerProcess, postgres, shot  # noqa: F401
+from test_server_support import ServerProcess, axe_problems, postgres, shot  # noqa: F401
 
 
 def new_page(browser, errors: list, **kw):
@@ -40,13 +40,21 @@ def click_action(page, action: str) -> None:
     page.click(f'#panel [data-action="{action}"]')
 
 
+def look(page, name: str, shots: dict) -> None:
+    """A screenshot of a screen and, when ``shots`` asks for it (``shots["a11y"]``, a list), axe-core's
+    serious and critical findings on it."""
+    shot(page, name)
+    if "a11y" in shots:
+        shots["a11y"].extend(axe_problems(page, name))
+
+
 def take_turn(page, st: dict, shots: dict | None = None) -> None:
     """One action through the UI: hold (win the auction), pick up, discard two, declare, play."""
     shots = shots if shots is not None else {}
     phase, legal = st["phase"], st["legal"]
     if phase == "bidding":
         if "bidding" not in shots:
-            shot(page, "01-bidding")
+            look(page, "01-bidding", shots)
             shots["bidding"] = True
         if any(seat == st["seat"] for seat, _ in page.evaluate("() => S.state.view.auction")):
             assert page.locator("#my-word").inner_text()  # one's own last word in the auction, at one's seat
@@ -57,23 +65,23 @@ def take_turn(page, st: dict, shots: dict | None = None) -> None:
         else:
             click_action(page, "pass")
     elif phase == "skat":
-        shot(page, "02-skat-choice")
+        look(page, "02-skat-choice", shots)
         click_action(page, "pickup")
     elif phase == "discard":
         cards = page.locator("#hand .card.playable")
         cards.nth(0).click()
         cards.nth(1).click()
-        shot(page, "03-discard")
+        look(page, "03-discard", shots)
         click_action(page, "discard")
     elif phase == "declare":
         page.wait_for_selector("#panel .chooser .games button")
         page.locator("#panel .chooser .games button").first.click()  # the game first, then Declare
         page.wait_for_selector('#panel .chooser [data-action^="declare "]')
-        shot(page, "04-declare")
+        look(page, "04-declare", shots)
         page.locator('#panel .chooser [data-action^="declare "]').click()
     elif phase == "play":
         if st["tricks"] == 3 and "play" not in shots:
-            shot(page, "05-play")
+            look(page, "05-play", shots)
             shots["play"] = True
         page.locator("#hand .card.playable").first.click()
 
@@ -109,7 +117,13 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.goto(server.table_url)
         page.wait_for_selector("#hand .card")
         assert page.locator("#hand .card").count() == 10
-        shots: dict = {}
+        # the hand is a region "Your hand"; each card in it a button named as the card is called
+        hand = page.get_by_role("region", name="Your hand")
+        first = page.get_attribute("#hand .card", "data-card")
+        names = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
+        ranks = {"7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
+        assert hand.get_by_role("button", name=f"{ranks[first[1]]} of {names[first[0]]}", exact=True).count() == 1
+        shots: dict = {"a11y": []}
         # forehand holds every bid, so the person wins the auction and goes through skat and declaration
         drive([page], lambda: (table_state(page) or {}).get("phase") == "play", shots=shots)
         st = table_state(page)
@@ -130,13 +144,13 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         after = table_state(page)
         assert after["seat"] == before["seat"] and sorted(after["hand"]) == sorted(before["hand"])
         drive([page], lambda: result_shown(page), shots=shots)
-        shot(page, "06-result")
+        look(page, "06-result", shots)
         text = page.inner_text("#dialog")
         assert ("won" in text or "lost" in text) and "card points" in text
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
-        shot(page, "07-score-sheet")
+        look(page, "07-score-sheet", shots)
         table_id, token = server.table_url.split("/t/")[1].split("#token=")
         record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1.json",  # a private table: the seat's token
                            headers={"X-Seat-Token": token}).json()
@@ -152,6 +166,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
     finally:
         server.stop()
     assert not errors
+    assert not shots["a11y"], "\n".join(shots["a11y"])
 
 
 def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp_path):
@@ -300,6 +315,7 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         b.goto(f"{server.url}/")
         b.wait_for_selector("#lobby-list button")
         shot(b, "10-lobby-phone")
+        problems = axe_problems(b, "lobby-phone")
         b.click("#lobby-list button")
         b.wait_for_url(f"**/t/{tid}")
         b.wait_for_selector("#hand .card")
@@ -312,6 +328,7 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         assert not hand_a & hand_b
         shot(a, "11-german-deck")
         shot(b, "12-phone")
+        problems += axe_problems(a, "table-german") + axe_problems(b, "table-phone")
         # a spectator sees every seat: the first one at the bottom, with its name and its cards face down
         c = new_page(browser, errors)
         c.goto(f"{server.url}/t/{tid}")
@@ -321,9 +338,12 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         assert c.locator("#hand .card.back").count() == c.locator("#hand .card").count()  # no face seen
         assert c.locator(".opponent:not(.hidden)").count() == 2
         shot(c, "12b-spectator")
+        problems += axe_problems(c, "spectator")
         drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90)
         shot(a, "13-result-german")
         shot(b, "14-result-phone")
+        problems += axe_problems(b, "result-phone")
+        assert not problems, "\n".join(problems)
         assert "Spiel" in a.inner_text("#dialog") or "Eingepasst" in a.inner_text("#dialog")
         # after the deal nothing is face down (a passed-in deal shows its hands), and a spectator cannot close
         c.wait_for_function("() => S.state.view.phase === 'finished'")

@@ -35,6 +35,9 @@ function h(tag, attrs, ...children) {
 function applyStaticTexts() {
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  // named also where a phone hides their visible labels
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  labelHand();
 }
 
 async function api(method, path, body) {
@@ -787,6 +790,7 @@ function renderHand() {
 /** The hand's accessible name: "Your hand", or the watched seat's. */
 function labelHand() {
   const st = S.state;
+  if (!st) return;
   const el = $("#hand");
   if (st && st.you.role === "spectator") el.setAttribute("aria-label", t("handOf", { who: playerName(me()) }));
   else el.setAttribute("aria-label", t("yourHand"));
@@ -832,7 +836,7 @@ function renderSide() {
   log.innerHTML = "";
   if (v && v.auction.length) {
     log.append(h("h4", {}, t("bidding")));
-    const ul = h("ol", { cls: "small" });
+    const ul = h("ol", { cls: "small", tabindex: "0", "aria-label": t("bidding") });  // it scrolls: reachable by keyboard
     // after three passes the further answers are to the Grand Hand offer (Ramsch when all pass)
     const allPassed = v.auction.length > 3 && v.auction.slice(0, 3).every((x) => x[1] === "pass");
     const words = (w) => w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w.startsWith("declare ") ? actionLabel(w) : w;
@@ -854,7 +858,13 @@ function openDialog(kind, ...content) {
   d.innerHTML = "";
   d.className = "dlg-" + kind;
   d.append(...content);
-  $("#overlay").classList.remove("hidden");
+  const overlay = $("#overlay");
+  const head = d.querySelector("h2, h3");  // the dialog's name: its heading, else its text
+  overlay.removeAttribute("aria-labelledby");
+  overlay.removeAttribute("aria-label");
+  if (head) { head.id = "dialog-title"; overlay.setAttribute("aria-labelledby", "dialog-title"); }
+  else overlay.setAttribute("aria-label", (d.textContent || kind).trim().slice(0, 80));
+  overlay.classList.remove("hidden");
   const focusable = d.querySelector("button.primary") || d.querySelector("button");
   if (focusable) focusable.focus({ preventScroll: true });  // a long dialog opens at its top
 }
