@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import re
 
@@ -142,6 +144,39 @@ def test_a_person_plays_a_full_deal_against_computer_players(client):
         assert nxt["table"]["positions"] == [1, 2, 0]
     sheet = client.get(f"/api/tables/{t['table_id']}/sheet.json")
     assert "attachment" in sheet.headers["content-disposition"] and len(sheet.json()["sheet"]["rows"]) == 1
+    # the Skatliste's columns: dealer, bid, matadors, Hand/Schneider/Schwarz/Ouvert, the game value
+    row = sheet.json()["sheet"]["rows"][0]
+    assert row["dealer"] == 2 and row["bid"] == result["bid"] and row["kontra"] == result.get("kontra_level", 0)
+    outcome, contract = result["outcome"], result["contract"]
+    if result["declarer"] is None:  # passed in (the computer players may pass)
+        assert row["value"] is None and row["matadors"] is None and not row["hand"] and not row["schneider"]
+    else:
+        assert row["value"] == outcome["game_value"] and row["declarer"] == 0
+        assert (row["matadors"], row["matadors_with"]) == (outcome["matadors"], outcome["matadors_with"])
+        assert {k: row[k] for k in ("hand", "ouvert", "schneider_announced", "schwarz_announced")} == {
+            "hand": contract["hand"], "ouvert": contract["ouvert"], "schneider_announced": contract["schneider"],
+            "schwarz_announced": contract["schwarz"]}
+        assert (row["schneider"], row["schwarz"], row["overbid"]) == (
+            outcome["schneider"], outcome["schwarz"], outcome["overbid"])
+    # the same columns as CSV: a header with the players' names, a row per game
+    got = client.get(f"/api/tables/{t['table_id']}/sheet.csv")
+    assert got.headers["content-type"] == "text/csv; charset=utf-8"
+    assert got.headers["content-disposition"] == f'attachment; filename="skat-{t["table_id"]}-sheet.csv"'
+    assert got.content.startswith("\ufeff".encode())
+    lines = list(csv.DictReader(io.StringIO(got.content.decode("utf-8-sig"))))
+    names = [s["name"] for s in client.get(f"/api/tables/{t['table_id']}").json()["seats"]]
+    assert names[0] == "Ada" and len(lines) == 1
+    line = lines[0]
+    assert list(line)[:15] == ["No.", "Dealer", "Declarer", "Game", "Matadors", "Hand", "Schneider", "Schwarz",
+                               "Ouvert", "Bid", "Kontra", "Value", "Result", "Entry", "Round"]
+    assert list(line)[15:] == names + [f"{n} Seeger-Fabian" for n in names]
+    assert line["No."] == "1" and line["Dealer"] == names[2] and line["Bid"] == (str(row["bid"]) if row["bid"] else "")
+    assert [int(line[n]) for n in names] == row["classic"]
+    if result["declarer"] is not None:
+        assert line["Declarer"] == "Ada" and line["Value"] == str(row["value"]) and line["Entry"] == str(row["score"])
+        assert line["Matadors"] == ("with " if row["matadors_with"] else "without ") + str(row["matadors"]) \
+            if row["matadors"] is not None else line["Matadors"] == ""
+        assert line["Result"].startswith("won" if row["won"] else "lost")
     record = client.get(f"/api/tables/{t['table_id']}/games/1.json").json()
     assert Game.from_record(record).result.explanation == result["explanation"]
     assert client.get(f"/api/tables/{t['table_id']}/games/2.json").status_code == 409

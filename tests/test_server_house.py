@@ -231,6 +231,11 @@ def test_restart_resumes_a_pub_series_with_a_bock_round_pending(db_url):
     table = app.state.manager.get(table_id)
     assert [s.token_hash for s in table.seats] == tokens
     assert table.series.sheet() == sheet and table.series.next.round == "bock"
+    # the rebuilt rows carry the Skatliste's columns too (they come from the replayed deals' results)
+    row, result = sheet["rows"][-1], table.results[table.deal_no]["result"]
+    assert row["kontra"] == 2 and row["bid"] == result["bid"] >= 18 and row["value"] == result["outcome"]["game_value"]
+    assert row["matadors"] == result["outcome"]["matadors"] and row["hand"] is False
+    assert table.results[table.deal_no]["sheet_row"] == row
     assert table.series.table.queued_rounds == old.series.table.queued_rounds
     assert table.game.is_over and [str(a) for _, a in table.game.history] == [str(a) for _, a in old.game.history]
     nxt = table.series.next.game

@@ -16,7 +16,7 @@ from skat.server import create_app
 from skat.server.store import Store
 from skat.server.tables import hash_token
 
-READS = ("", "/sheet", "/sheet.json", "/games", "/games/1.json", "/games/1.iss", "/games/1/analysis")
+READS = ("", "/sheet", "/sheet.json", "/sheet.csv", "/games", "/games/1.json", "/games/1.iss", "/games/1/analysis")
 """The GET endpoints of a table (after /api/tables/{id})."""
 
 
@@ -45,7 +45,7 @@ def test_a_table_is_private_by_default_and_the_lobby_lists_public_tables_only(cl
     assert [t["name"] for t in lobby] == ["Anybody"]
     # a public table works as before: read, join and watch without any secret
     pid = public["table_id"]
-    for path in ("", "/sheet", "/sheet.json", "/games"):
+    for path in ("", "/sheet", "/sheet.json", "/sheet.csv", "/games"):
         assert client.get(f"/api/tables/{pid}{path}").status_code == 200
     assert client.post(f"/api/tables/{pid}/join", json={"name": "Bo"}).json()["position"] == 1
     with client.websocket_connect(f"/ws/{pid}") as ws:
@@ -78,6 +78,7 @@ def test_a_private_table_is_not_readable_without_its_invite(client):
     for headers in ({"X-Invite": invite}, {"X-Seat-Token": t["token"]}, {"X-Seat-Token": "stale", "X-Invite": invite}):
         assert client.get(f"/api/tables/{tid}", headers=headers).json()["id"] == tid
         assert client.get(f"/api/tables/{tid}/sheet", headers=headers).status_code == 200
+        assert client.get(f"/api/tables/{tid}/sheet.csv", headers=headers).text.startswith("\ufeffNo.,Dealer,")
         assert client.get(f"/api/tables/{tid}/games", headers=headers).json() == {"games": []}
         assert client.get(f"/api/tables/{tid}/games/1.json", headers=headers).status_code == 404  # not dealt yet
 

@@ -151,6 +151,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
         look(page, "07-score-sheet", shots)
+        assert_skatliste_row(page)
         table_id, token = server.table_url.split("/t/")[1].split("#token=")
         record = httpx.get(f"{server.url}/api/tables/{table_id}/games/1.json",  # a private table: the seat's token
                            headers={"X-Seat-Token": token}).json()
@@ -167,6 +168,38 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         server.stop()
     assert not errors
     assert not shots["a11y"], "\n".join(shots["a11y"])
+
+
+def assert_skatliste_row(page) -> None:
+    """The Skatliste row of the finished game as a player reads it: the bid and "with/without N" in their own columns
+    at the desktop, folded into the game cell on a phone (390x844, 360x740) with nothing cut off; the CSV link, the
+    Print button (window.print) and the print style that shows the sheet alone."""
+    row = page.evaluate("() => S.sheet.rows[0]")
+    assert row["declarer"] == 0 and row["bid"] >= 18  # the person won the auction and declared
+    mats = "" if row["matadors"] is None else ("with " if row["matadors_with"] else "without ") + str(row["matadors"])
+    cells = [c.replace("\xa0", " ") for c in page.locator("#dialog table.sheet tr.deal-row td").all_inner_texts()]
+    assert cells[0] == "1" and cells[2] == "You" and cells[4] == mats and cells[6] == str(row["bid"])
+    assert cells[8] == str(row["value"]) and cells[9] == ("+" if row["score"] > 0 else "") + str(row["score"])
+    heads = page.locator("#dialog table.sheet thead th").all_inner_texts()
+    assert heads[1:10] == ["Dealer", "Declarer", "Game", "With/without", "Extras", "Bid", "K/Re", "Value", "+/−"]
+    assert page.locator("#dialog a:has-text('Score sheet (CSV)')").get_attribute("href").endswith("/sheet.csv")
+    page.evaluate("() => { window.printed = 0; window.print = () => { window.printed += 1; }; }")
+    page.click("#dialog button.print")
+    assert page.evaluate("() => window.printed") == 1
+    page.emulate_media(media="print")  # the sheet alone: no felt, no buttons
+    assert page.locator("#dialog table.sheet").is_visible() and not page.locator("#felt").is_visible()
+    assert not page.locator("#dialog button.print").is_visible() and not page.locator("#topbar").is_visible()
+    page.emulate_media(media="screen")
+    for width, height in ((390, 844), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        text = page.inner_text("#dialog table.sheet tr.deal-row").replace("\xa0", " ")
+        assert f"bid {row['bid']}" in text and mats in text and "You: " in text
+        assert not page.locator("#dialog table.sheet tr.deal-row td.sec").first.is_visible()
+        fits = page.evaluate("""() => { const s = document.querySelector('#dialog .sheet-scroll');
+            return s.scrollWidth <= s.clientWidth && document.querySelector('#dialog').getBoundingClientRect().right <= innerWidth; }""")
+        assert fits, f"the score sheet is cut off at {width}x{height}"
+        shot(page, f"07-score-sheet-{width}")
+    page.set_viewport_size({"width": 1280, "height": 820})
 
 
 def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp_path):
@@ -509,7 +542,7 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
         shot(page, "26-kontra-result")
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet")
-        assert page.locator("#dialog table.sheet .mark.kontra").count() == 1
+        assert page.locator("#dialog table.sheet .mark.kontra:visible").count() == 1
         assert "Bock round" in page.inner_text("#dialog")  # Re calls a Bock round: it is announced
         shot(page, "27-sheet-kontra-bock")
     finally:

@@ -30,6 +30,7 @@ from skat.server.errors import BadJSONError, ErrorBoundary, json_object
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
+from skat.server.series import sheet_csv
 from skat.server.store import Store
 from skat.server.tables import (
     PROTOCOL_VERSION,
@@ -212,6 +213,14 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                 "sheet": table.series.sheet(), "games": [table.results[k] for k in sorted(table.results)]}
         return Response(json.dumps(body, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.json"'})
+
+    @app.get("/api/tables/{table_id}/sheet.csv")
+    async def sheet_csv_download(table_id: str, request: Request) -> Response:
+        table = await readable(request, table_id)
+        text = sheet_csv(table.series.sheet(), [s.name for s in table.seats])
+        # UTF-8 with a byte order mark: spreadsheets then read umlauts and Cyrillic names right
+        return Response("\ufeff" + text, media_type="text/csv; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.csv"'})
 
     @app.get("/api/tables/{table_id}/games")
     async def games(table_id: str, request: Request) -> dict[str, Any]:

@@ -12,6 +12,8 @@ Every series a server table plays has the same small interface (:class:`ServerSe
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,7 +25,7 @@ from skat.table.series import Table, deal_seed
 from skat.variants.officers.game import OfficersGame
 
 __all__ = ["ServerSeries", "TableSeries", "OfficersTableSeries", "ListRow", "OfficersRow", "DealStart",
-           "UNLIMITED_GAMES"]
+           "UNLIMITED_GAMES", "SHEET_FLAGS", "sheet_csv"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,18 @@ class ListRow:
     """Bock triggers this deal fired."""
     classic: tuple[int, ...]
     seeger: tuple[int, ...]
+    bid: int = 0
+    """The bid the auction reached (0 when all passed, and in a Ramsch)."""
+    value: int | None = None
+    """The game value (``outcome.game_value``: a lost overbid game's value raised to the bid); None
+    without a declarer."""
+    matadors: int | None = None
+    matadors_with: bool | None = None
+    """"With" or "without" that many (suit games and grands; None for Null, Ramsch and passed in)."""
+    flags: dict[str, bool] | None = None
+    """``hand``, ``ouvert`` and ``schneider_announced``, ``schwarz_announced`` (the contract: Schwarz
+    announced takes Schneider announced with it), ``schneider``, ``schwarz`` (the levels the result
+    counts), ``overbid``; None without a declarer."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,7 +70,13 @@ class ListRow:
             "contract": self.contract, "won": self.won, "score": self.score, "scores": list(self.scores),
             "round": self.round, "bock": self.round in ("bock", "pirate_bock"), "kontra": self.kontra,
             "events": list(self.events), "classic": list(self.classic), "seeger": list(self.seeger),
+            "bid": self.bid, "value": self.value, "matadors": self.matadors, "matadors_with": self.matadors_with,
+            **(self.flags or dict.fromkeys(SHEET_FLAGS, False)),
         }
+
+
+SHEET_FLAGS = ("hand", "schneider", "schneider_announced", "schwarz", "schwarz_announced", "ouvert", "overbid")
+"""The sheet row's marks of a declarer game (false in the other rows)."""
 
 
 @dataclass
@@ -175,11 +195,22 @@ class TableSeries:
         else:
             words = e.game
         score = 0 if e.declarer is None else e.scores[e.declarer]
+        outcome = (result.get("outcome") or {}) if e.declarer is not None else {}
+        flags = None
+        if e.declarer is not None:
+            announced = contract or {}
+            flags = {"hand": bool(announced.get("hand")), "ouvert": bool(announced.get("ouvert")),
+                     "schneider_announced": bool(announced.get("schneider")),
+                     "schwarz_announced": bool(announced.get("schwarz")),
+                     "schneider": bool(outcome.get("schneider")), "schwarz": bool(outcome.get("schwarz")),
+                     "overbid": bool(outcome.get("overbid"))}
         return ListRow(deal_no=e.number, dealer=e.dealer, declarer=e.declarer, game=e.game, contract=words,
                        won=e.won, score=score, scores=tuple(e.scores), round=e.round, kontra=e.kontra,
                        events=tuple(e.details.get("events", ())),
                        classic=tuple(c + s for c, s in zip(prev_c, e.scores)),
-                       seeger=tuple(c + s for c, s in zip(prev_s, sf)))
+                       seeger=tuple(c + s for c, s in zip(prev_s, sf)),
+                       bid=e.bid, value=e.value, matadors=outcome.get("matadors"),
+                       matadors_with=outcome.get("matadors_with"), flags=flags)
 
     @property
     def classic_totals(self) -> tuple[int, ...]:
@@ -316,3 +347,50 @@ def _contract_words(contract: dict[str, Any], game: str) -> str:
         if contract.get(flag):
             words.append(flag)
     return " ".join(words)
+
+
+def _cell(text: str) -> str:
+    """A name as a CSV cell: one a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``) is quoted
+    with a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _made(row: dict[str, Any], level: str) -> str:
+    """Schneider or Schwarz in a CSV cell: ``announced``, ``made``, both or nothing."""
+    words = [w for w, on in (("announced", row.get(level + "_announced")), ("made", row.get(level))) if on]
+    return " ".join(words)
+
+
+def _matadors(row: dict[str, Any]) -> str:
+    if row.get("matadors") is None:
+        return ""
+    return ("with " if row.get("matadors_with") else "without ") + str(row["matadors"])
+
+
+def sheet_csv(sheet: dict[str, Any], names: list[str]) -> str:
+    """The score sheet (:meth:`TableSeries.sheet` or :meth:`OfficersTableSeries.sheet`) as CSV text: a header
+    row (the per-player columns headed by ``names``, one per table position) and a row per game, the columns of
+    the browser's sheet (docs/protocol.md, ``GET /api/tables/{id}/sheet.csv``)."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    names = [_cell(n) for n in names]
+    if sheet.get("variant") == "officers":
+        w.writerow(["No.", "Forehand", "Game", "Chooser", *(f"{n} card points" for n in names),
+                    *(f"{n} score" for n in names), *names])
+        for r in sheet["rows"]:
+            w.writerow([r["deal_no"], names[r["forehand"]], r["game"] or "",
+                        "" if r["chooser"] is None else names[r["chooser"]], *r["points"], *r["scores"], *r["totals"]])
+        return out.getvalue()
+    w.writerow(["No.", "Dealer", "Declarer", "Game", "Matadors", "Hand", "Schneider", "Schwarz", "Ouvert",
+                "Bid", "Kontra", "Value", "Result", "Entry", "Round", *names, *(f"{n} Seeger-Fabian" for n in names)])
+    for r in sheet["rows"]:
+        declared = r["declarer"] is not None
+        w.writerow([
+            r["deal_no"], names[r["dealer"]], names[r["declarer"]] if declared else "",
+            "passed in" if r["game"] == "passed" else r["game"],
+            _matadors(r), "yes" if r.get("hand") else "", _made(r, "schneider"), _made(r, "schwarz"),
+            "yes" if r.get("ouvert") else "", r.get("bid") or "", ("", "Kontra", "Re")[r["kontra"]],
+            "" if r.get("value") is None else r["value"],
+            "" if r["won"] is None else ("won" if r["won"] else "lost") + (", overbid" if r.get("overbid") else ""),
+            r["score"] if declared else "", r["round"], *r["classic"], *r["seeger"]])
+    return out.getvalue()

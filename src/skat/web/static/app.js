@@ -1061,54 +1061,136 @@ function sheetChart(sheet, metric) {
   return box;
 }
 
+// The Skatliste (docs/protocol.md, "sheet"): a row per game with the dealer, the declarer, the game, "with/without
+// N", the marks (Hand, Schneider and Schwarz made and announced, Ouvert), the bid, Kontra/Re, the game value, the
+// declarer's entry and every player's running total. On a phone the columns between the game number and the
+// players fold into the game cell (the .sec cells hide, the .sum parts show: style.css); print shows them all.
 function showSheet() {
   const sheet = S.sheet;
   if (!sheet) { send({ type: "sheet" }); return; }
   const n = sheet.n_players;
-  const head = h("tr", {}, h("th", {}, t("deal")), h("th", {}, t("game")),
-    Array.from({ length: n }, (_, p) => h("th", {}, playerName(p))));
-  const body = sheet.rows.map((r) => h("tr", { cls: "deal-row" + (r.bock ? " bock" : "") + (r.round && r.round !== "normal" ? " round-" + r.round : "") },
-    h("td", { cls: "num" }, r.deal_no, roundMarks(r)),
-    h("td", {}, sheetGame(r), r.declarer !== null ? [" ", h("button", { cls: "analyse small", "data-deal": r.deal_no,
-      title: t("analyseHint"), onclick: () => analyseSheetRow(r.deal_no), text: t("analyse") })] : ""),
-    Array.from({ length: n }, (_, p) => {
-      const own = r.scores ? r.scores[p] : (r.declarer === p ? r.score : 0);
-      const changed = own !== 0 || r.declarer === p || (S.sheetMetric === "seeger" && r.won === false);
-      return h("td", { cls: "num" + (r.declarer === p ? (r.won ? " won" : " lost") : own < 0 ? " lost" : "") },
-        changed ? (own > 0 ? "+" : "") + own + " → " + r[S.sheetMetric][p] : "·");
-    })));
-  const foot = [
-    h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("classic")), sheet.classic.map((x) => h("td", { cls: "num" }, x))),
-    h("tr", { cls: "total" }, h("td", {}, ""), h("td", {}, t("seeger")), sheet.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
-    h("tr", {}, h("td", {}, ""), h("td", { cls: "muted" }, t("wonLost")), sheet.won.map((w, p) => h("td", { cls: "num" }, w + " / " + sheet.lost[p]))),
-  ];
+  const metric = S.sheetMetric;
+  const names = Array.from({ length: n }, (_, p) => playerName(p));
+  const used = new Map();  // the marks the sheet shows, for the legend
+  const head = h("thead", {}, h("tr", {},
+    h("th", { cls: "num", title: t("deal") }, "#"),
+    h("th", { cls: "sec" }, t("colDealer")), h("th", { cls: "sec" }, t("colDeclarer")),
+    h("th", {}, t("game")), h("th", { cls: "sec" }, t("colMatadors")), h("th", { cls: "sec" }, t("colMarks")),
+    h("th", { cls: "sec num" }, t("colBid")), h("th", { cls: "sec", title: t("kontra") + "/" + t("re") }, "K/Re"),
+    h("th", { cls: "sec num" }, t("colValue")), h("th", { cls: "sec num", title: t("colEntryHint") }, "+/−"),
+    names.map((name) => h("th", { cls: "num player", title: name }, name))));
+  let before = new Array(n).fill(0);
+  const body = h("tbody", {}, sheet.rows.map((r) => {
+    const entries = r[metric].map((x, p) => x - before[p]);
+    before = r[metric];
+    const d = r.declarer;
+    const declared = d !== null;
+    const marks = sheetMarks(r, used);
+    const mats = matadorsText(r);
+    const entry = declared ? signed(entries[d]) : "";
+    const result = declared ? (r.won ? " won" : " lost") : "";
+    const valueTitle = r.overbid ? t("overbid", { v: r.value, b: r.bid }) : null;
+    const line2 = [declared && r.bid ? t("sheetBid", { v: r.bid }) : null, declared ? t("sheetValue", { v: r.value }) : null,
+      declared ? h("b", { cls: result.trim() }, entry) : null, t("sheetDealer", { who: playerName(r.dealer) })].filter((x) => x !== null);
+    const k = r.kontra ? kontraMark(r, used) : null;
+    return h("tr", { cls: "deal-row" + (r.bock ? " bock" : "") + (r.round && r.round !== "normal" ? " round-" + r.round : "") },
+      h("td", { cls: "num" }, r.deal_no, roundMarks(r, used)),
+      h("td", { cls: "sec" }, playerName(r.dealer)),
+      h("td", { cls: "sec" }, declared ? playerName(d) : ""),
+      h("td", { cls: "game" },
+        declared ? h("span", { cls: "sum" }, playerName(d) + ": ") : "", sheetGame(r),
+        mats ? h("span", { cls: "sum" }, " " + mats) : "", marks.length ? h("span", { cls: "sum" }, " ", marks.map((m) => (m instanceof Node ? m.cloneNode(true) : m))) : "",
+        declared ? [" ", h("button", { cls: "analyse small", "data-deal": r.deal_no, title: t("analyseHint"),
+          onclick: () => analyseSheetRow(r.deal_no), text: t("analyse") })] : "",
+        h("span", { cls: "sum line2" }, line2.flatMap((x, i) => [i ? " · " : "", x]), k ? [" ", k.cloneNode(true)] : "")),
+      h("td", { cls: "sec mats" }, mats),
+      h("td", { cls: "sec marks-col" }, marks),
+      h("td", { cls: "sec num" }, declared && r.bid ? r.bid : ""),
+      h("td", { cls: "sec" }, k || ""),
+      h("td", { cls: "sec num" + (r.overbid ? " overbid" : ""), title: valueTitle }, declared ? r.value : ""),
+      h("td", { cls: "sec num" + result }, entry),
+      Array.from({ length: n }, (_, p) => {
+        const own = entries[p];
+        if (own === 0 && d !== p) return h("td", { cls: "num player muted" }, "·");
+        const cls = "num player" + (d === p ? result : own < 0 ? " lost" : "");
+        return h("td", { cls, title: signed(own) + " → " + r[metric][p] },
+          d !== p ? h("small", { cls: "entry" }, signed(own)) : "", h("span", { cls: "total" }, r[metric][p]));
+      }));
+  }));
+  const label = (text, cls) => [h("td", {}, ""), h("td", { cls: "sec " + (cls || ""), colspan: "9" }, text), h("td", { cls: "sum " + (cls || "") }, text)];
+  const foot = h("tfoot", {},
+    h("tr", { cls: "total" }, label(t("classic")), sheet.classic.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", { cls: "total" }, label(t("seeger")), sheet.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", {}, label(t("wonLost"), "muted"), sheet.won.map((w, p) => h("td", { cls: "num" }, w + " / " + sheet.lost[p]))));
   const toggle = h("div", { cls: "actions" },
-    h("button", { cls: S.sheetMetric === "classic" ? "primary" : "", onclick: () => { S.sheetMetric = "classic"; showSheet(); }, text: t("classic") }),
-    h("button", { cls: S.sheetMetric === "seeger" ? "primary" : "", onclick: () => { S.sheetMetric = "seeger"; showSheet(); }, text: t("seeger") }));
+    h("button", { cls: metric === "classic" ? "primary" : "", onclick: () => { S.sheetMetric = "classic"; showSheet(); }, text: t("classic") }),
+    h("button", { cls: metric === "seeger" ? "primary" : "", onclick: () => { S.sheetMetric = "seeger"; showSheet(); }, text: t("seeger") }));
   const up = sheet.upcoming;
   const next = up && up.round && up.round !== "normal" ? h("p", { cls: "upcoming" }, t("nextRound", { r: t("round_" + up.round) }),
     up.queued && up.queued.length ? " " + t("queuedRounds", { list: up.queued.map((q) => t("round_" + q)).join(", ") }) : "") : "";
-  openDialog("sheet", h("h2", {}, t("sheetTitle")), toggle, next,
-    h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)),
-    h("h3", {}, t("chartTitle")), sheetChart(sheet, S.sheetMetric),
+  const legend = used.size ? h("p", { cls: "marks-legend small muted" }, t("marksLegend"),
+    [...used].sort((a, b) => markOrder(a[0]) - markOrder(b[0])).flatMap(([mark, title]) => [" ", h("b", {}, mark), " " + title])) : "";
+  const when = new Date().toLocaleDateString(LANG);
+  const tableName = S.state && S.state.table && S.state.table.name;
+  openDialog("sheet", h("h2", {}, t("sheetTitle"), h("span", { cls: "print-only" }, " · " + (tableName ? tableName + " · " : "") + when)),
+    toggle, next,
+    h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)), legend,
+    h("h3", {}, t("chartTitle")), sheetChart(sheet, metric),
     h("div", { cls: "actions" },
       downloadLink(`/api/tables/${S.tableId}/sheet.json`, t("downloadSheet")),
+      downloadLink(`/api/tables/${S.tableId}/sheet.csv`, t("downloadSheetCsv")),
+      h("button", { cls: "print", onclick: () => window.print(), text: t("print") }),
       h("button", { onclick: closeDialog, text: t("close") })));
 }
 
-function roundMarks(r) {
+function signed(x) { return (x > 0 ? "+" : "") + x; }
+
+// A mark of the sheet (an abbreviation with its meaning as the title), noted for the legend.
+function sheetMark(mark, title, cls, used) {
+  if (used) used.set(mark, title);
+  return h("abbr", { cls: "mark " + cls, title }, mark);
+}
+
+function markOrder(mark) {
+  const order = ["H", "S", "Sa", "Sw", "Swa", "O", t("markOverbid"), "K", "Re", "B", "R", "Sch"];
+  return order.indexOf(mark) < 0 ? order.length : order.indexOf(mark);
+}
+
+function roundMarks(r, used) {
   const marks = h("span", { cls: "marks" });
-  if (r.bock) marks.append(h("b", { cls: "mark bock", title: t("round_bock") }, "B"));
-  if (r.round === "ramsch" || r.round === "schieber") marks.append(h("b", { cls: "mark ramsch", title: t("round_" + r.round) }, r.round === "ramsch" ? "R" : "S"));
-  if (r.kontra) marks.append(h("b", { cls: "mark kontra", title: t(r.kontra === 2 ? "re" : "kontra") }, r.kontra === 2 ? "Re" : "K"));
+  if (r.bock) marks.append(sheetMark("B", t("round_bock"), "bock", used));
+  if (r.round === "ramsch" || r.round === "schieber") marks.append(sheetMark(r.round === "ramsch" ? "R" : "Sch", t("round_" + r.round), "ramsch", used));
   return marks.children.length ? marks : "";
 }
 
+function kontraMark(r, used) {
+  return sheetMark(r.kontra === 2 ? "Re" : "K", t(r.kontra === 2 ? "re" : "kontra"), "kontra", used);
+}
+
+// Hand, Schneider or Schwarz made, Schneider or Schwarz announced, Ouvert, overbid: "H S Sa", "Swa O".
+function sheetMarks(r, used) {
+  if (r.declarer === null) return [];
+  const out = [];
+  const add = (mark, title) => { out.push(sheetMark(mark, title, "level", used)); out.push(" "); };
+  if (r.hand) add("H", t("hand"));
+  if (r.schwarz) add("Sw", t("schwarz")); else if (r.schneider) add("S", t("schneider"));
+  if (r.schwarz_announced) add("Swa", t("announced_schwarz")); else if (r.schneider_announced) add("Sa", t("announced_schneider"));
+  if (r.ouvert) add("O", t("ouvert"));
+  if (r.overbid) add(t("markOverbid"), t("overbidWord"));
+  out.pop();
+  return out;
+}
+
+function matadorsText(r) {
+  if (r.matadors === null || r.matadors === undefined) return "";
+  return t(r.matadors_with ? "matadorsWith" : "matadorsWithout", { n: r.matadors }).replace(/ /g, "\u00a0");  // "with 2" on one line
+}
+
+// The game column: the game's name (a Tournee game's name), Ramsch, or passed in; Hand, Schneider... are marks.
 function sheetGame(r) {
   if (r.declarer === null) return r.game === "ramsch" ? t("game_ramsch") : t("passedIn").split(":")[0];
-  const words = r.contract || r.game;
-  const name = /_/.test(r.game) ? tourneeName(r.game) : gameWords(words);
-  return playerName(r.declarer) + ": " + name;
+  if (/_/.test(r.game)) return tourneeName(r.game);
+  return r.value === undefined ? gameWords(r.contract || r.game) : gameWords(r.game);  // a row without marks: in words
 }
 
 function gameWords(words) {

@@ -112,6 +112,9 @@ const I18N = {
     anaHelp: "Before / after: the declarer's final card points (skat included) if both sides play best from there; ✓ he wins his contract, ✗ he loses it. Cost: the card points the card gave away against the best card.",
     anaHelpNull: "Before / after: ✓ the declarer still wins the null game with best play by both sides, ✗ he loses it.",
     anaNotAnalysed: "{n} position(s) were not solved within {s} s and are shown as –.",
+    colDealer: "Dealer", colDeclarer: "Declarer", colMatadors: "With/without", colMarks: "Extras", colBid: "Bid", colValue: "Value",
+    colEntryHint: "The declarer's entry: the game value, doubled when lost, with Kontra and Bock", markOverbid: "OB", overbidWord: "overbid",
+    marksLegend: "Marks:", print: "Print", downloadSheetCsv: "Score sheet (CSV)", sheetDealer: "dealer {who}", sheetBid: "bid {v}", sheetValue: "value {v}",
   },
   de: {
     rs_isko2018: "ISkO (Turnier)", rs_old_pre1999: "ISkO vor 1999", rs_pub: "Kneipe (Ramsch, Kontra, Bock)",
@@ -221,6 +224,9 @@ const I18N = {
     anaHelp: "Vorher / Nachher: die Augen des Alleinspielers am Ende (mit Skat), wenn beide Seiten ab dort bestens spielen; ✓ er gewinnt sein Spiel, ✗ er verliert es. Kosten: die Augen, die die Karte gegenüber der besten Karte hergegeben hat.",
     anaHelpNull: "Vorher / Nachher: ✓ der Alleinspieler gewinnt das Nullspiel bei bestem Spiel beider Seiten noch, ✗ er verliert es.",
     anaNotAnalysed: "{n} Stellung(en) wurden nicht innerhalb von {s} s gelöst und sind als – gezeigt.",
+    colDealer: "Geber", colDeclarer: "Alleinspieler", colMatadors: "mit/ohne", colMarks: "Stufen", colBid: "Reizwert", colValue: "Spielwert",
+    colEntryHint: "Die Wertung des Alleinspielers: der Spielwert, verloren doppelt, mit Kontra und Bock", markOverbid: "Ü", overbidWord: "überreizt",
+    marksLegend: "Zeichen:", print: "Drucken", downloadSheetCsv: "Spielliste (CSV)", sheetDealer: "Geber {who}", sheetBid: "Reizwert {v}", sheetValue: "Spielwert {v}",
   },
   ru: {
     title: "Скат", scoreSheet: "Запись", invite: "Пригласить", menu: "Меню", yourHand: "Ваши карты", handOf: "Карты: {who}", deck: "Колода", language: "Язык",
@@ -311,6 +317,9 @@ const I18N = {
     anaHelp: "До / после: очки играющего в конце (со скатом), если обе стороны играют лучшим образом оттуда; ✓ он выигрывает, ✗ проигрывает. Цена: очки, отданные картой по сравнению с лучшей картой.",
     anaHelpNull: "До / после: ✓ играющий ещё выигрывает нуль при лучшей игре обеих сторон, ✗ проигрывает.",
     anaNotAnalysed: "{n} позиц. не решены за {s} с и показаны как –.",
+    colDealer: "Сдающий", colDeclarer: "Играющий", colMatadors: "С/без", colMarks: "Надбавки", colBid: "Заявка", colValue: "Стоимость",
+    colEntryHint: "Запись играющего: стоимость игры, при проигрыше вдвойне, с контрой и боком", markOverbid: "Пер", overbidWord: "перебор",
+    marksLegend: "Обозначения:", print: "Печать", downloadSheetCsv: "Запись (CSV)", sheetDealer: "сдаёт {who}", sheetBid: "заявка {v}", sheetValue: "стоимость {v}",
   },
 };
 
