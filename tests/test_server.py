@@ -365,6 +365,14 @@ def test_hints_bid_estimate_and_contract_values():
     strong = bid_estimate(cards("CJ SJ HJ DJ CA CT CK SA ST HA"))
     assert strong["game"] == "grand" and strong["value"] >= 24 * 5  # with 4, game 5
     assert bid_estimate(cards("D7 D9 H8 HQ S7 S9 SK C8 CQ HK"))["value"] in (0, 23)
+    # the reasons the page shows in one line: matadors, trumps, aces, tens and the chance to win
+    assert strong["matadors"] == {"with": True, "count": 4} and strong["trumps"] == 4
+    assert (strong["aces"], strong["tens"]) == (3, 2) and 0 < strong["p"] <= 100
+    weak = bid_estimate(cards("D7 D9 H8 HQ S7 S9 SK C8 C9 HK"))
+    assert weak["value"] == 0 and weak["game"] is None and weak["p"] < 50  # pass: no game wins often enough
+    # a good suit hand that the skat may still improve is played with the skat, not as a hand game
+    pickup = bid_estimate(cards("SJ DJ HA HT HK H9 SA ST C7 D8"))
+    assert pickup["game"] in ("hearts", "grand") and pickup["hand"] is False
     twelve = cards("CJ SJ C7 C8 C9 CQ CK HA HT H7 S7 D7").mask
     assert contract_value(Contract.parse("clubs"), twelve, True)["value"] == 36  # with 2, game 3
     hand = contract_value(Contract.parse("grand hand schneider"), twelve, False)
