@@ -48,6 +48,20 @@ def look(page, name: str, shots: dict) -> None:
         shots["a11y"].extend(axe_problems(page, name))
 
 
+def hand_in_one_row(page, name: str) -> None:
+    """On phones (390x844, 360x740) the cards of the hand lie in one row inside the viewport (screenshots
+    NAME-390, NAME-360); the page is set back to 1280x820."""
+    for width, height in ((390, 844), (360, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)
+        boxes = [c.bounding_box() for c in page.locator("#hand .card").all()]
+        tops = {round(b["y"]) for b in boxes if b}
+        assert len(boxes) >= 10 and all(boxes) and max(tops) - min(tops) <= 24, (width, boxes)  # raised ones may stand out
+        assert all(b["x"] >= 0 and b["x"] + b["width"] <= width and b["y"] + b["height"] <= height + 1 for b in boxes), boxes
+        shot(page, f"{name}-{width}")
+    page.set_viewport_size({"width": 1280, "height": 820})
+
+
 def take_turn(page, st: dict, shots: dict | None = None) -> None:
     """One action through the UI: hold (win the auction), pick up, discard two, declare, play."""
     shots = shots if shots is not None else {}
@@ -72,6 +86,8 @@ def take_turn(page, st: dict, shots: dict | None = None) -> None:
         cards.nth(0).click()
         cards.nth(1).click()
         look(page, "03-discard", shots)
+        if "a11y" in shots:  # twelve cards on a phone
+            hand_in_one_row(page, "03-discard")
         click_action(page, "discard")
     elif phase == "declare":
         page.wait_for_selector("#panel .chooser .games button")

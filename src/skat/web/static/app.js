@@ -536,6 +536,8 @@ function renderCenter() {
   for (const [seat, c] of cards) {
     const where = relative(seatPos(seat));
     const el = cardEl(c, { cls: "in-trick at-" + where });
+    el.setAttribute("aria-label", seatName(seat) + ": " + cardLabel(c));  // whose card it is, for every seat
+    el.title = el.getAttribute("aria-label");
     if (!prevSet.has(c)) el.classList.add("fly-" + where);
     if (hold && seat === hold.winner) el.classList.add("winner");
     trick.append(el);
@@ -747,6 +749,8 @@ function renderHand() {
   const label = $("#my-label");
   label.textContent = st.you.role === "player"
     ? [playerName(st.you.position), roleOf(st.you.position), mine].filter(Boolean).join(" · ") : "";
+  label.classList.toggle("to-move", !!v && v.phase !== "finished" && v.to_move !== null && v.to_move === (st.you.role === "spectator"
+    ? st.table.positions.indexOf(me()) : st.you.seat));  // the turn mark at the bottom seat too
   const said = st.you.seat !== null && st.you.seat >= 0 ? lastWord(st.you.seat) : null;  // one's own last bid
   if (said) label.append(" ", h("span", { cls: "bubble", id: "my-word" }, said));
   if (!v) return;
