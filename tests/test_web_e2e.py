@@ -176,6 +176,9 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.click('#panel [data-action="next"]')
         page.wait_for_function("() => S.state.table.deal_no === 2")
         assert page.locator("#hand .card").count() == 10
+        # German and Russian have every text English has (nothing falls back to English)
+        assert page.evaluate("""() => ['de', 'ru'].flatMap((l) => Object.keys(I18N.en)
+            .filter((k) => !(k in I18N[l])).map((k) => l + ': ' + k))""") == []
         page.select_option("#sel-lang", "ru")
         page.select_option("#sel-deck", "four")
         assert page.inner_text("#my-label").startswith("Вы")
