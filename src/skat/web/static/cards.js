@@ -80,8 +80,20 @@ function cardEl(name, opts) {
   if (!opts.button) el.setAttribute("role", "img");
   el.setAttribute("aria-label", cardLabel(name));
   el.title = cardLabel(name);
-  el.append(cardArt(name));
+  el.append(cardArt(name), cardIndex(name));
   return el;
+}
+
+/** A large corner index (rank and suit sign) over the picture's own, for cards too small to read it (shown by
+ * the style sheet: small cards, and every card on a phone); hidden from assistive technology, which reads
+ * the card's name. */
+function cardIndex(name) {
+  const deck = DECKS[DECK];
+  const idx = document.createElement("span");
+  idx.className = "idx";
+  idx.setAttribute("aria-hidden", "true");
+  idx.innerHTML = `<b>${(deck.ranks[LANG] || deck.ranks.en)[name[1]]}</b>${suitSvg(name[0], "pip")}`;
+  return idx;
 }
 
 function cardBack(cls) {
