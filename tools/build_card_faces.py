@@ -5,7 +5,7 @@ src/skat/web/static/cards/LICENSE.md): the Paris pattern (``svg-gm-paris``) for 
 German deck (``svg-xskat-german``, by Gunter Gerhardt) for the German one, and the four-colour tournament deck
 made from the Paris one (spades green, diamonds orange; the suit marks only, the court pictures keep their
 colours). Each of the 32 Skat cards and the back becomes one standalone SVG file, named in ISS notation
-(``CJ.svg``, ``HT.svg``, ``back.svg``) with the card's own ``viewBox`` (measured by Chromium), only the
+(``CJ.svg``, ``HT.svg``, ``back.svg``; the German deck's suit signs as ``suit-C.svg`` ...) with the card's own ``viewBox`` (measured by Chromium), only the
 definitions it uses, no editor metadata and coordinates rounded to two decimals.
 
     python tools/build_card_faces.py            # downloads the package with apt-get download
@@ -35,6 +35,7 @@ OUT = Path(__file__).resolve().parent.parent / "src" / "skat" / "web" / "static"
 SUITS = {"C": "club", "S": "spade", "H": "heart", "D": "diamond"}
 RANKS = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "1"}
 DECKS = {"french": "svg-gm-paris/paris.svgz", "german": "svg-xskat-german/german.svgz"}
+GERMAN_SIGNS = {"C": "acorn", "S": "leaf", "H": "heart", "D": "bell"}
 # the four-colour deck: the Paris deck with the suit marks of spades and diamonds recoloured
 FOUR_COLOURS = {"S": ("#000000", "#1e7d32"), "D": ("#df0000", "#e08a00")}
 KEEP_NS = (SVG, XLINK)
@@ -191,12 +192,14 @@ def build(carddecks: Path) -> None:
     for deck, source in DECKS.items():
         root = ET.fromstring(gzip.decompress((carddecks / source).read_bytes()))
         names = {s + r: f"{RANKS[r]}_{SUITS[s]}" for s in SUITS for r in RANKS} | {"back": "back"}
+        if deck == "german":  # the deck's own suit signs, for the page's small marks (told apart at 24 px)
+            names |= {f"suit-{s}": sign for s, sign in GERMAN_SIGNS.items()}
         for name, card_id in names.items():
             text = ET.tostring(standalone(root, card_id), encoding="unicode")
             if deck == "german" and name == "back":
                 continue  # XSkat's back carries the KDE logo: every deck takes the Paris back
             targets = [(deck, text)]
-            if deck == "french":
+            if deck == "french" and not name.startswith("suit-"):
                 targets.append(("four", text))
                 if name == "back":
                     targets.append(("german", text))

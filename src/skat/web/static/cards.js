@@ -7,9 +7,6 @@ const SUIT_PATHS = {
   diamond: '<path d="M12 1.5 20.5 12 12 22.5 3.5 12z"/>',
   spade: '<path d="M12 1.5c-2.6 4.6-9 7.4-9 12.3a4.6 4.6 0 0 0 8 3.1L9.6 22.5h4.8L13 16.9a4.6 4.6 0 0 0 8-3.1c0-4.9-6.4-7.7-9-12.3z"/>',
   club: '<circle cx="12" cy="6.6" r="4.6"/><circle cx="6.4" cy="14" r="4.6"/><circle cx="17.6" cy="14" r="4.6"/><path d="M10.6 12h2.8l1.2 10.5H9.4z"/>',
-  acorn: '<path d="M4.5 10.5C5 5 19 5 19.5 10.5z"/><ellipse cx="12" cy="15.5" rx="5.6" ry="6.6"/><rect x="11" y="2" width="2" height="4.5" rx="1"/>',
-  leaf: '<path d="M12 1.5C4.5 7 4 15.5 12 22.5 20 15.5 19.5 7 12 1.5z"/><path d="M12 4v18" stroke="#fff" stroke-width="1.2" fill="none"/>',
-  bell: '<circle cx="12" cy="13.5" r="8"/><path d="M4.5 13h15" stroke="#fff" stroke-width="1.6"/><circle cx="12" cy="17.5" r="1.6" fill="#fff"/><circle cx="12" cy="4" r="2"/>',
 };
 
 const DECKS = {
@@ -44,7 +41,10 @@ const RANK_NAMES = {
 
 let DECK = localStorage.getItem("skat.deck") || "french";
 
+/** A suit sign in the page's deck: the German deck's own pictures (acorns, leaves, hearts, bells: told apart at
+ * small sizes), drawn shapes for the French suits. */
 function suitSvg(suit, cls) {
+  if (DECK === "german") return `<img class="${cls}" src="/static/cards/german/suit-${suit}.svg" alt="">`;
   const [shape, colour] = DECKS[DECK].suits[suit];
   return `<svg class="${cls}" viewBox="0 0 24 24" fill="${colour}" aria-hidden="true">${SUIT_PATHS[shape]}</svg>`;
 }
