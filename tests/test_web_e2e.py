@@ -133,6 +133,10 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         shot(page, "06-result")
         text = page.inner_text("#dialog")
         assert ("won" in text or "lost" in text) and "card points" in text
+        # every hand as dealt and the skat, each hand under its player's name
+        dealt = page.locator("#dialog table.dealt-hands tr")
+        assert dealt.count() == 4 and [dealt.nth(i).locator(".card").count() for i in range(4)] == [10, 10, 10, 2]
+        assert dealt.nth(0).inner_text().startswith("You")
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1

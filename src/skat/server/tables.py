@@ -313,6 +313,7 @@ class ServerTable:
         seat = None if position is None else self.seat_of(position)
         view_json = None
         hints: dict[str, Any] = {}
+        dealt = None
         game = self.game
         if isinstance(game, OfficersGame):  # no hints: the page shows the piles as they lie
             view_json = officers_view_to_json(game.view(seat) if seat is not None else public_view(game))
@@ -335,6 +336,8 @@ class ServerTable:
                 hints["sorted"] = _sorted_cards(view, own=False)
                 if view.phase is Phase.BIDDING:
                     hints["auction_turn"] = auction_turn(game, view.bid)
+            if game.is_over:  # every card may be shown once the deal is over, to every seat and spectator
+                dealt = _dealt(game)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
@@ -344,6 +347,7 @@ class ServerTable:
             "stopped": self.stopped,
             "view": view_json,
             "hints": hints,
+            "dealt": dealt,
         }
 
     async def broadcast(self) -> None:
@@ -1449,6 +1453,14 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
         "hand": _display(view.hand.mask, gt) if own else [],
         "open": {str(s): _display(h.mask, gt) for s, h in view.open_hands.items()},
     }
+
+
+def _dealt(game: Any) -> dict[str, Any]:
+    """A finished deal's cards as dealt, by game seat, each hand and the skat in display order for the game
+    played (a Ramsch or a deal passed in: as for a grand, jacks first). Only for a finished deal."""
+    assert game.is_over
+    gt = None if game.contract is None else game.contract.game_type
+    return {"hands": [_display(h, gt) for h in game.initial_hands], "skat": _display(game.initial_skat, gt)}
 
 
 @functools.lru_cache(maxsize=8192)  # about the hands in play at 2,000 tables; bounded memory

@@ -917,12 +917,16 @@ function showResult() {
     parts.push(facts);
     if (!tournee && LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));  // the sentence above says it in the reader's language
   }
-  const skat = h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" })));
-  parts.push(skat);
+  if (st.dealt) parts.push(dealtHands(st.dealt, r));  // every hand as dealt, and the skat (finished deals only)
+  else parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" }))));
   if (r.discard) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("putAway") + ": "), r.discard.map((c) => cardEl(c, { cls: "small" }))));
-  for (const seat in v.open_hands) {
-    const cards = v.open_hands[seat];
-    if (cards.length) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(cards, +seat).map((c) => cardEl(c, { cls: "small" }))));
+  // the cards still held when the deal ended early (a claim, a lost null); a deal passed in holds them all, shown above
+  const left = Object.keys(v.open_hands).filter((seat) => v.open_hands[seat].length);
+  if (left.length && st.dealt && r.kind !== "passed_in") {
+    parts.push(h("div", { cls: "dealt left" }, h("p", { cls: "muted small" }, t("cardsLeft")), h("table", { cls: "dealt-hands" },
+      left.map((seat) => cardsRow([seatName(+seat)], sortCards(v.open_hands[seat], +seat))))));
+  } else if (!st.dealt) {
+    for (const seat of left) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(v.open_hands[seat], +seat).map((c) => cardEl(c, { cls: "small" }))));
   }
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
@@ -933,6 +937,22 @@ function showResult() {
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
+}
+
+// A row of small cards under a label (the hands as dealt, the cards left in the result dialog).
+function cardsRow(label, cards, cls) {
+  return h("tr", { cls }, h("th", {}, label), h("td", {}, h("div", { cls: "cardrow" }, cards.map((c) => cardEl(c, { cls: "small" })))));
+}
+
+// The three hands as they were dealt (state.dealt, sorted for the game played) with each seat's name and role, and
+// the skat: sent to every seat and spectator once the deal is over, never before.
+function dealtHands(dealt, r) {
+  const rows = dealt.hands.map((cards, seat) => {
+    const role = [t(SEAT_KEYS[seat]), r.declarer === seat ? t("declarer") : ""].filter(Boolean).join(" · ");
+    return cardsRow([seatName(seat), h("span", { cls: "muted small" }, role)], cards, r.declarer === seat ? "decl" : "");
+  });
+  rows.push(cardsRow([t("skatWas")], dealt.skat, "skat"));
+  return h("div", { cls: "dealt" }, h("h3", {}, t("dealtHands")), h("table", { cls: "dealt-hands" }, rows));
 }
 
 // The result of a Ramsch: who lost (card points), Jungfrau, Durchmarsch, pushes, each seat's entry.

@@ -109,6 +109,7 @@ const I18N = {
     anaHelp: "Before / after: the declarer's final card points (skat included) if both sides play best from there; ✓ he wins his contract, ✗ he loses it. Cost: the card points the card gave away against the best card.",
     anaHelpNull: "Before / after: ✓ the declarer still wins the null game with best play by both sides, ✗ he loses it.",
     anaNotAnalysed: "{n} position(s) were not solved within {s} s and are shown as –.",
+    dealtHands: "The hands as dealt", cardsLeft: "Cards still held when the deal ended:",
   },
   de: {
     rs_isko2018: "ISkO (Turnier)", rs_old_pre1999: "ISkO vor 1999", rs_pub: "Kneipe (Ramsch, Kontra, Bock)",
@@ -215,6 +216,7 @@ const I18N = {
     anaHelp: "Vorher / Nachher: die Augen des Alleinspielers am Ende (mit Skat), wenn beide Seiten ab dort bestens spielen; ✓ er gewinnt sein Spiel, ✗ er verliert es. Kosten: die Augen, die die Karte gegenüber der besten Karte hergegeben hat.",
     anaHelpNull: "Vorher / Nachher: ✓ der Alleinspieler gewinnt das Nullspiel bei bestem Spiel beider Seiten noch, ✗ er verliert es.",
     anaNotAnalysed: "{n} Stellung(en) wurden nicht innerhalb von {s} s gelöst und sind als – gezeigt.",
+    dealtHands: "Die Blätter, wie sie gegeben wurden", cardsLeft: "Noch auf der Hand, als das Spiel endete:",
   },
   ru: {
     title: "Скат", scoreSheet: "Запись", invite: "Пригласить", deck: "Колода", language: "Язык",
@@ -301,6 +303,7 @@ const I18N = {
     anaHelp: "До / после: очки играющего в конце (со скатом), если обе стороны играют лучшим образом оттуда; ✓ он выигрывает, ✗ проигрывает. Цена: очки, отданные картой по сравнению с лучшей картой.",
     anaHelpNull: "До / после: ✓ играющий ещё выигрывает нуль при лучшей игре обеих сторон, ✗ проигрывает.",
     anaNotAnalysed: "{n} позиц. не решены за {s} с и показаны как –.",
+    dealtHands: "Карты, как они были розданы", cardsLeft: "Оставалось на руках, когда игра закончилась:",
   },
 };
 
