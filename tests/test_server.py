@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skat.deal.game import Game
+from skat.rules.ranking import display_order
 
 CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
 
@@ -262,7 +263,7 @@ def test_spectators_see_only_public_information(client):
         assert not CARD_RE.search(json.dumps(v))
         ws.send_text(json.dumps({"type": "action", "action": "pass"}))
         while (m := recv(ws))["type"] == "state":  # the computer players may move meanwhile
-            assert not CARD_RE.search(json.dumps(m["view"]))
+            assert not CARD_RE.search(json.dumps(m["view"])) and m["dealt"] is None
         assert m["code"] == "not_a_player"
 
 
@@ -296,6 +297,12 @@ def test_a_seat_never_receives_another_seats_hidden_cards(client):
             allowed |= set(v["skat"] or []) | set(v["discard"] or [])  # the declarer's own skat and discard
             if v["result"]:
                 allowed |= set(v["result"]["skat"]) | set(v["result"]["discard"] or [])
+            if v["phase"] == "finished":  # then every card as dealt, and only then
+                assert m["dealt"]["hands"] == [[c.name for c in display_order(h, game.contract and game.contract
+                                                                               .game_type)] for h in game.initial_hands]
+                allowed |= {c for hand in m["dealt"]["hands"] for c in hand} | set(m["dealt"]["skat"])
+            else:
+                assert m["dealt"] is None
             assert visible_cards(m) <= allowed
             # and the own hand is exactly the engine's hand of this seat (when the message is current)
             if m["seq"] == len(game.history):
@@ -317,11 +324,18 @@ def test_four_player_table_the_dealer_sits_out(client):
         assert state["table"]["n_players"] == 4
         assert state["table"]["dealer"] == 3 and state["table"]["positions"] == [0, 1, 2]
         final = play_deal(ws, state)
+        record = client.get(f"/api/tables/{t['table_id']}/games/1.json").json()
+        assert [sorted(h) for h in final["dealt"]["hands"]] == [sorted(h) for h in record["hands"]]
+        assert sorted(final["dealt"]["skat"]) == sorted(record["skat"])
         ws.send_text(json.dumps({"type": "next_deal"}))
         nxt = recv_state(ws)
         assert nxt["table"]["dealer"] == 0 and nxt["you"]["seat"] is None  # position 0 deals and sits out
         assert nxt["view"]["hand"] == [] and not CARD_RE.search(json.dumps(nxt["view"]))
         assert final["view"]["result"]
+        while nxt["view"]["phase"] != "finished":  # the dealer sitting out sees no card until the deal is over
+            assert nxt["dealt"] is None and nxt["view"]["hand"] == []  # (an ouvert hand is shown to all)
+            nxt = recv_state(ws)
+        assert [len(h) for h in nxt["dealt"]["hands"]] == [10, 10, 10] and len(nxt["dealt"]["skat"]) == 2
 
 
 def test_a_failing_computer_player_is_replaced(client, caplog):

@@ -58,6 +58,10 @@ class Trio:
                 allowed |= set(v["skat"] or [])  # Tournee: the turned skat cards are shown to everybody
             if v["result"]:
                 allowed |= set(v["result"]["skat"]) | set(v["result"]["discard"] or [])
+            if v["phase"] == "finished":  # every card as dealt (a skat pushed on included), only once it is over
+                allowed |= {c for hand in m["dealt"]["hands"] for c in hand} | set(m["dealt"]["skat"])
+            else:
+                assert m["dealt"] is None, (pos, v["phase"])
             assert visible_cards(m) <= allowed, (pos, v["phase"], visible_cards(m) - allowed)
             if m["seq"] == len(self.table.game.history) and m["you"]["seat"] is not None:
                 assert set(v["hand"]) == {c.name for c in self.table.game.hand(m["you"]["seat"])}

@@ -149,8 +149,8 @@ def test_joins_are_limited_per_address(make):
     assert client.post(f"/api/tables/{t['table_id']}/join", json={}, headers=at("10.0.0.2")).json()["position"] == 2
 
 
-def test_actions_are_limited_across_all_connections_of_an_address(make):
-    client, app, clock = make(action=Rate(3, 60))
+def test_actions_and_hints_are_limited_across_all_connections_of_an_address(make):
+    client, app, clock = make(action=Rate(3, 60), hint=Rate(2, 60))
     t = new_table(client)
     other = new_table(client)
     table = app.state.manager.get(t["table_id"])
@@ -167,6 +167,12 @@ def test_actions_are_limited_across_all_connections_of_an_address(make):
         assert len(table.game.history) == seq  # ignored
         ws.send_text(json.dumps({"type": "ping", "t": 1}))
         assert recv(ws) == {"type": "pong", "t": 1}  # the connection stays
+        for _ in range(2):  # hints have a bucket of their own (each is a search)
+            ws.send_text(json.dumps({"type": "hint"}))
+            assert recv(ws)["code"] == "not_in_play"
+        ws.send_text(json.dumps({"type": "hint"}))
+        err = recv(ws)
+        assert err["code"] == "rate_limited" and "too many hints" in err["message"] and "hint was ignored" in err["message"]
         with client.websocket_connect(f"/ws/{other['table_id']}", headers=at("10.0.0.1")) as ws2:
             hello(ws2, other["token"])
             ws2.send_text(json.dumps({"type": "action", "action": "nonsense"}))
@@ -391,9 +397,9 @@ def test_serve_flags_make_the_limits(capsys):
     limits = limits_from_args(parser.parse_args([
         "--rate-create", "1000/1", "--rate-join", "5/10", "--rate-action", "100/2", "--rate-analysis", "3/60",
         "--analysis-queue", "2", "--max-tables", "50", "--idle-hours", "0.5", "--finished-minutes", "10",
-        "--robot-deals", "4"]))
+        "--robot-deals", "4", "--rate-hint", "4/60"]))
     assert limits == Limits(create=Rate(1000, 1), join=Rate(5, 10), action=Rate(100, 2), analysis=Rate(3, 60),
-                            analysis_queue=2, max_tables=50, idle_seconds=1800.0, finished_seconds=600.0,
+                            hint=Rate(4, 60), analysis_queue=2, max_tables=50, idle_seconds=1800.0, finished_seconds=600.0,
                             robot_deals=4)
     with pytest.raises(SystemExit):
         main(["serve", "--help"])

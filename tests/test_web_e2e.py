@@ -159,10 +159,25 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.wait_for_function("() => S.state && S.state.view")
         after = table_state(page)
         assert after["seat"] == before["seat"] and sorted(after["hand"]) == sorted(before["hand"])
+        # on one's turn in the card play, Hint marks the strong computer player's card and says why
+        page.wait_for_function("() => S.state.view.phase === 'play' && S.state.view.to_move === S.state.you.seat"
+                               " && S.state.view.legal_actions.length > 0")
+        page.get_by_role("button", name="Hint").click()
+        page.wait_for_selector("#hand .card.hinted", timeout=30_000)
+        st = table_state(page)
+        hinted = page.locator("#hand .card.hinted")
+        assert hinted.count() == 1 and hinted.get_attribute("data-card") in st["legal"]
+        reason = page.inner_text("#hint-reason")
+        assert reason.startswith("Hint:") and len(reason) > 12, reason
+        shot(page, "05b-hint")
         drive([page], lambda: result_shown(page), shots=shots)
         look(page, "06-result", shots)
         text = page.inner_text("#dialog")
         assert ("won" in text or "lost" in text) and "card points" in text
+        # every hand as dealt and the skat, each hand under its player's name
+        dealt = page.locator("#dialog table.dealt-hands tr")
+        assert dealt.count() == 4 and [dealt.nth(i).locator(".card").count() for i in range(4)] == [10, 10, 10, 2]
+        assert dealt.nth(0).inner_text().startswith("You")
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1

@@ -183,11 +183,20 @@ class PIMCPlayer:
         return None
 
     def play(self, view: SeatView) -> Action:
+        return self.rank_cards(view)[0]
+
+    def rank_cards(self, view: SeatView) -> tuple[Action, dict[int, float], int]:
+        """The card this player plays in ``view`` (a suit, grand or null game's play, more than one legal card),
+        with :func:`card_values`' totals per legal card (for the declarer: higher is better) and the number of
+        worlds solved."""
         started = time.process_time()
         know = Knowledge.from_view(view)
         worlds = sample_worlds(know, self.worlds, self.rng)
-        totals, _solved = card_values(view, worlds, know, deadline=started + self.time_budget,
-                                      min_worlds=self.min_worlds)
+        totals, solved = card_values(view, worlds, know, deadline=started + self.time_budget,
+                                     min_worlds=self.min_worlds)
+        return self._pick(view, totals), totals, solved
+
+    def _pick(self, view: SeatView, totals: dict[int, float]) -> Action:
         is_declarer = view.declarer == view.seat
         sign = 1.0 if is_declarer else -1.0
         best = max(sign * v for v in totals.values())

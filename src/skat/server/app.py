@@ -172,7 +172,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
             name=body.get("name", ""), seats=seats, ruleset=None if ruleset is None else str(ruleset),
             variant=str(body.get("variant", "standard")), officers_variant=body.get("officers_variant"),
             deals=deals, player_name=body.get("player_name", ""),
-            claim=claim, options=body.get("options"), seed=seed, public=body.get("public", False))
+            claim=claim, options=body.get("options"), seed=seed, public=body.get("public", False),
+            hints=body.get("hints", True))
         await table.after_change()
         url = f"/t/{table.id}"
         return {**seat, "table": table.public_info(), "url": url,
@@ -473,10 +474,10 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str,
                 await error("bad_message", "a message is a JSON object with a 'type' field")
                 continue
             kind = msg["type"]
-            if kind == "action" and limiter is not None:
-                wait = limiter.check("action", host)
+            if kind in ("action", "hint") and limiter is not None:
+                wait = limiter.check(kind, host)
                 if wait:  # across all of this address' connections
-                    await error("rate_limited", limiter.refusal("action", wait) + "; this action was ignored")
+                    await error("rate_limited", limiter.refusal(kind, wait) + f"; this {kind} was ignored")
                     continue
             try:
                 client = await _handle_message(manager, table, client, msg, send)
@@ -510,6 +511,29 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str,
                 await table.broadcast()
             except Exception:  # the table goes on without this client
                 log.debug("broadcast after disconnect failed", exc_info=True)
+
+
+_HINT_TASKS: set[asyncio.Task] = set()
+"""Hints being thought about and answered (the connection reads on meanwhile: a card may be played)."""
+
+
+async def _answer_hint(table: ServerTable, job: asyncio.Future, seq: int, send: Any) -> None:
+    """Send the hint of ``job`` when it is ready: ``{"type": "hint", "card", "reason", "why", "seq"}`` (``seq``:
+    the action count it is for; the table may have moved on meanwhile), or the error ``hint_failed``."""
+    try:
+        hint = await asyncio.shield(job)
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        log.exception("table %s: the card hint at action %d failed", table.id, seq)
+        message: dict[str, Any] = {"type": "error", "code": "hint_failed",
+                                   "message": "the hint could not be computed; play on, or ask again"}
+    else:
+        message = {"type": "hint", **hint, "seq": seq}
+    try:
+        await send(message)
+    except Exception:  # the connection went away meanwhile
+        log.debug("a hint could not be sent", exc_info=True)
 
 
 async def _handle_message(manager: TableManager, table: Any, client: Client | None, msg: dict[str, Any],
@@ -549,6 +573,12 @@ async def _handle_message(manager: TableManager, table: Any, client: Client | No
     elif kind == "next_deal":
         table.touch()
         await table.next_deal(client.position)
+    elif kind == "hint":
+        table.touch()
+        seq, job = table.start_hint(client.position)  # refused at once when there is no hint to give
+        task = asyncio.ensure_future(_answer_hint(table, job, seq, send))
+        _HINT_TASKS.add(task)
+        task.add_done_callback(_HINT_TASKS.discard)
     elif kind == "sheet":
         await send({"type": "sheet", "sheet": table.series.sheet()})
     elif kind == "state":

@@ -3,21 +3,34 @@
 * :func:`bid_estimate`: how high the hand can go in the auction (the heuristic player's estimate).
 * :func:`contract_values`: the value of every contract the declarer may announce now.
 * :func:`auction_turn`: what the seat to move in the auction is asked (public: it follows from the bids said).
+* :func:`card_hint`: the card the ``strong`` computer player would play in the seat's place, with a short reason
+  (the ``hint`` message of docs/protocol.md).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
+import logging
 from typing import Any
 
-from skat.cards import CardSet, cards
+import orjson
+
+from skat.cards import Card, CardSet, mask_points, suit_mask
+from skat.cards import cards as card_set
 from skat.deal.game import Phase, SeatView
-from skat.rules.actions import Bid, Hold, Pass
+from skat.rules.actions import Bid, Hold, Pass, Play
 from skat.rules.contract import Contract, null_value
-from skat.rules.kernel import TRUMP_MASK
+from skat.rules.ranking import POWER, TRUMP_MASK, GameType, winner_index
 from skat.rules.value import matadors, multiplier
 
-__all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn"]
+__all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn", "card_hint", "hint_reason",
+           "HINT_LEVEL", "HINT_TEXTS"]
+
+log = logging.getLogger("skat.server.hints")
+
+HINT_LEVEL = "strong"
+"""The computer player whose card a hint suggests (:data:`skat.players.levels.LEVELS`)."""
 
 
 def bid_estimate(hand: CardSet) -> dict[str, Any]:
@@ -29,8 +42,8 @@ def bid_estimate(hand: CardSet) -> dict[str, Any]:
     return dict(_bid_estimate(hand.mask))
 
 
-_ACES = cards("CA SA HA DA").mask
-_TENS = cards("CT ST HT DT").mask
+_ACES = card_set("CA SA HA DA").mask
+_TENS = card_set("CT ST HT DT").mask
 
 
 @functools.lru_cache(maxsize=4096)  # a hand is asked for at every bid of its auction (about 0.2 ms each)
@@ -100,3 +113,167 @@ def auction_turn(game: Any, bid: int) -> dict[str, Any] | None:
     passes = sum(1 for _, a in game.history if isinstance(a, Pass))
     asks = "play" if len(bids) == 1 and passes >= 2 else "bid"
     return {"seat": seat, "asks": asks, "value": bids[0]}
+
+
+# ------------------------------------------------------------------ the card-play hint
+HINT_TEXTS: dict[str, str] = {
+    "only": "the only card you may play",
+    "take": "take the trick: {points} points in it",
+    "smear": "smear points to your partner: the {card} adds {points}",
+    "partner_takes": "your partner takes the trick",
+    "lost": "lowest card: the trick is lost",
+    "stay_under": "stay under: the {card} does not take the trick",
+    "null_catch": "the declarer has to take this trick",
+    "trump_out": "lead trump: draw the defenders' trumps ({n} still out)",
+    "cash": "the {card} is the highest card left in its suit",
+    "search_win": "wins the game in {k} of {n} sampled deals",
+    "search_beat": "beats the game in {k} of {n} sampled deals",
+    "search_avg": "the best card on average over {n} sampled deals",
+    "search_equal": "every card does as well over {n} sampled deals",
+    "rule_of_thumb": "the computer player's rule of thumb",
+}
+"""The English form of each part of a hint's reason (``why``: ``{"key", ...params}``; the page translates them)."""
+
+
+def view_seed(view: SeatView) -> int:
+    """A seed drawn from the view alone: the same view samples the same worlds, whatever the hidden cards are."""
+    from skat.records.wire import seat_view_to_json
+
+    digest = hashlib.sha256(orjson.dumps(seat_view_to_json(view), option=orjson.OPT_SORT_KEYS)).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def card_hint(view: SeatView, seed: int | None = None, level: str = HINT_LEVEL) -> dict[str, Any]:
+    """The card the ``level`` computer player plays in this seat's place, from the seat's own view only (the
+    input a computer player in the seat gets): ``{"card", "reason", "why"}``, ``why`` the reason's parts
+    (:data:`HINT_TEXTS` keys with their values), ``reason`` them in English. A search player's values per card
+    (wins over the sampled deals) back the reason; ``seed`` (default: drawn from the view) fixes the sampling.
+    Raises ValueError when the view is not this seat's turn in the card play."""
+    from skat.players.levels import LEVELS
+    from skat.players.pimc import PIMCPlayer
+
+    plays = [a for a in view.legal_actions if isinstance(a, Play)]
+    if view.phase is not Phase.PLAY or view.to_move != view.seat or not plays:
+        raise ValueError("a card hint is for the seat whose turn it is in the card play")
+    player = LEVELS[level](view_seed(view) if seed is None else seed)
+    totals: dict[int, float] | None = None
+    solved = 0
+    if len(plays) == 1:
+        action: Any = plays[0]
+    elif (isinstance(player, PIMCPlayer) and view.contract is not None and view.declarer is not None
+          and len(plays) == len(view.legal_actions)):
+        try:
+            action, totals, solved = player.rank_cards(view)
+        except Exception:  # the search failed: the player's own fallback, as at the table
+            log.exception("the card hint's search failed; the heuristic's card is suggested")
+            action, totals = player.heuristic.choose(view), None
+    else:  # a Ramsch: the strong player plays the heuristic's card
+        action = player.choose(view)
+    if not isinstance(action, Play) or action not in plays:
+        action = plays[0]
+    why = hint_reason(view, int(action.card), totals, solved, only=len(plays) == 1)
+    return {"card": action.card.name, "reason": _english(why), "why": why}
+
+
+def hint_in_worker(view: SeatView) -> dict[str, Any]:
+    """:func:`card_hint` in a worker process (the server's process pool)."""
+    return card_hint(view)
+
+
+def _english(why: list[dict[str, Any]]) -> str:
+    parts = []
+    for part in why:
+        params = {k: (Card[v].symbol if k == "card" else v) for k, v in part.items() if k != "key"}
+        parts.append(HINT_TEXTS[part["key"]].format(**params))
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:]
+
+
+def hint_reason(view: SeatView, card: int, totals: dict[int, float] | None, solved: int,
+                only: bool = False) -> list[dict[str, Any]]:
+    """Why ``card`` is suggested, in parts: what the card does in the trick when that is certain (it takes the
+    trick, it smears points to the partner, the trick is lost anyway, ...) and what the search found (wins in k
+    of n sampled deals). Each part is true of the view as it is; nothing is claimed the seat cannot know."""
+    if only:
+        return [{"key": "only"}]
+    why = _situation(view, card)
+    if totals and solved:
+        why.append(_search_part(view, card, totals, solved))
+    elif not why:
+        why.append({"key": "rule_of_thumb"})
+    return why
+
+
+def _situation(view: SeatView, card: int) -> list[dict[str, Any]]:
+    contract, seat, declarer = view.contract, view.seat, view.declarer
+    assert seat is not None
+    gt = int(GameType.GRAND) if contract is None else int(contract.game_type)  # a Ramsch: grand's trick rules
+    null, ramsch = contract is not None and contract.is_null, contract is None
+    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    trick = [(s, int(c)) for s, c in view.trick]
+
+    def same_side(other: int) -> bool:
+        return other == seat or (declarer is not None and seat != declarer and other != declarer)
+
+    def winner(c: int) -> int:
+        cards = [x for _s, x in trick] + [c]
+        return (trick[0][0] + winner_index(gt, cards)) % 3
+
+    if len(trick) == 2:  # the last card of the trick: its winner is certain
+        won_by = winner(card)
+        points = mask_points((1 << trick[0][1]) | (1 << trick[1][1]) | (1 << card))
+        if ramsch or (null and seat == declarer):  # nobody wants the trick
+            return [{"key": "stay_under", "card": Card(card).name}] if won_by != seat else []
+        if null:
+            return [{"key": "null_catch"}] if won_by == declarer else []
+        if won_by == seat:
+            return [{"key": "take", "points": points}]
+        if same_side(won_by):
+            own = Card(card).points
+            return [{"key": "smear", "card": Card(card).name, "points": own}] if own else [{"key": "partner_takes"}]
+        if not any(same_side(winner(c)) for c in legal) and Card(card).points == min(Card(c).points for c in legal):
+            return [{"key": "lost"}]
+        return []
+    if trick or null or ramsch:
+        return []
+    # leading a trick of a suit or grand game
+    trumps = TRUMP_MASK[gt]
+    gone = _gone(view)
+    if seat == declarer and (1 << card) & trumps:
+        out = bin(trumps & ~gone & ~view.hand.mask).count("1")
+        return [{"key": "trump_out", "n": out}] if out else []
+    if not (1 << card) & trumps and Card(card).points >= 10:
+        suit = suit_mask(card >> 3) & ~trumps
+        higher = [c for c in range(32) if suit >> c & 1 and POWER[gt][c] > POWER[gt][card]]
+        if all((gone | view.hand.mask) >> c & 1 for c in higher):
+            return [{"key": "cash", "card": Card(card).name}]
+    return []
+
+
+def _gone(view: SeatView) -> int:
+    """Cards out of play for this seat: played, and the declarer's own discard."""
+    gone = 0
+    for _ld, cards, _w in view.tricks:
+        for c in cards:
+            gone |= 1 << int(c)
+    for _s, c in view.trick:
+        gone |= 1 << int(c)
+    if view.seat == view.declarer and view.discard is not None:
+        gone |= view.discard.mask
+    return gone
+
+
+def _search_part(view: SeatView, card: int, totals: dict[int, float], solved: int) -> dict[str, Any]:
+    """What the search found for ``card``: how often it wins (or beats) the game over the sampled deals."""
+    contract = view.contract
+    assert contract is not None
+    if len(set(round(v, 9) for v in totals.values())) == 1:
+        return {"key": "search_equal", "n": solved}
+    cards_left = sum(view.hand_sizes) + len(view.trick)
+    exact = not contract.is_null and not contract.schwarz and -(-cards_left // 3) <= 5  # as card_values scores
+    if exact:
+        return {"key": "search_avg", "n": solved}
+    wins = round(totals[card])
+    if view.seat == view.declarer:
+        return {"key": "search_win", "k": wins, "n": solved}
+    return {"key": "search_beat", "k": solved - wins, "n": solved}

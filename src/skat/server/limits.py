@@ -3,7 +3,7 @@
 * :class:`Limits` holds every limit (``create_app(limits=Limits(...))``, ``skat serve --rate-create ...``); each
   has a default generous enough for real people, a club behind one address included.
 * :class:`ClientLimits` keeps a token bucket per client address and kind of request (:data:`KINDS`): new
-  tables (``POST /api/tables``), joins, WebSocket ``action``
+  tables (``POST /api/tables``), joins, WebSocket ``action`` and ``hint``
   messages (across all of an address' connections) and analysis requests. A refused REST request is answered
   ``429 rate_limited`` with ``Retry-After`` by the :class:`RateLimits` middleware before any handler runs, so it
   creates and changes nothing. The buckets live in a bounded dict that prunes itself: an attacker with many
@@ -41,7 +41,7 @@ MAX_TABLES = 2000
 """The default cap of open tables in one server's memory (:attr:`Limits.max_tables`)."""
 
 KINDS: dict[str, str] = {"create": "new tables", "join": "joins", "action": "actions",
-                         "analysis": "analysis requests"}
+                         "analysis": "analysis requests", "hint": "hints"}
 """The rate-limited kinds of request (the :class:`Limits` field of each) and how a refusal names them."""
 
 
@@ -111,6 +111,8 @@ class Limits:
     connection's own 60 messages a second."""
     analysis: Rate = Rate(30, 60)
     """``GET .../games/{n}/analysis`` (30 a minute)."""
+    hint: Rate = Rate(30, 60)
+    """WebSocket ``hint`` messages across all of a client's connections (30 a minute: a search each)."""
     analysis_queue: int = 8
     """Distinct analyses running or waiting for the solver; a new one beyond them is ``503 busy``."""
     analysis_retry_seconds: int = 15

@@ -22,6 +22,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +47,7 @@ from skat.server.bots import (
     default_level,
 )
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
-from skat.server.hints import auction_turn, bid_estimate, contract_values
+from skat.server.hints import auction_turn, bid_estimate, card_hint, contract_values, hint_in_worker
 from skat.server.limits import Limits, eviction_candidate, idle_reason
 from skat.server.series import DealStart, OfficersTableSeries, ServerSeries, TableSeries
 from skat.server.store import Store, StoredTable
@@ -196,6 +197,9 @@ class ServerTable:
     from it (:func:`skat.server.limits.idle_reason`)."""
     unwatched_deals: int = 0
     """Deals an all-computer table started while nobody was connected, since somebody last was."""
+    hint_job: tuple[tuple[int, int, int], asyncio.Future] | None = None
+    """The card hint being computed or computed last: ((deal, action count, seat), its future); asking again at
+    the same point gets the same answer without a second search."""
 
     def touch(self, now: float | None = None) -> None:
         """Note a person's activity (an action, a join, a connection, a disconnection)."""
@@ -222,6 +226,12 @@ class ServerTable:
     def officers(self) -> bool:
         """Whether the table plays Officers' Skat (two positions) rather than Skat."""
         return self.settings.get("variant") == "officers"
+
+    @property
+    def hints_on(self) -> bool:
+        """Whether the table gives advice: the card hint on request and the bid estimate (``hints`` in its
+        settings; a table stored before the setting existed gives them). Officers' Skat tables give none."""
+        return not self.officers and bool(self.settings.get("hints", True))
 
     @property
     def ruleset(self) -> RuleSet:
@@ -293,6 +303,7 @@ class ServerTable:
             "options": self.settings.get("options") or {},
             "seeded": bool(self.settings.get("seeded")),
             "public": self.public,
+            "hints": self.hints_on,
             "n_players": self.n_players,
             "status": self.status,
             "stopped": self.stopped,
@@ -313,6 +324,7 @@ class ServerTable:
         seat = None if position is None else self.seat_of(position)
         view_json = None
         hints: dict[str, Any] = {}
+        dealt = None
         game = self.game
         if isinstance(game, OfficersGame):  # no hints: the page shows the piles as they lie
             view_json = officers_view_to_json(game.view(seat) if seat is not None else public_view(game))
@@ -322,7 +334,7 @@ class ServerTable:
                 view_json = seat_view_to_json(view)
                 hints["sorted"] = _sorted_cards(view)
                 if self.ruleset.variant == "standard":  # the estimates know the standard game values only
-                    if view.phase is Phase.BIDDING and view.to_move == seat:
+                    if view.phase is Phase.BIDDING and view.to_move == seat and self.hints_on:
                         hints["bid_estimate"] = bid_estimate(view.hand)
                     values = contract_values(view)
                     if values:
@@ -335,6 +347,8 @@ class ServerTable:
                 hints["sorted"] = _sorted_cards(view, own=False)
                 if view.phase is Phase.BIDDING:
                     hints["auction_turn"] = auction_turn(game, view.bid)
+            if game.is_over:  # every card may be shown once the deal is over, to every seat and spectator
+                dealt = _dealt(game)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
@@ -344,6 +358,7 @@ class ServerTable:
             "stopped": self.stopped,
             "view": view_json,
             "hints": hints,
+            "dealt": dealt,
         }
 
     async def broadcast(self) -> None:
@@ -548,6 +563,51 @@ class ServerTable:
         await self.after_change()  # after a stale action too: the table caught up, everybody hears of it
         if overtaken:
             raise TableError("stale", "another action was taken at this table first; here is the current state")
+
+    def start_hint(self, position: int | None) -> tuple[int, asyncio.Future]:
+        """Start (or join) the card hint for a seat holder whose turn it is in the card play: the ``strong``
+        computer player's card from that seat's own view (:func:`skat.server.hints.card_hint`), thought in the
+        process pool like a search player's move (threads when there is none). Returns the action count it is
+        for and its future; refuses at once, saying why, when there is no hint to give."""
+        if position is None:
+            raise TableError("not_a_player", "spectators get no hints; hints are for the seat whose turn it is")
+        if not self.hints_on:
+            raise TableError("hints_off", "Officers' Skat tables give no hints" if self.officers else
+                             "hints are switched off at this table (its creator chose so)")
+        self.check_running()
+        game = self.game
+        if game is None:
+            raise TableError("no_deal", "no deal is running at this table yet: wait until every seat is taken")
+        if game.is_over:
+            raise TableError("deal_over", "this deal is over; hints are for the card play")
+        seat = self.seat_of(position)
+        if seat is None:
+            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+        if game.phase is not Phase.PLAY:
+            raise TableError("not_in_play", f"hints are for the card play; the deal is in its {game.phase.value} "
+                             "phase")
+        if game.to_move != seat:
+            raise TableError("not_your_turn", "a hint is for your own turn in the card play; it is "
+                             f"{SEAT_LABELS[game.to_move] if game.to_move is not None else 'nobody'}'s turn")
+        key = (self.deal_no, len(game.history), seat)
+        if self.hint_job is not None and self.hint_job[0] == key:
+            job = self.hint_job[1]
+            if not job.done() or (not job.cancelled() and job.exception() is None):
+                return key[1], job  # a failed one is tried again
+        view = game.view(seat)  # the seat's own view: the input a computer player in this seat gets
+        future = asyncio.ensure_future(self._think_hint(view))
+        self.hint_job = (key, future)
+        return key[1], future
+
+    async def _think_hint(self, view: Any) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        processes = self.manager.processes
+        if processes is not None:
+            try:
+                return await loop.run_in_executor(processes, hint_in_worker, view)
+            except BrokenProcessPool:
+                log.exception("the process pool broke while computing a hint; thinking in a thread instead")
+        return await loop.run_in_executor(self.manager.executor, card_hint, view)
 
     async def _apply(self, seat: int, action: Action) -> None:
         """Store one action, then apply it. When the engine fails after the write, the stored action is
@@ -977,6 +1037,7 @@ class TableManager:
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         public: bool = False,
+        hints: bool = True,
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
 
@@ -989,6 +1050,8 @@ class TableManager:
         With ``claim`` the creator takes that (human) position and receives its token. A ``public`` table is
         listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
         (``invite`` in the answer; the settings keep its hash): see :meth:`ServerTable.check_invite`.
+        ``hints`` (default true) lets the people at a Skat table ask for a card hint and see the bid estimate
+        (:attr:`ServerTable.hints_on`).
         """
         if variant not in TABLE_VARIANTS:
             raise TableError("bad_variant", f"variant {str(variant)[:40]!r} is not played at server tables; "
@@ -1031,6 +1094,9 @@ class TableManager:
         if type(public) is not bool:
             raise TableError("bad_public", "public is true (the table is listed in the lobby) or false (only people "
                              "with its invite link may join or watch)")
+        if type(hints) is not bool:
+            raise TableError("bad_hints", "hints is true (a player may ask for a card hint and sees the bid estimate) "
+                             "or false (no advice at this table)")
         if claim is not None and (not 0 <= claim < len(seats) or seats[claim] != "human"):
             raise TableError("bad_claim", f"position {claim} is not a seat for a person at this table")
         table_id = secrets.token_hex(6)
@@ -1065,7 +1131,7 @@ class TableManager:
             assert isinstance(ruleset, str)
             settings = {"ruleset": get_ruleset(ruleset).name, "variant": variant, "deals": deals,
                         "first_dealer": len(seats) - 1, "seed": seed, "seeded": seeded, "options": options,
-                        "public": public}
+                        "public": public, "hints": hints}
         invite = None
         if not public:
             invite = secrets.token_urlsafe(18)
@@ -1449,6 +1515,14 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
         "hand": _display(view.hand.mask, gt) if own else [],
         "open": {str(s): _display(h.mask, gt) for s, h in view.open_hands.items()},
     }
+
+
+def _dealt(game: Any) -> dict[str, Any]:
+    """A finished deal's cards as dealt, by game seat, each hand and the skat in display order for the game
+    played (a Ramsch or a deal passed in: as for a grand, jacks first). Only for a finished deal."""
+    assert game.is_over
+    gt = None if game.contract is None else game.contract.game_type
+    return {"hands": [_display(h, gt) for h in game.initial_hands], "skat": _display(game.initial_skat, gt)}
 
 
 @functools.lru_cache(maxsize=8192)  # about the hands in play at 2,000 tables; bounded memory

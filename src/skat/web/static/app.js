@@ -11,7 +11,7 @@ const S = {
   tableId: null, token: null, invite: null, ws: null, state: null, sheet: null, meta: null,
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
   holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, retry: 0, closing: false,
-  sheetMetric: "classic", analysis: null,
+  sheetMetric: "classic", analysis: null, hint: null,
 };
 
 // ------------------------------------------------------------------ helpers
@@ -201,7 +201,7 @@ $("#create-form").addEventListener("submit", async (ev) => {
     const res = await api("POST", "/api/tables", {
       name: $("#f-name").value, player_name: player, seats, ruleset: $("#f-ruleset").value, claim: 0,
       options: $("#f-ruleset").value === "pub" && $("#f-schieber").checked ? { schieberamsch: true } : undefined,
-      public: $("#f-public").checked,
+      public: $("#f-public").checked, hints: $("#f-hints").checked,
     });
     localStorage.setItem(tokenKey(res.table_id), res.token);
     if (res.invite) localStorage.setItem(inviteKey(res.table_id), res.invite);
@@ -248,6 +248,7 @@ function onMessage(msg) {
   if (msg.type === "state" && msg.table.variant === "officers") { location.replace("/officers?table=" + msg.table.id); return; }
   if (msg.type === "state") { stoppedBanner(msg.stopped); onState(msg); }
   else if (msg.type === "stopped") stoppedBanner(msg.reason);
+  else if (msg.type === "hint") onHint(msg);
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
   else if (msg.type === "closed") {
     S.closing = true;
@@ -268,6 +269,7 @@ function onMessage(msg) {
     } else if (msg.code !== "stale") {
       banner(t("error") + ": " + msg.message, true);
     }
+    if (S.hint && S.hint.waiting) { S.hint = null; if (S.state) renderPanel(); }  // a hint refused or failed
   }
 }
 
@@ -326,6 +328,7 @@ function sortCards(cards, seat) {
 function onState(st) {
   const prev = S.state;
   S.state = st;
+  if (S.hint && (S.hint.seq !== st.seq || (prev && prev.table.deal_no !== st.table.deal_no))) S.hint = null;
   const v = st.view;
   if (prev && v && prev.view && st.table.deal_no === prev.table.deal_no) {
     if (v.tricks.length > prev.view.tricks.length && v.trick.length === 0) {
@@ -724,6 +727,7 @@ function renderPanel() {
     panel.append(h("div", { cls: "actions calls" }, v.side_actions.filter((a) => a === "kontra" || a === "re").map((a) =>
       h("button", { cls: "call", "data-action": a, title: t(a === "re" ? "reHint" : "kontraHint"), onclick: () => act(a), text: t(a) + "!" }))));
   }
+  if (v.phase === "play" && myTurn && st.table.hints) panel.append(hintBox());
   if (v.phase === "finished") {
     const ready = st.table.ready.includes(st.you.position);
     const over = st.table.status === "finished";
@@ -777,11 +781,13 @@ function renderHand() {
   const legal = new Set(myTurn && v.phase === "play" ? v.legal_actions : []);
   const discarding = myTurn && (v.phase === "discard" || (v.phase === "push" && v.legal_actions.some((a) => a.startsWith("discard "))));
   const fromSkat = new Set(v.skat && v.phase === "discard" ? v.skat : []);
+  const hinted = S.hint && S.hint.card && S.hint.seq === st.seq && v.phase === "play" ? S.hint.card : null;
   cards.forEach((c, i) => {
     const clickable = legal.has(c) || discarding;
     const el = cardEl(c, { button: true, cls: [
       clickable ? "playable" : "", v.phase === "play" && myTurn && !legal.has(c) ? "dim" : "",
-      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : ""].join(" ") });
+      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : "", c === hinted ? "hinted" : ""].join(" ") });
+    if (c === hinted) el.setAttribute("aria-describedby", "hint-reason");
     el.disabled = !clickable;
     el.tabIndex = clickable ? 0 : -1;
     el.addEventListener("click", () => onCard(c));
@@ -798,6 +804,41 @@ function labelHand() {
   const el = $("#hand");
   if (st && st.you.role === "spectator") el.setAttribute("aria-label", t("handOf", { who: playerName(me()) }));
   else el.setAttribute("aria-label", t("yourHand"));
+}
+
+// ------------------------------------------------------------------ hint
+// The card the computer would play in one's place ({"type": "hint"}, docs/protocol.md): asked for with the Hint
+// button on one's turn in the card play, marked in the hand, its reason in words under the button.
+function askHint() {
+  if (S.hint && S.hint.seq === S.state.seq) return;  // asked already at this point
+  S.hint = { seq: S.state.seq, waiting: true };
+  send({ type: "hint" });
+  renderPanel();
+}
+
+function onHint(msg) {
+  if (!S.state || msg.seq !== S.state.seq) return;  // the card was played meanwhile
+  S.hint = { seq: msg.seq, card: msg.card, why: msg.why || [], reason: msg.reason };
+  renderPanel();
+  renderHand();
+}
+
+function hintBox() {
+  const hint = S.hint && S.hint.seq === S.state.seq ? S.hint : null;
+  const box = h("div", { cls: "hint-box" }, h("button", { id: "btn-hint", title: t("hintTitle"), onclick: askHint,
+    "aria-busy": hint && hint.waiting ? "true" : null, disabled: !!hint, text: t("hint") }));
+  if (hint && hint.waiting) box.append(h("p", { cls: "hint-reason muted", id: "hint-reason" }, t("hintThinking")));
+  else if (hint) box.append(h("p", { cls: "hint-reason", id: "hint-reason" }, t("hintSays") + " ", cardChip(hint.card), " — ",
+    hint.why.flatMap((part, i) => [i ? "; " : "", ...hintPart(part)])));
+  return box;
+}
+
+// One part of a hint's reason in the reader's language: {"key", ...values}; a card as a chip, counts in their plural.
+function hintPart(part) {
+  const params = {};
+  for (const k in part) if (k !== "key" && k !== "card") params[k] = part[k];
+  if ("points" in params) params.n = params.points;
+  return t("hint_" + part.key, params).split(/(\{card\})/).filter(Boolean).map((x) => x === "{card}" ? cardChip(part.card) : x);
 }
 
 function onCard(c) {
@@ -975,12 +1016,16 @@ function showResult() {
     parts.push(facts);
     if (!tournee && LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));  // the sentence above says it in the reader's language
   }
-  const skat = h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" })));
-  parts.push(skat);
+  if (st.dealt) parts.push(dealtHands(st.dealt, r));  // every hand as dealt, and the skat (finished deals only)
+  else parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("skatWas") + ": "), r.skat.map((c) => cardEl(c, { cls: "small" }))));
   if (r.discard) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, t("putAway") + ": "), r.discard.map((c) => cardEl(c, { cls: "small" }))));
-  for (const seat in v.open_hands) {
-    const cards = v.open_hands[seat];
-    if (cards.length) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(cards, +seat).map((c) => cardEl(c, { cls: "small" }))));
+  // the cards still held when the deal ended early (a claim, a lost null); a deal passed in holds them all, shown above
+  const left = Object.keys(v.open_hands).filter((seat) => v.open_hands[seat].length);
+  if (left.length && st.dealt && r.kind !== "passed_in") {
+    parts.push(h("div", { cls: "dealt left" }, h("p", { cls: "muted small" }, t("cardsLeft")), h("table", { cls: "dealt-hands" },
+      left.map((seat) => cardsRow([seatName(+seat)], sortCards(v.open_hands[seat], +seat))))));
+  } else if (!st.dealt) {
+    for (const seat of left) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(v.open_hands[seat], +seat).map((c) => cardEl(c, { cls: "small" }))));
   }
   const ready = st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
@@ -991,6 +1036,22 @@ function showResult() {
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
     h("button", { onclick: closeDialog, text: t("close") })));
   openDialog("result", ...parts);
+}
+
+// A row of small cards under a label (the hands as dealt, the cards left in the result dialog).
+function cardsRow(label, cards, cls) {
+  return h("tr", { cls }, h("th", {}, label), h("td", {}, h("div", { cls: "cardrow" }, cards.map((c) => cardEl(c, { cls: "small" })))));
+}
+
+// The three hands as they were dealt (state.dealt, sorted for the game played) with each seat's name and role, and
+// the skat: sent to every seat and spectator once the deal is over, never before.
+function dealtHands(dealt, r) {
+  const rows = dealt.hands.map((cards, seat) => {
+    const role = [t(SEAT_KEYS[seat]), r.declarer === seat ? t("declarer") : ""].filter(Boolean).join(" · ");
+    return cardsRow([seatName(seat), h("span", { cls: "muted small" }, role)], cards, r.declarer === seat ? "decl" : "");
+  });
+  rows.push(cardsRow([t("skatWas")], dealt.skat, "skat"));
+  return h("div", { cls: "dealt" }, h("h3", {}, t("dealtHands")), h("table", { cls: "dealt-hands" }, rows));
 }
 
 // The result of a Ramsch: who lost (card points), Jungfrau, Durchmarsch, pushes, each seat's entry.
