@@ -38,7 +38,16 @@ def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
     """Worker processes for search players (forkserver: never a fork of the threaded server)."""
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["skat.server.bots"])
-    return ProcessPoolExecutor(max_workers=workers or max(1, os.cpu_count() or 1), mp_context=ctx)
+    return ProcessPoolExecutor(max_workers=workers or max(1, os.cpu_count() or 1), mp_context=ctx,
+                               initializer=_warm_worker)
+
+
+def _warm_worker() -> None:
+    """Load the solver's kernels in a new worker before its first task, so that the first computer move or
+    hint gets its whole time budget for the search (not for loading)."""
+    from skat.solver.search import warm_up
+
+    warm_up()
 
 
 def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2.0) -> bool:
