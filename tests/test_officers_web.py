@@ -1,7 +1,8 @@
 """Officers' Skat in the browser, on the club server: the page and its start address (``skat play --variant
 officers`` opens it), one headless-Chromium game through the page against the computer (screenshots in
 test-output/screenshots/officers-*.png), the page at a server table over the table WebSocket at desktop and
-phone size, resumed after a restart (the protocol itself in test_server_officers_ws.py). The retired REST API
+phone size, resumed after a restart, at a table of two people (each page names the other, a spectator both;
+the protocol itself in test_server_officers_ws.py). The retired REST API
 answers 410 to every change and still reads the tables it stored, read-only, without a hidden card."""
 
 from __future__ import annotations
@@ -226,6 +227,9 @@ def test_browser_plays_tricks_against_the_bot(server):
         assert page.locator("#o-opp-piles .o-pile").count() == 8
         page.wait_for_function("() => O.state !== null && O.state.view.to_move === O.state.seat")
         assert page.evaluate("() => O.state.view.phase") == "choose"  # forehand (the person) chooses the game
+        # against the computer the page says so: the opponent's caption, the header stays without names
+        assert page.inner_text("#o-opp-name") == "Computer" and page.inner_text("#o-my-name") == "You"
+        assert page.get_attribute("#o-opp-hand", "aria-label") == "The computer's hand"
         page.screenshot(path=str(SHOTS / "officers-choose.png"))
         for _ in range(60):
             st = page.evaluate("() => ({phase: O.state.view.phase, tricks: O.state.view.tricks.length})")
@@ -234,13 +238,18 @@ def test_browser_plays_tricks_against_the_bot(server):
             _play_steps(page, 1)
         assert st["tricks"] >= 4
         # The page shows the table's state: the last trick, the points, the cards left in the piles.
-        assert "Last trick" in page.inner_text("#o-trick")
-        assert "Card points" in page.inner_text("#o-score")
+        assert re.search(r"Last trick → (You|Computer)", page.inner_text("#o-trick"))
+        assert re.match(r"Card points: you \d+, computer \d+", page.inner_text("#o-score"))
         page.screenshot(path=str(SHOTS / "officers-play.png"))
         page.select_option("#o-lang", "de")
-        assert "Augen" in page.inner_text("#o-score")
-        assert page.inner_text("#o-title") == "Offiziersskat"
+        assert re.match(r"Augen: du \d+, Computer \d+", page.inner_text("#o-score"))
+        assert page.inner_text("#o-title") == "Offiziersskat" and page.inner_text("#o-opp-name") == "Computer"
         page.screenshot(path=str(SHOTS / "officers-play-de.png"))
+        page.select_option("#o-lang", "ru")
+        assert re.match(r"Очки: вы \d+, компьютер \d+", page.inner_text("#o-score"))
+        assert page.inner_text("#o-title") == "Офицерский скат" and page.inner_text("#o-opp-name") == "Компьютер"
+        assert page.inner_text("#o-my-name") == "Вы" and "Последняя взятка" in page.inner_text("#o-trick")
+        page.select_option("#o-lang", "en")
         browser.close()
     assert not errors, errors
 
@@ -259,10 +268,27 @@ def _play_steps(page, steps: int) -> None:
         page.wait_for_function(f"() => O.state.seq > {seq}")
 
 
+def _play_both(pages, steps: int, until) -> list[str]:
+    """Two people's pages at one table: up to ``steps`` actions, each by whoever is to move, until ``until()``;
+    returns every text the pages showed in their panel and on the board meanwhile (both in step after each)."""
+    seen: list[str] = []
+    for _ in range(steps):
+        seq = max(p.evaluate("() => O.state.seq") for p in pages)
+        for p in pages:
+            p.wait_for_function(f"() => O.state.seq >= {seq}")
+            seen += [p.inner_text("#o-prompt"), p.inner_text("#o-board"), p.inner_text("#topbar")]
+        if until() or pages[0].evaluate("() => O.state.view.phase") == "finished":
+            break
+        _play_steps(next(p for p in pages if p.evaluate("() => O.state.view.to_move === O.state.seat")), 1)
+    return seen
+
+
 def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
     """On the club server the page plays at a server table (``POST /api/tables``, the table WebSocket): at
     desktop and phone size (screenshots officers-ws-*.png), resumed after the server restarts, and a public
-    Officers' table in the lobby links to this page."""
+    Officers' table in the lobby links to this page. At a table of two people each page names the other where
+    it says "Computer" against the computer (officers-ws-two.png), a spectator names both
+    (officers-ws-spectator-de.png)."""
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -298,16 +324,47 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
             page.wait_for_function(f"() => O.state && O.state.seq === {before['seq']}")
             assert page.evaluate("() => O.state") == before
             _play_steps(page, 1)
-            # a public Officers' Skat table in the lobby links to this page; joining its free seat opens it here
+            # a public Officers' Skat table of two people in the lobby links to this page; joining its free seat
+            # opens it here: Ada (this page) plays Bea, who made the table, and the page names her, never "Computer"
             made = page.evaluate("""async () => (await fetch('/api/tables', {method: 'POST',
-                headers: {'Content-Type': 'application/json'},
-                body: JSON.stringify({variant: 'officers', public: true, seats: ['human', 'human']})})).json()""")
+                headers: {'Content-Type': 'application/json'}, body: JSON.stringify({variant: 'officers',
+                public: true, seats: ['human', 'human'], player_name: 'Bea', seed: 5})})).json()""")
+            tid = made["table_id"]
+            page.evaluate("() => localStorage.setItem('skat.name', 'Ada')")  # the name the lobby joins with
             page.goto(base + "/")
-            page.wait_for_selector(f'a[href="/officers?table={made["table_id"]}"]')
+            page.wait_for_selector(f'a[href="/officers?table={tid}"]')
             page.locator("#lobby-list button").first.click()
-            page.wait_for_url(f"**/officers?table={made['table_id']}")
+            page.wait_for_url(f"**/officers?table={tid}")
             page.wait_for_function("() => O.state !== null && O.state.position === 1")
             assert page.evaluate("() => O.state.seat") == 1 and page.evaluate("() => O.state.legal.length") == 0
+            assert page.inner_text("#o-opp-name") == "Bea" and page.inner_text("#o-my-name") == "You"
+            assert page.inner_text("#o-prompt") == "Bea is to move"  # forehand chooses the game
+            # Bea plays from her own page (with her seat token, kept as the page keeps it)
+            bea = new_page(browser, errors)
+            bea.goto(base + "/officers")
+            bea.evaluate(f"() => localStorage.setItem('skat.token.{tid}', '{made['token']}')")
+            bea.goto(base + f"/officers?table={tid}")
+            bea.wait_for_function("() => O.state !== null && O.state.position === 0")
+            assert bea.inner_text("#o-opp-name") == "Ada"
+            seen = _play_both([page, bea], 12, until=lambda: page.evaluate("() => O.state.view.tricks.length") >= 1)
+            assert any(re.match(r"Bea chose \w+\. Say Kontra", t) for t in seen), seen  # Bea chose, Ada answers
+            assert re.search(r"Last trick → (You|Bea)", page.inner_text("#o-trick"))
+            assert re.match(r"Card points: you \d+, Bea \d+", page.inner_text("#o-score"))
+            assert all("computer" not in t.lower() for t in seen), seen
+            page.screenshot(path=str(SHOTS / "officers-ws-two.png"))
+            # a spectator (in German here) sees both by name, from forehand's side
+            watcher = new_page(browser, errors, locale="de-DE")
+            watcher.goto(base + f"/officers?table={tid}")
+            watcher.wait_for_function("() => O.state !== null && O.state.view.tricks.length >= 1")
+            assert watcher.evaluate("() => O.state.position") is None
+            assert watcher.inner_text("#o-my-name") == "Bea" and watcher.inner_text("#o-opp-name") == "Ada"
+            assert re.match(r"(Ada|Bea) ist dran$", watcher.inner_text("#o-prompt"))
+            assert re.match(r"Augen: Bea \d+, Ada \d+", watcher.inner_text("#o-score"))
+            text = watcher.inner_text("body")
+            assert "Computer" not in text and "Du" not in text.split(), text
+            watcher.screenshot(path=str(SHOTS / "officers-ws-spectator-de.png"))
+            watcher.context.close()
+            bea.context.close()
             # a tab that still remembers a table of the retired REST API shows the start form; a new table is a
             # server table
             page.goto(base + "/officers")

@@ -1,4 +1,4 @@
-// Officers' Skat (two players) against the computer. The table is a server table like any other: created
+// Officers' Skat (two players) against the computer or another person. The table is a server table like any other: created
 // with POST /api/tables, played over the table WebSocket (docs/protocol.md, "Officers' Skat tables"). The
 // server sends only what this seat may see (view) and its legal action tokens. Card faces come from cards.js.
 "use strict";
@@ -9,24 +9,25 @@ const O_TEXT = {
     startTitle: "Play Officers' Skat against the computer", variant: "Variant", v_classic: "Classic",
     v_passing: "With passing", v_harlequin: "Harlequin", v_half_open: "Half-open Harlequin", v_admiral: "Admiral's Skat",
     optKontra: "Kontra and Re", optNull: "Null may be chosen", optRamsch: "Ramsch may be chosen",
-    seed: "Deal number (optional)", start: "Start", computer: "Computer", you: "You", series: "Series total", thinking: "thinking…",
+    seed: "Deal number (optional)", start: "Start", computer: "Computer", theComputer: "The computer", computerMid: "computer",
+    you: "You", youMid: "you", opponent: "Opponent", series: "Series total", thinking: "thinking…",
     nextGame: "Next game", showTable: "Show the table", forehand: "forehand", dealer: "dealer",
     chooser: "chooses the game", declarer: "declarer",
     a_pass: "Pass", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Hold", a_pickup: "Pick up the skat",
     g_diamonds: "Diamonds", g_hearts: "Hearts", g_spades: "Spades", g_clubs: "Clubs", g_grand: "Grand", g_null: "Null",
     g_ramsch: "Ramsch", w_hand: "hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Bid {v}",
     p_choose: "Choose the game (trumps)", p_choose_pass: "Choose the game, or pass the choice to the dealer",
-    p_kontra: "The computer chose {g}. Say Kontra (doubles the score) or pass",
-    p_re: "The computer said Kontra. Answer Re (doubles again) or pass",
-    p_bidding: "Auction: bid, or pass", p_hold: "The computer bid {v}: hold or pass",
+    p_kontra: "{who} chose {g}. Say Kontra (doubles the score) or pass",
+    p_re: "{who} said Kontra. Answer Re (doubles again) or pass",
+    p_bidding: "Auction: bid, or pass", p_hold: "{who} bid {v}: hold or pass",
     p_skat: "You won the auction at {v}: pick up the skat or declare a hand game",
     p_discard: "Choose two cards of your hand to put away ({n}/2)", p_discardBtn: "Put these two away",
     p_declare: "Announce your game", p_play: "Your turn: play a card", p_follow: "Your turn: follow suit if you can",
-    p_wait: "The computer is to move", game: "Game: {g}", kontraSaid: "Kontra", reSaid: "Re",
-    points: "Card points: you {a}, computer {b} · tricks {c}:{d}", lastTrick: "Last trick", trick: "Trick",
-    auction: "Auction: {a}", bidNow: "Bid: {v}", won: "You won", lost: "You lost", draw: "Nobody wins",
+    p_wait: "{who} is to move", game: "Game: {g}", kontraSaid: "Kontra", reSaid: "Re",
+    points: "Card points: {me} {a}, {who} {b} · tricks {c}:{d}", lastTrick: "Last trick", trick: "Trick",
+    auction: "Auction: {a}", bidNow: "Bid: {v}", won: "You won", lost: "You lost", wonBy: "{who} won", draw: "Nobody wins",
     passedIn: "Passed in", score: "Score", cardPoints: "Card points", tricks: "Tricks", skat: "Skat",
-    explanation: "How it was scored", theirHand: "The computer's hand", handCount: "{n} cards in the hand",
+    explanation: "How it was scored", theirHand: "The computer's hand", handOf: "{who}'s hand", handCount: "{n} cards in the hand",
     moreBids: "higher bids…", errorPrefix: "Not possible:",
     closeTable: "Close table", closeConfirm: "Leave and close this table for good? The series ends here; the game cannot be continued.",
   },
@@ -35,26 +36,55 @@ const O_TEXT = {
     startTitle: "Offiziersskat gegen den Computer", variant: "Variante", v_classic: "Klassisch",
     v_passing: "Mit Schieben", v_harlequin: "Harlekin", v_half_open: "Halboffener Harlekin", v_admiral: "Admiralsskat",
     optKontra: "Kontra und Re", optNull: "Null erlaubt", optRamsch: "Ramsch erlaubt",
-    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", you: "Du", series: "Gesamtstand", thinking: "überlegt…",
+    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", theComputer: "Der Computer", computerMid: "Computer",
+    you: "Du", youMid: "du", opponent: "Gegner", series: "Gesamtstand", thinking: "überlegt…",
     nextGame: "Nächstes Spiel", showTable: "Tisch zeigen", forehand: "Vorhand", dealer: "Geber",
     chooser: "bestimmt das Spiel", declarer: "Alleinspieler",
     a_pass: "Passe", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Ja (halten)", a_pickup: "Skat aufnehmen",
     g_diamonds: "Karo", g_hearts: "Herz", g_spades: "Pik", g_clubs: "Kreuz", g_grand: "Grand", g_null: "Null",
     g_ramsch: "Ramsch", w_hand: "Hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Reize {v}",
     p_choose: "Bestimme das Spiel (Trumpf)", p_choose_pass: "Bestimme das Spiel oder schiebe die Wahl zum Geber",
-    p_kontra: "Der Computer spielt {g}. Kontra (doppelt) oder passe",
-    p_re: "Der Computer sagt Kontra. Re (nochmals doppelt) oder passe",
-    p_bidding: "Reizen: biete oder passe", p_hold: "Der Computer bietet {v}: halten oder passen",
+    p_kontra: "{who} spielt {g}. Kontra (doppelt) oder passe",
+    p_re: "{who} sagt Kontra. Re (nochmals doppelt) oder passe",
+    p_bidding: "Reizen: biete oder passe", p_hold: "{who} bietet {v}: halten oder passen",
     p_skat: "Du hast bei {v} das Spiel: Skat aufnehmen oder Handspiel ansagen",
     p_discard: "Wähle zwei Karten zum Drücken ({n}/2)", p_discardBtn: "Diese zwei drücken",
     p_declare: "Sage dein Spiel an", p_play: "Du bist dran: spiel eine Karte", p_follow: "Du bist dran: bedienen, wenn du kannst",
-    p_wait: "Der Computer ist dran", game: "Spiel: {g}", kontraSaid: "Kontra", reSaid: "Re",
-    points: "Augen: du {a}, Computer {b} · Stiche {c}:{d}", lastTrick: "Letzter Stich", trick: "Stich",
-    auction: "Reizen: {a}", bidNow: "Gereizt: {v}", won: "Gewonnen", lost: "Verloren", draw: "Keiner gewinnt",
+    p_wait: "{who} ist dran", game: "Spiel: {g}", kontraSaid: "Kontra", reSaid: "Re",
+    points: "Augen: {me} {a}, {who} {b} · Stiche {c}:{d}", lastTrick: "Letzter Stich", trick: "Stich",
+    auction: "Reizen: {a}", bidNow: "Gereizt: {v}", won: "Gewonnen", lost: "Verloren", wonBy: "{who} gewinnt", draw: "Keiner gewinnt",
     passedIn: "Eingepasst", score: "Punkte", cardPoints: "Augen", tricks: "Stiche", skat: "Skat",
-    explanation: "Abrechnung", theirHand: "Hand des Computers", handCount: "{n} Karten auf der Hand",
+    explanation: "Abrechnung", theirHand: "Hand des Computers", handOf: "Hand von {who}", handCount: "{n} Karten auf der Hand",
     moreBids: "höher…", errorPrefix: "Nicht möglich:",
     closeTable: "Tisch schließen", closeConfirm: "Den Tisch verlassen und endgültig schließen? Die Serie endet hier; das Spiel lässt sich nicht fortsetzen.",
+  },
+  ru: {
+    home: "Скат", title: "Офицерский скат", newTable: "Новый стол", language: "Язык",
+    startTitle: "Офицерский скат против компьютера", variant: "Вариант", v_classic: "Классический",
+    v_passing: "С передачей", v_harlequin: "Арлекин", v_half_open: "Полуоткрытый арлекин", v_admiral: "Адмиральский скат",
+    optKontra: "Контра и ре", optNull: "Можно выбрать нуль", optRamsch: "Можно выбрать рамш",
+    seed: "Номер раздачи (необязательно)", start: "Начать", computer: "Компьютер", theComputer: "Компьютер", computerMid: "компьютер",
+    you: "Вы", youMid: "вы", opponent: "Соперник", series: "Итог серии", thinking: "думает…",
+    nextGame: "Следующая игра", showTable: "Показать стол", forehand: "первая рука", dealer: "сдающий",
+    chooser: "выбирает игру", declarer: "играющий",
+    a_pass: "Пас", a_kontra: "Контра", a_re: "Ре", a_ramsch: "Рамш", a_hold: "Держу", a_pickup: "Взять скат",
+    g_diamonds: "Бубны", g_hearts: "Черви", g_spades: "Пики", g_clubs: "Трефы", g_grand: "Гранд", g_null: "Нуль",
+    g_ramsch: "Рамш", w_hand: "с руки", w_schneider: "Шнайдер", w_schwarz: "Шварц", bid: "Ставка {v}",
+    p_choose: "Выберите игру (козырь)", p_choose_pass: "Выберите игру или передайте выбор сдающему",
+    p_kontra: "{who} играет {g}. Скажите контру (счёт вдвое) или пас",
+    p_re: "{who} говорит «контра». Ответьте «ре» (ещё вдвое) или пас",
+    p_bidding: "Торговля: назовите ставку или пас", p_hold: "{who} называет {v}: держите или пас",
+    p_skat: "Вы выиграли торговлю на {v}: возьмите скат или объявите игру с руки",
+    p_discard: "Выберите две карты в снос ({n}/2)", p_discardBtn: "Снести эти две",
+    p_declare: "Объявите игру", p_play: "Ваш ход: сыграйте карту", p_follow: "Ваш ход: ходите в масть, если можете",
+    p_wait: "Ходит {who}", game: "Игра: {g}", kontraSaid: "Контра", reSaid: "Ре",
+    points: "Очки: {me} {a}, {who} {b} · взятки {c}:{d}", lastTrick: "Последняя взятка", trick: "Взятка",
+    auction: "Торговля: {a}", bidNow: "Ставка: {v}", won: "Вы выиграли", lost: "Вы проиграли", wonBy: "{who}: выигрыш",
+    draw: "Никто не выиграл",
+    passedIn: "Все спасовали", score: "Счёт", cardPoints: "Очки", tricks: "Взятки", skat: "Скат",
+    explanation: "Как посчитано", theirHand: "Карты компьютера", handOf: "Карты: {who}", handCount: "Карт на руке: {n}",
+    moreBids: "выше…", errorPrefix: "Нельзя:",
+    closeTable: "Закрыть стол", closeConfirm: "Уйти и закрыть этот стол навсегда? Серия на этом закончится; игру нельзя будет продолжить.",
   },
 };
 
@@ -63,9 +93,11 @@ if (!O_TEXT[LANG]) LANG = "en";
 
 function T(key, params) {
   let s = O_TEXT[LANG][key] || O_TEXT.en[key] || key;
-  for (const [k, v] of Object.entries(params || {})) s = s.replace(`{${k}}`, v);
+  for (const [k, v] of Object.entries(params || {})) s = s.replace(`{${k}}`, () => v); // a name may hold "$&"
   return s;
 }
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
   ws: null, invite: null, sheet: null, retry: 0 };
@@ -101,6 +133,20 @@ async function api(method, path, body) {
 }
 
 // ---------------------------------------------------------------- labels
+// Who sits at a table position: this page's person ("You"), the computer, or a person by name (a spectator
+// sees both players by name). form: "label" (Computer), "subject" (The computer, starting a sentence) or
+// "mid" (computer, inside one).
+function whoAt(pos, form) {
+  const st = O.state;
+  if (st.position !== null && pos === st.position) return T(form === "mid" ? "youMid" : "you");
+  const p = st.people[pos];
+  if (!p || p.bot) return T({ subject: "theComputer", mid: "computerMid" }[form] || "computer");
+  return p.name || T("opponent");
+}
+
+// Who plays game seat ``seat`` (0 forehand, 1 dealer) in this game.
+function who(seat, form) { return whoAt(O.state.positions[seat], form); }
+
 function gameName(g) { return g ? T("g_" + g) : ""; }
 
 function contractName(c) {
@@ -174,7 +220,7 @@ function drawTrick(v) {
     fig.className = seat === v.seat ? "o-by-me" : "o-by-opp";
     fig.appendChild(cardEl(c));
     const cap = document.createElement("figcaption");
-    cap.textContent = seat === v.seat ? T("you") : T("computer");
+    cap.textContent = who(seat);
     fig.appendChild(cap);
     row.appendChild(fig);
   });
@@ -194,7 +240,7 @@ function drawTrick(v) {
     const [leader, cards, winner] = v.tricks[v.tricks.length - 1];
     const last = document.createElement("div");
     last.className = "o-trick-last";
-    last.innerHTML = `<div class="o-cap">${T("lastTrick")} → ${winner === v.seat ? T("you") : T("computer")}</div>`;
+    last.innerHTML = `<div class="o-cap">${T("lastTrick")} → ${esc(who(winner))}</div>`;
     const r = document.createElement("div");
     r.className = "o-trick-cards";
     cards.forEach((c, i) => {
@@ -228,7 +274,10 @@ function drawPanel(v, legal) {
   p.id = "o-prompt";
   panel.appendChild(p);
   if (v.phase === "finished") { p.textContent = ""; panel.appendChild(button(T("nextGame"), nextGame, "primary")); return; }
-  if (!yours) { p.textContent = T("p_wait"); return; }
+  if (!yours) { // a spectator is told who is to move, a player who they wait for
+    p.textContent = T("p_wait", { who: who(O.state.position === null ? v.to_move : 1 - v.seat, "subject") });
+    return;
+  }
   const acts = document.createElement("div");
   acts.className = "actions";
   panel.appendChild(acts);
@@ -239,10 +288,11 @@ function drawPanel(v, legal) {
   };
   switch (v.phase) {
     case "choose": p.textContent = legal.includes("pass") ? T("p_choose_pass") : T("p_choose"); legal.forEach(add); break;
-    case "kontra": p.textContent = T("p_kontra", { g: contractName(v.contract) || gameName(v.game) }); legal.forEach(add); break;
-    case "re": p.textContent = T("p_re"); legal.forEach(add); break;
+    case "kontra": p.textContent = T("p_kontra", { who: who(1 - v.seat, "subject"), g: contractName(v.contract) || gameName(v.game) });
+      legal.forEach(add); break;
+    case "re": p.textContent = T("p_re", { who: who(1 - v.seat, "subject") }); legal.forEach(add); break;
     case "bidding": {
-      if (legal.includes("hold")) { p.textContent = T("p_hold", { v: v.bid }); legal.forEach(add); break; }
+      if (legal.includes("hold")) { p.textContent = T("p_hold", { who: who(1 - v.seat, "subject"), v: v.bid }); legal.forEach(add); break; }
       p.textContent = T("p_bidding");
       const bids = legal.filter((t) => /^\d+$/.test(t));
       (O.showAllBids ? bids : bids.slice(0, 6)).forEach(add);
@@ -281,20 +331,22 @@ function drawResult(v) {
   box.classList.remove("hidden");
   const me = v.seat, him = 1 - v.seat;
   const title = $("o-result-title");
-  let key = "draw";
+  let key = "draw", winner = null;
   if (r.kind === "passed_in") key = "passedIn";
-  else if (r.scores[me] > r.scores[him]) key = "won";
-  else if (r.scores[me] < r.scores[him]) key = "lost";
-  else if (r.outcome && r.outcome.winner !== null && r.outcome.winner !== undefined) key = r.outcome.winner === me ? "won" : "lost";
-  title.textContent = T(key) + (r.game ? ` — ${contractName(r.contract) || gameName(r.game)}` : "");
+  else if (r.scores[me] !== r.scores[him]) winner = r.scores[me] > r.scores[him] ? me : him;
+  else if (r.outcome && r.outcome.winner !== null && r.outcome.winner !== undefined) winner = r.outcome.winner;
+  if (winner !== null) key = O.state.position === null ? "wonBy" : winner === me ? "won" : "lost";
+  title.textContent = T(key, { who: winner === null ? "" : who(winner) }) +
+    (r.game ? ` — ${contractName(r.contract) || gameName(r.game)}` : "");
   title.className = key === "won" ? "won" : key === "lost" ? "lost" : "";
   $("o-result-explain").textContent = r.explanation;
+  const totals = O.state.totals, pos = O.state.positions;
   $("o-result-table").innerHTML =
-    `<tr><th></th><th class="num">${T("you")}</th><th class="num">${T("computer")}</th></tr>` +
+    `<tr><th></th><th class="num">${esc(who(me))}</th><th class="num">${esc(who(him))}</th></tr>` +
     `<tr><td>${T("score")}</td><td class="num">${r.scores[me]}</td><td class="num">${r.scores[him]}</td></tr>` +
     `<tr><td>${T("cardPoints")}</td><td class="num">${r.points[me]}</td><td class="num">${r.points[him]}</td></tr>` +
     `<tr><td>${T("tricks")}</td><td class="num">${r.tricks[me]}</td><td class="num">${r.tricks[him]}</td></tr>` +
-    (O.state.sheet ? `<tr><th>${T("series")}</th><th class="num">${O.state.sheet.you}</th><th class="num">${O.state.sheet.computer}</th></tr>` : "");
+    `<tr><th>${T("series")}</th><th class="num">${totals[pos[me]]}</th><th class="num">${totals[pos[him]]}</th></tr>`;
   const cards = $("o-result-cards");
   cards.innerHTML = "";
   if (r.skat && r.skat.length) {
@@ -313,8 +365,14 @@ function render() {
   $("o-start").classList.add("hidden");
   $("o-board").classList.remove("hidden");
   $("o-leave").classList.remove("hidden");
-  $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}` +
-    (st.sheet && st.sheet.games.length ? ` · ${T("you")} ${st.sheet.you} : ${st.sheet.computer} ${T("computer")}` : "");
+  const mine = st.position === null ? 0 : st.position; // the series by table position, this person's first
+  $("o-variant-name").textContent = T("v_" + v.variant) + ` · #${st.game_no}` + (st.games
+    ? ` · ${whoAt(mine)} ${st.totals[mine]} : ${st.totals[1 - mine]} ${whoAt(1 - mine)}` : "");
+  $("o-opp-name").textContent = who(1 - v.seat);
+  $("o-my-name").textContent = who(v.seat);
+  $("o-opp-hand").setAttribute("aria-label", st.people[st.positions[1 - v.seat]].bot && st.position !== null
+    ? T("theirHand") : T("handOf", { who: who(1 - v.seat) }));
+  $("o-opp-turn").classList.toggle("hidden", v.phase === "finished" || v.to_move !== 1 - v.seat);
   $("o-opp-role").textContent = role(v, 1 - v.seat);
   $("o-my-role").textContent = role(v, v.seat);
   $("o-opp").classList.toggle("to-move", v.to_move === 1 - v.seat);
@@ -334,7 +392,7 @@ function render() {
   if (v.variant === "admiral" && v.bid) info.push(T("bidNow", { v: v.bid }));
   $("o-info").textContent = info.join(" · ");
   $("o-score").textContent = ["choose", "bidding"].includes(v.phase) ? "" : T("points", {
-    a: v.trick_points[v.seat], b: v.trick_points[1 - v.seat], c: v.tricks_won[v.seat], d: v.tricks_won[1 - v.seat] });
+    me: who(v.seat, "mid"), who: who(1 - v.seat, "mid"), a: v.trick_points[v.seat], b: v.trick_points[1 - v.seat], c: v.tricks_won[v.seat], d: v.tricks_won[1 - v.seat] });
   drawPanel(v, legal);
   drawResult(v);
 }
@@ -499,7 +557,6 @@ function onMessage(m) {
     O.retry = 0;
     O.busy = false;
     if (m.view) setState(wsState(m));
-    $("o-opp-turn").classList.toggle("hidden", !(m.view && m.view.phase !== "finished" && m.view.to_move !== m.you.seat));
   } else if (m.type === "sheet") {
     O.sheet = m.sheet;
   } else if (m.type === "error") {
@@ -517,15 +574,17 @@ function onMessage(m) {
   }
 }
 
-// The WebSocket state in the shape the drawing code reads (that of the REST answers).
+// The WebSocket state in the shape the drawing code reads (that of the REST answers). A spectator (position
+// null) sees the table from forehand's side (view.seat 0). ``people`` by table position: each seat's name and whether the
+// computer plays it; ``positions``: the table position of game seat 0 (forehand) and 1 (dealer) in this game.
 function wsState(m) {
-  const pos = m.you.position === null ? 0 : m.you.position;
-  const totals = (m.table.totals && m.table.totals.scores) || [0, 0];
-  const rows = (O.sheet && O.sheet.rows) || [];
+  const seat = m.view.seat === null ? 0 : m.view.seat;
   return {
-    table: m.table.id, seat: m.view.seat === null ? 0 : m.view.seat, seq: m.seq, game_no: m.table.game_no,
-    variant: m.table.officers_variant, view: m.view, legal: m.view.legal_actions, position: m.you.position,
-    sheet: { games: rows.map((r) => [r.scores[pos], r.scores[1 - pos]]), you: totals[pos], computer: totals[1 - pos] },
+    table: m.table.id, seat, seq: m.seq, game_no: m.table.game_no,
+    variant: m.table.officers_variant, view: { ...m.view, seat }, legal: m.view.legal_actions, position: m.you.position,
+    totals: (m.table.totals && m.table.totals.scores) || [0, 0], positions: m.table.positions,
+    games: ((O.sheet && O.sheet.rows) || []).length,
+    people: m.table.seats.map((s) => ({ name: s.name, bot: s.kind !== "human" })),
   };
 }
 
