@@ -148,7 +148,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         assert page.inner_text("#my-label").endswith(" · 0 tricks")  # one's own trick count, as at the others' seats
         # an illegal action sent over the socket is refused and changes nothing
         wrong = next(c for c in ["CJ", "SJ", "HJ", "DJ", "CA", "SA"] if c not in st["hand"])
-        page.evaluate(f"() => S.ws.send(JSON.stringify({{type: 'action', action: '{wrong}'}}))")
+        page.evaluate(f"() => S.ws.send({{type: 'action', action: '{wrong}'}})")
         page.wait_for_selector("#banner:not(.hidden)")
         assert "not in seat 0's hand" in page.inner_text("#banner")
         assert table_state(page)["seq"] == st["seq"] or table_state(page)["hand"] == st["hand"]
@@ -246,8 +246,8 @@ def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp
     try:
         page = new_page(browser, errors)
         page.goto(server.url + "/")
-        page.wait_for_function("() => typeof t === 'function' && typeof youForm === 'function'")
-        said = page.evaluate("""() => { const out = {}; for (const l of ["en", "de", "ru"]) { LANG = l;
+        page.wait_for_function("() => window.skatWords && window.S")  # the page's words, for tests
+        said = page.evaluate("""() => { const {t, youForm, playerName, infoText, bidButtons, setLang} = window.skatWords; const out = {}; for (const l of ["en", "de", "ru"]) { setLang(l);
             out[l] = [t("tricks", {n: 1}), t("tricks", {n: 2}), t("cards", {n: 1}), t("cards", {n: 3}),
                       t("cards", {n: 5}), t("cards", {n: 21}), t("points", {n: 1}),
                       youForm(t("why_null_lost", {who: t("you"), contract: "Null", s: "-46"})),
@@ -260,15 +260,15 @@ def test_counts_take_plural_forms_and_the_reader_is_addressed_right(browser, tmp
         assert said["ru"][8].startswith("Вы выигрываете Grand")
         assert said["de"][8].startswith("Du gewinnst Grand") and said["en"][8].startswith("You won Grand")
         # a computer player's level is said in the page's language; a person to move is waited for, not "thinking"
-        names = page.evaluate("""() => { const out = []; const keep = S.state;
+        names = page.evaluate("""() => { const {t, youForm, playerName, infoText, bidButtons, setLang} = window.skatWords; const out = []; const keep = S.state;
             S.state = {you: {position: 0}, table: {seats: [{kind: "human", name: "Ada"},
                 {kind: "bot", bot: "strong", name: "Anna (strong)"}, {kind: "bot", bot: "mine", name: "Bo (mine)"}]}};
-            for (const l of ["en", "de", "ru"]) { LANG = l; out.push(playerName(1), playerName(2), t("waitingFor", {who: "Ada"})); }
+            for (const l of ["en", "de", "ru"]) { setLang(l); out.push(playerName(1), playerName(2), t("waitingFor", {who: "Ada"})); }
             S.state = keep; return out; }""")
         assert names == ["Anna (strong)", "Bo (mine)", "waiting for Ada", "Anna (stark)", "Bo (mine)", "Warten auf Ada",
                          "Anna (сильный)", "Bo (mine)", "ждём: Ada"]
         # while another seat is to bid, the number it is asked for is said; forehand after two passes plays at 18
-        asked = page.evaluate("""() => { const out = []; const keep = S.state; LANG = "en";
+        asked = page.evaluate("""() => { const {t, youForm, playerName, infoText, bidButtons, setLang} = window.skatWords; const out = []; const keep = S.state; setLang("en");
             const seats = [{kind: "human", name: "Ada"}, {kind: "human", name: "Clara"}, {kind: "human", name: "Bo"}];
             for (const turn of [{seat: 1, asks: "bid", value: 20}, {seat: 1, asks: "hold", value: 23},
                                 {seat: 1, asks: "play", value: 18}]) {

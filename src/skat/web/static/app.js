@@ -1,37 +1,28 @@
 // The Skat table in the browser: lobby, table, dialogs. Talks to the server over the
 // WebSocket protocol of docs/protocol.md; the server is authoritative and sends each seat
 // only its own view.
-"use strict";
 
-const PROTOCOL = 1;
-const $ = (sel) => document.querySelector(sel);
+import { cardBack, cardEl, cardLabel, DECK, DECKS, setDeck, suitSvg } from "./cards.js";
+import { $, h } from "./dom.js";
+import { contractText, I18N, t } from "./i18n.js";
+import { LANG, setLang } from "./lang.js";
+import { api as request, keep, TableSocket } from "./net.js";
+
 const SEAT_KEYS = ["forehand", "middlehand", "rearhand"];
 
 const S = {
   tableId: null, token: null, invite: null, ws: null, state: null, sheet: null, meta: null,
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
-  holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, retry: 0, closing: false,
+  holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, closing: false,
   sheetMetric: "classic", analysis: null, hint: null,
 };
+// for the browser tests and a curious player's console: the page's state, its texts and the analysis dialog
+Object.assign(window, { S, I18N, openAnalysis: (...args) => openAnalysis(...args) });
+// the words of the page, for the browser tests that check them in every language
+window.skatWords = { t, setLang, youForm: (x) => youForm(x), playerName: (p) => playerName(p), infoText: () => infoText(),
+  bidButtons: (v) => bidButtons(v) };
 
 // ------------------------------------------------------------------ helpers
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const k in attrs || {}) {
-    const v = attrs[k];
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "onclick") el.addEventListener("click", v);
-    else if (k === "cls") el.className = v;
-    else if (k === "text") el.textContent = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
-
 function applyStaticTexts() {
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
@@ -40,12 +31,8 @@ function applyStaticTexts() {
   labelHand();
 }
 
-async function api(method, path, body) {
-  const headers = body ? { "Content-Type": "application/json" } : readHeaders(path);
-  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(data.message || res.statusText);
-  return data;
+function api(method, path, body) {
+  return request(method, path, body, body ? {} : readHeaders(path));
 }
 
 // A private table's GET requests carry the seat token or the invite secret in a header (docs/protocol.md),
@@ -81,8 +68,6 @@ function downloadLink(href, text, cls) {
   return a;
 }
 
-function tokenKey(id) { return "skat.token." + id; }
-function inviteKey(id) { return "skat.invite." + id; }
 
 function inviteUrl() {
   const base = location.origin + "/t/" + S.tableId;
@@ -97,11 +82,11 @@ function route() {
     // a seat link (#token=...) or an invite link (#invite=...): kept in this browser, taken out of the address
     const hm = location.hash.match(/[#&]token=([A-Za-z0-9_-]+)/);
     const im = location.hash.match(/[#&]invite=([A-Za-z0-9_-]+)/);
-    if (hm) localStorage.setItem(tokenKey(S.tableId), hm[1]);
-    if (im) localStorage.setItem(inviteKey(S.tableId), im[1]);
+    if (hm) keep.setToken(S.tableId, hm[1]);
+    if (im) keep.setInvite(S.tableId, im[1]);
     if (hm || im) history.replaceState(null, "", location.pathname);
-    S.token = localStorage.getItem(tokenKey(S.tableId));
-    S.invite = localStorage.getItem(inviteKey(S.tableId));
+    S.token = keep.token(S.tableId);
+    S.invite = keep.invite(S.tableId);
     api("GET", "/api/meta").then((m) => { S.meta = m; }).catch(() => {});
     $("#lobby").classList.add("hidden");
     $("#table").classList.remove("hidden");
@@ -180,9 +165,9 @@ function nameToJoin() {
 
 async function joinTable(id, position, page) {
   try {
-    const invite = localStorage.getItem(inviteKey(id)) || undefined;  // needed at a private table
+    const invite = keep.invite(id) || undefined;  // needed at a private table
     const res = await api("POST", `/api/tables/${id}/join`, { name: nameToJoin(), position, invite });
-    localStorage.setItem(tokenKey(id), res.token);
+    keep.setToken(id, res.token);
     if (page && page !== "/t/" + id) location.href = page;
     else if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
     else { S.token = res.token; reconnectNow(); }
@@ -203,39 +188,28 @@ $("#create-form").addEventListener("submit", async (ev) => {
       options: $("#f-ruleset").value === "pub" && $("#f-schieber").checked ? { schieberamsch: true } : undefined,
       public: $("#f-public").checked, hints: $("#f-hints").checked,
     });
-    localStorage.setItem(tokenKey(res.table_id), res.token);
-    if (res.invite) localStorage.setItem(inviteKey(res.table_id), res.invite);
+    keep.setToken(res.table_id, res.token);
+    if (res.invite) keep.setInvite(res.table_id, res.invite);
     location.href = "/t/" + res.table_id;
   } catch (e) { alertBox(e.message); }
 });
 
 // ------------------------------------------------------------------ socket
 function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/${S.tableId}`);
-  S.ws = ws;
-  ws.onopen = () => {
-    S.retry = 0;
-    ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: S.token || undefined, invite: S.invite || undefined }));
-  };
-  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
-  ws.onclose = () => {
-    if (S.ws !== ws || S.closing) return;
-    banner(t("reconnecting"));
-    S.retry = Math.min(S.retry + 1, 5);
-    setTimeout(connect, 400 * S.retry);
-  };
+  if (S.ws) S.ws.close();
+  S.ws = new TableSocket(S.tableId, {
+    credentials: () => ({ token: S.token, invite: S.invite }),
+    onMessage,
+    onDrop: () => { if (!S.closing) banner(t("reconnecting")); },
+  });
 }
 
 function reconnectNow() {
-  const old = S.ws;
-  S.ws = null;
-  if (old) old.close();
-  connect();
+  if (S.ws) S.ws.reconnect(); else connect();
 }
 
 function send(msg) {
-  if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg));
+  if (S.ws) S.ws.send(msg);
 }
 
 function act(token) {
@@ -252,18 +226,19 @@ function onMessage(msg) {
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
   else if (msg.type === "closed") {
     S.closing = true;
-    localStorage.removeItem(tokenKey(S.tableId));
+    S.ws.close();  // nothing to come back to
+    keep.dropToken(S.tableId);
     openDialog("alert", h("p", {}, t("tableClosed")), h("div", { cls: "actions" },
       h("a", { href: "/", cls: "button", text: t("toLobby") })));
   }
   else if (msg.type === "error") {
     if (msg.code === "bad_token") {
-      localStorage.removeItem(tokenKey(S.tableId));
+      keep.dropToken(S.tableId);
       S.token = null;
       reconnectNow();
     } else if (msg.code === "invite_required" || msg.code === "bad_invite") {
       // a private table without (the right) invite: say what to do; the socket stays open without a seat
-      if (msg.code === "bad_invite") { localStorage.removeItem(inviteKey(S.tableId)); S.invite = null; }
+      if (msg.code === "bad_invite") { keep.dropInvite(S.tableId); S.invite = null; }
       openDialog("alert", h("p", { cls: "denied" }, t(msg.code === "bad_invite" ? "badInvite" : "privateTable")),
         h("div", { cls: "actions" }, h("a", { href: "/", cls: "button", text: t("toLobby") })));
     } else if (msg.code !== "stale") {
@@ -1513,14 +1488,14 @@ const selLang = $("#sel-lang"), selDeck = $("#sel-deck");
 selLang.value = LANG;
 selDeck.value = DECK;
 selLang.addEventListener("change", () => {
-  LANG = selLang.value; localStorage.setItem("skat.lang", LANG); applyStaticTexts(); render();
+  setLang(selLang.value); applyStaticTexts(); render();
   if (!S.tableId) showLobby();
   if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult(); else if (S.dialog === "analysis") renderAnalysis();
 });
 selDeck.addEventListener("change", () => {
-  DECK = selDeck.value; localStorage.setItem("skat.deck", DECK); render();
+  setDeck(selDeck.value); render();
   if (S.dialog === "result") showResult(); else if (S.dialog === "analysis") renderAnalysis();
 });
-window.addEventListener("beforeunload", () => { S.closing = true; });
+window.addEventListener("beforeunload", () => { S.closing = true; });  // a page going away is no lost connection
 applyStaticTexts();
 route();

@@ -1,6 +1,7 @@
 // Card faces for the three decks: French, German (Eichel, Grün, Herz, Schellen) and the
 // four-colour tournament deck. Cards are named in ISS notation: suit letter + rank letter (CJ, HT, D7).
-"use strict";
+
+import { LANG } from "./lang.js";
 
 const SUIT_PATHS = {
   heart: '<path d="M12 21.5s-8.5-5.2-9.7-10.6C1.5 7 4.2 4 7.3 4c2 0 3.6 1.2 4.7 3 1.1-1.8 2.7-3 4.7-3 3.1 0 5.8 3 5 6.9C20.5 16.3 12 21.5 12 21.5z"/>',
@@ -9,7 +10,7 @@ const SUIT_PATHS = {
   club: '<circle cx="12" cy="6.6" r="4.6"/><circle cx="6.4" cy="14" r="4.6"/><circle cx="17.6" cy="14" r="4.6"/><path d="M10.6 12h2.8l1.2 10.5H9.4z"/>',
 };
 
-const DECKS = {
+export const DECKS = {
   french: {
     suits: { C: ["club", "#1b1b1b"], S: ["spade", "#1b1b1b"], H: ["heart", "#c62828"], D: ["diamond", "#c62828"] },
     ranks: { en: { "7": "7", "8": "8", "9": "9", T: "10", J: "J", Q: "Q", K: "K", A: "A" },
@@ -39,11 +40,17 @@ const RANK_NAMES = {
   ru: { "7": "семёрка", "8": "восьмёрка", "9": "девятка", T: "десятка", J: "валет", Q: "дама", K: "король", A: "туз" },
 };
 
-let DECK = localStorage.getItem("skat.deck") || "french";
+export let DECK = ["french", "german", "four"].includes(localStorage.getItem("skat.deck")) ? localStorage.getItem("skat.deck") : "french";
+
+/** Switch the page's deck (remembered for every page of the site). */
+export function setDeck(deck) {
+  DECK = DECKS[deck] ? deck : "french";
+  localStorage.setItem("skat.deck", DECK);
+}
 
 /** A suit sign in the page's deck: the German deck's own pictures (acorns, leaves, hearts, bells: told apart at
  * small sizes), drawn shapes for the French suits. */
-function suitSvg(suit, cls) {
+export function suitSvg(suit, cls) {
   if (DECK === "german") return `<img class="${cls}" src="/static/cards/german/suit-${suit}.svg" alt="">`;
   const [shape, colour] = DECKS[DECK].suits[suit];
   return `<svg class="${cls}" viewBox="0 0 24 24" fill="${colour}" aria-hidden="true">${SUIT_PATHS[shape]}</svg>`;
@@ -54,14 +61,14 @@ const EN_RANKS = { "7": "Seven", "8": "Eight", "9": "Nine", T: "Ten", J: "Jack",
 
 /** A card's name in the page's language: "Ace of Hearts", "Herz Ass", "туз черви"; with the German deck in
  * German the German suits ("Eichel Bube"). */
-function cardLabel(name) {
+export function cardLabel(name) {
   if (LANG === "de") return `${SUIT_NAMES[DECK === "german" ? "german" : "french"].de[name[0]]} ${RANK_NAMES.de[name[1]]}`;
   if (LANG === "ru") return `${RANK_NAMES.ru[name[1]]} ${SUIT_NAMES.french.ru[name[0]]}`;
   return `${EN_RANKS[name[1]]} of ${EN_SUITS[name[0]]}`;
 }
 
 /** The picture of a card face (or "back") in the page's deck: one SVG file a card (static/cards/LICENSE.md). */
-function cardArt(name) {
+export function cardArt(name) {
   const img = document.createElement("img");
   img.className = "art";
   img.src = `/static/cards/${DECK}/${name}.svg`;
@@ -71,7 +78,7 @@ function cardArt(name) {
 }
 
 // A card face as an element (a <button> when clickable); its accessible name is the card's name.
-function cardEl(name, opts) {
+export function cardEl(name, opts) {
   opts = opts || {};
   const el = document.createElement(opts.button ? "button" : "div");
   el.className = "card face" + (opts.cls ? " " + opts.cls : "");
@@ -87,7 +94,7 @@ function cardEl(name, opts) {
 /** A large corner index (rank and suit sign) over the picture's own, for cards too small to read it (shown by
  * the style sheet: small cards, and every card on a phone); hidden from assistive technology, which reads
  * the card's name. */
-function cardIndex(name) {
+export function cardIndex(name) {
   const deck = DECKS[DECK];
   const idx = document.createElement("span");
   idx.className = "idx";
@@ -96,7 +103,7 @@ function cardIndex(name) {
   return idx;
 }
 
-function cardBack(cls) {
+export function cardBack(cls) {
   const el = document.createElement("div");
   el.className = "card back" + (cls ? " " + cls : "");
   el.setAttribute("aria-hidden", "true");

@@ -1,7 +1,10 @@
 // Officers' Skat (two players) against the computer or another person. The table is a server table like any other: created
 // with POST /api/tables, played over the table WebSocket (docs/protocol.md, "Officers' Skat tables"). The
 // server sends only what this seat may see (view) and its legal action tokens. Card faces come from cards.js.
-"use strict";
+
+import { cardBack, cardEl } from "./cards.js";
+import { fill, LANG, setLang } from "./lang.js";
+import { api as request, keep, TableSocket } from "./net.js";
 
 const O_TEXT = {
   en: {
@@ -88,20 +91,16 @@ const O_TEXT = {
   },
 };
 
-let LANG = localStorage.getItem("skat.lang") || (navigator.language || "en").slice(0, 2);
-if (!O_TEXT[LANG]) LANG = "en";
-
 function T(key, params) {
-  let s = O_TEXT[LANG][key] || O_TEXT.en[key] || key;
-  for (const [k, v] of Object.entries(params || {})) s = s.replace(`{${k}}`, () => v); // a name may hold "$&"
-  return s;
+  return fill(O_TEXT, key, params);
 }
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
-  ws: null, invite: null, sheet: null, retry: 0 };
+  ws: null, invite: null, sheet: null };
 const $ = (id) => document.getElementById(id);
+window.O = O;  // for the browser tests and a curious player's console
 
 function applyTexts() {
   document.documentElement.lang = LANG;
@@ -118,18 +117,8 @@ function showError(msg) {
   showError.timer = setTimeout(() => b.classList.add("hidden"), 5000);
 }
 
-async function api(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (O.token) headers["X-Seat-Token"] = O.token;
-  const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    const err = new Error(typeof data.detail === "string" ? data.detail
-      : (data.message || JSON.stringify(data.detail || res.status)));
-    err.status = res.status;
-    throw err;
-  }
-  return data;
+function api(method, path, body) {
+  return request(method, path, body, O.token ? { "X-Seat-Token": O.token } : {});
 }
 
 // ---------------------------------------------------------------- labels
@@ -487,8 +476,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
   $("o-lang").addEventListener("change", () => {
-    LANG = $("o-lang").value;
-    localStorage.setItem("skat.lang", LANG);
+    setLang($("o-lang").value);
     applyTexts();
     render();
   });
@@ -499,7 +487,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   sessionStorage.removeItem("officers.table"); // a table of the retired REST API (its record stays readable)
   const inv = /invite=([^&]+)/.exec(location.hash);
   const id = params.get("table") || sessionStorage.getItem("officers.ws");
-  if (id && inv) localStorage.setItem("skat.invite." + id, inv[1]);
+  if (id && inv) keep.setInvite(id, inv[1]);
   if (inv) history.replaceState(null, "", location.pathname + location.search);
   if (id) { openTable(id); return; }
   if (params.get("start")) startTable();
@@ -513,8 +501,8 @@ async function wsStart(body) {
   if (body.seed !== undefined) req.seed = body.seed;
   try {
     const res = await api("POST", "/api/tables", req);
-    localStorage.setItem("skat.token." + res.table_id, res.token);
-    if (res.invite) localStorage.setItem("skat.invite." + res.table_id, res.invite);
+    keep.setToken(res.table_id, res.token);
+    if (res.invite) keep.setInvite(res.table_id, res.invite);
     O.state = null;
     O.sheet = null;
     openTable(res.table_id);
@@ -526,35 +514,23 @@ async function wsStart(body) {
 function openTable(id) {
   if (O.ws) { const old = O.ws; O.ws = null; old.close(); }
   O.table = id;
-  O.token = localStorage.getItem("skat.token." + id);
-  O.invite = localStorage.getItem("skat.invite." + id);
+  O.token = keep.token(id);
+  O.invite = keep.invite(id);
   sessionStorage.setItem("officers.ws", id);
   connect();
 }
 
 function connect() {
-  const id = O.table;
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/${id}`);
-  O.ws = ws;
-  ws.onopen = () => {
-    const hello = { type: "hello", protocol: 1 };
-    if (O.token) hello.token = O.token;
-    else if (O.invite) hello.invite = O.invite;
-    ws.send(JSON.stringify(hello));
-  };
-  ws.onmessage = (ev) => { if (O.ws === ws) onMessage(JSON.parse(ev.data)); };
-  ws.onclose = () => {
-    if (O.ws !== ws) return; // replaced or closed on purpose
-    O.ws = null;
-    O.busy = false;
-    O.retry = Math.min(O.retry + 1, 5);
-    setTimeout(() => { if (!O.ws && O.table === id) connect(); }, 300 * O.retry);
-  };
+  O.ws = new TableSocket(O.table, {
+    credentials: () => (O.token ? { token: O.token } : { invite: O.invite }),
+    onMessage,
+    onDrop: () => { O.busy = false; },
+    retryMs: 300,
+  });
 }
 
 function onMessage(m) {
   if (m.type === "state") {
-    O.retry = 0;
     O.busy = false;
     if (m.view) setState(wsState(m));
   } else if (m.type === "sheet") {
@@ -594,7 +570,7 @@ function wsSend(msg) {
     if (O.busy) return;
     O.busy = true;
   }
-  O.ws.send(JSON.stringify(msg));
+  O.ws.send(msg);
 }
 
 // Stop watching the table here (it goes on on the server; its token stays, so ?table=ID returns to it).
