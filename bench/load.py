@@ -112,6 +112,7 @@ async def seat_client(session: aiohttp.ClientSession, ws_base: str, table_id: st
             m = orjson.loads(frame.data)
             if m["type"] == "error":
                 counts["errors"] += 1
+                counts["codes"][m.get("code")] = counts["codes"].get(m.get("code"), 0) + 1
                 pending = None
                 await ws.send_str('{"type":"state"}')  # recover: act again on a fresh state
                 continue
@@ -150,7 +151,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted."""
     rng = random.Random(seed)
     latencies: list[float] = []
-    counts = {"actions": 0, "errors": 0, "deals": 0}
+    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}}
     seats = []
     n = len(bases)
     async with httpx.AsyncClient(timeout=60) as http:
@@ -178,7 +179,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
     return {"latencies": latencies, "elapsed": elapsed, "actions": counts["actions"], "errors": counts["errors"],
-            "deals": counts["deals"]}
+            "deals": counts["deals"], "codes": counts["codes"]}
 
 
 async def random_step(table, rng: random.Random) -> int:
@@ -254,7 +255,8 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
             proc.wait(10)
     lat = res["latencies"] or [float("nan")]
     run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
-           "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "elapsed": res["elapsed"],
+           "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "codes": res["codes"],
+           "elapsed": res["elapsed"],
            "memory": res["memory"]}
     return run, anchor
 
@@ -334,7 +336,8 @@ def main() -> int:
                 anchors.append(anchor)
                 print(f"{label} run {r + 1}: {args.tables} tables on {args.processes} process(es), {run['actions']} "
                       f"actions in {run['elapsed']:.1f} s, {run['deals']} deals finished, p50 {run['p50']:.1f} ms, "
-                      f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors; idle ping "
+                      f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors"
+                      f"{' (' + ', '.join(f'{c} {n}' for c, n in sorted(run['codes'].items(), key=str)) + ')' if run['codes'] else ''}; idle ping "
                       f"{anchor:.2f} ms", flush=True)
                 if len(run["memory"]) >= 2:
                     samples = run["memory"]

@@ -86,7 +86,7 @@ def test_the_lobby_offers_the_same_names(client):
 
 
 def test_every_name_is_translated_in_the_lobby():
-    i18n = (ROOT / "src/skat/web/static/i18n.js").read_text(encoding="utf-8")
+    i18n = (ROOT / "src/skat/web/static/texts.js").read_text(encoding="utf-8")
     for name in PLAYER_NAMES:
         assert len(re.findall(rf"\blevel_{name}: ", i18n)) == 3, name  # en, de, ru
 

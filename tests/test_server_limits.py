@@ -417,6 +417,6 @@ def test_the_default_limits_let_a_client_get_its_answers(client):
 def test_every_table_status_is_translated_in_the_lobby():
     from pathlib import Path
 
-    i18n = (Path(__file__).resolve().parent.parent / "src/skat/web/static/i18n.js").read_text(encoding="utf-8")
+    i18n = (Path(__file__).resolve().parent.parent / "src/skat/web/static/texts.js").read_text(encoding="utf-8")
     for status in ("waiting", "starting", "playing", "between_deals", "finished", "stopped", "paused"):
         assert i18n.count(f"status_{status}: ") == 3, status  # en, de, ru

@@ -183,14 +183,16 @@ SHOTS = ROOT / "test-output" / "screenshots"
 
 
 def axe_problems(page, where: str) -> list[str]:
-    """The serious and critical accessibility violations axe-core finds on ``page`` (WCAG 2.x A and AA and
-    best practices), each as one line naming the rule, its help and the first elements; ``where`` names the
+    """The serious and critical accessibility violations axe-core finds on ``page`` (WCAG 2.x A and AA, best
+    practices and the label-content-name-mismatch rule), each as one line naming the rule, its help and the first elements; ``where`` names the
     screen in the lines."""
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page, options={"resultTypes": ["violations"],
                                        "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
-                                                                              "wcag21aa", "best-practice"]}})
+                                                                              "wcag21aa", "best-practice"]},
+                                       # experimental, so off by default: a visible label is part of the name
+                                       "rules": {"label-content-name-mismatch": {"enabled": True}}})
     problems = []
     for v in results.response["violations"]:
         if v["impact"] in ("serious", "critical"):

@@ -43,9 +43,17 @@ def click_action(page, action: str) -> None:
 def look(page, name: str, shots: dict) -> None:
     """A screenshot of a screen and, when ``shots`` asks for it (``shots["a11y"]``, a list), axe-core's
     serious and critical findings on it."""
+    if shots.get("prefix"):  # several pages: each its own pictures
+        name = f"{shots['prefix']}{name}-{page.viewport_size['width']}"
     shot(page, name)
     if "a11y" in shots:
         shots["a11y"].extend(axe_problems(page, name))
+    if shots.get("phone"):  # the same moment on a phone
+        size = page.viewport_size
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(50)
+        shot(page, f"{name}-phone")
+        page.set_viewport_size(size)
 
 
 def hand_in_one_row(page, name: str) -> None:
@@ -139,7 +147,7 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         names = {"C": "Clubs", "S": "Spades", "H": "Hearts", "D": "Diamonds"}
         ranks = {"7": "Seven", "8": "Eight", "9": "Nine", "T": "Ten", "J": "Jack", "Q": "Queen", "K": "King", "A": "Ace"}
         assert hand.get_by_role("button", name=f"{ranks[first[1]]} of {names[first[0]]}", exact=True).count() == 1
-        shots: dict = {"a11y": []}
+        shots: dict = {"a11y": [], "phone": True}
         # forehand holds every bid, so the person wins the auction and goes through skat and declaration
         drive([page], lambda: (table_state(page) or {}).get("phase") == "play", shots=shots)
         st = table_state(page)
@@ -406,7 +414,7 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         assert c.locator(".opponent:not(.hidden)").count() == 2
         shot(c, "12b-spectator")
         problems += axe_problems(c, "spectator")
-        drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90)
+        drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90, shots={"prefix": "german-"})
         shot(a, "13-result-german")
         shot(b, "14-result-phone")
         problems += axe_problems(b, "result-phone")

@@ -109,9 +109,12 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     assert not [name for name in names if name.endswith((".c", ".pyc"))]
     assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
     assert f"skat-{VERSION}.dist-info/licenses/LICENSE" in names
+    # the card faces' licence travels with them (GPL-2+: src/skat/web/static/cards/LICENSE.md)
+    assert "skat/web/static/cards/LICENSE.md" in names and "skat/web/static/cards/french/HA.svg" in names
+    assert f"skat-{VERSION}.dist-info/licenses/src/skat/web/static/cards/GPL-2.txt" in names
     assert "skat = skat.cli:main" in entry_points
 
-    assert metadata["License-Expression"] == "MIT"
+    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later"  # the code, the card faces
     assert metadata["Requires-Python"] == PROJECT["requires-python"]
     classifiers = metadata.get_all("Classifier")
     assert "Topic :: Games/Entertainment :: Board Games" in classifiers

@@ -99,7 +99,8 @@ export function cardIndex(name) {
   const idx = document.createElement("span");
   idx.className = "idx";
   idx.setAttribute("aria-hidden", "true");
-  idx.innerHTML = `<b>${(deck.ranks[LANG] || deck.ranks.en)[name[1]]}</b>${suitSvg(name[0], "pip")}`;
+  // the rank is drawn by the style sheet (b::before), not text content: the card's name is its accessible name
+  idx.innerHTML = `<b data-rank="${(deck.ranks[LANG] || deck.ranks.en)[name[1]]}"></b>${suitSvg(name[0], "pip")}`;
   return idx;
 }
 
