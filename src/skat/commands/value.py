@@ -33,11 +33,11 @@ from skat.cards import CardNotationError, mask_of
 from skat.rules.contract import Contract, DeclarationError
 from skat.rules.ranking import GameType
 from skat.rules.rulesets import RuleSet, RuleSetError, get_ruleset
-from skat.rules.value import Outcome, evaluate, matador_count, matador_sequence
+from skat.rules.value import Outcome, evaluate
+from skat.table.valuing import GameInputError, check_matadors, explain, value_game
 
-
-class InputError(ValueError):
-    """Input that does not describe a possible game; the message says why."""
+InputError = GameInputError
+"""Input that does not describe a possible game; the message says why."""
 
 
 # options that only describe a game in words (refused together with JSON on stdin)
@@ -197,24 +197,6 @@ def parse_contract(words: list[str]) -> Contract:
         raise InputError(str(exc)) from None
 
 
-def holding_with(game_type: GameType, with_: bool, count: int) -> int:
-    """Some 12 cards (a mask) that play ``with``/``without`` ``count`` matadors in ``game_type``."""
-    seq = matador_sequence(game_type)
-    if with_:
-        held, barred = list(seq[:count]), set(seq[count:count + 1])
-    else:
-        held, barred = list(seq[count:count + 1]), set(seq[:count])
-    spare = [c for c in range(32) if c not in seq] + list(seq[count + 1:])
-    for c in spare:
-        if len(held) == 12:
-            break
-        if c not in barred and c not in held:
-            held.append(c)
-    mask = sum(1 << c for c in held)
-    assert matador_count(int(game_type), mask) == (with_, count), (game_type, with_, count)
-    return mask
-
-
 def _rules(name: str | None) -> RuleSet:
     try:
         rules = get_ruleset(name or "isko2018")
@@ -226,188 +208,21 @@ def _rules(name: str | None) -> RuleSet:
     return rules
 
 
-def _matadors(gt: GameType, with_: int | None, without: int | None) -> tuple[bool, int] | None:
-    if with_ is not None and without is not None:
-        raise InputError("give --with or --without, not both")
-    if gt == GameType.NULL:
-        if with_ is not None or without is not None:
-            raise InputError("a Null game has no matadors: leave out --with/--without")
-        return None
-    if with_ is None and without is None:
-        raise InputError(f"a {gt.label} game needs its matadors: --with N or --without N "
-                         "(count them over the 12 cards of hand and skat)")
-    holding, count = (True, with_) if with_ is not None else (False, without)
-    top = len(matador_sequence(gt))
-    word = "with" if holding else "without"
-    if count is None or not 1 <= count <= top:
-        what = "grand has 4 matadors at most (the jacks)" if gt == GameType.GRAND else \
-            "a suit game has 11 matadors at most (4 jacks and 7 trumps)"
-        raise InputError(f"--{word} {count} is impossible: {what}; the count starts at 1")
-    return holding, count
-
-
 def value_words(words: list[str], *, with_: int | None = None, without: int | None = None,
                 points: int | None = None, won: bool | None = None, schneider: bool = False,
                 schwarz: bool = False, bid: int | None = None, kontra: int = 0,
                 ruleset: str | None = None) -> tuple[Outcome, RuleSet, str]:
     """Value a game given in words and options: (outcome, rule set, one line of explanation).
 
-    Raises InputError, saying why, for a combination the rules do not allow.
+    Raises InputError, saying why, for a combination the rules do not allow
+    (:func:`skat.table.valuing.value_game`, which the score keeper uses too).
     """
     rules = _rules(ruleset)
     contract = parse_contract(words)
-    gt = contract.game_type
-    mat = _matadors(gt, with_, without)
-    if bid is not None and bid not in rules.bid_values:
-        low = [v for v in rules.bid_values if v < bid][-1:]
-        high = [v for v in rules.bid_values if v > bid][:1]
-        near = " or ".join(str(v) for v in low + high)
-        raise InputError(f"{bid} is not a bid value (bids are possible game values: {near}?)")
-    if kontra and not rules.kontra:
-        raise InputError(f"Kontra and Re are house rules, not part of {rules.name}: use --ruleset pub")
-    if kontra == 2 and not rules.kontra_re:
-        raise InputError(f"the {rules.name} rules have no Re")
-    if points is not None and not 0 <= points <= 120:
-        raise InputError(f"--points {points} is impossible: the declarer has 0 to 120 card points")
-    points_given = points is not None
-    if gt == GameType.NULL:
-        if points_given:
-            raise InputError("card points do not count in a Null game: say --won (no trick) or --lost")
-        if schneider or schwarz:
-            raise InputError("a Null game has no Schneider or Schwarz: say --won or --lost")
-        if won is None:
-            raise InputError("say --won (the declarer took no trick) or --lost")
-        outcome = evaluate(contract, 0, None, 0 if won else 1, bid or 0, rules, kontra_level=kontra)
-        return outcome, rules, _explain(outcome, rules, None, kontra)
-    assert mat is not None
-    points, tricks = _play(contract, rules, points, won, schneider or schwarz, schwarz)
-    outcome = evaluate(contract, holding_with(gt, *mat), points, tricks, bid or 0, rules, kontra_level=kontra)
-    if won is True and not outcome.won and not outcome.overbid:
-        raise InputError(f"--won contradicts the rules: {_why_lost(contract, rules, points, tricks)}")
-    if won is False and outcome.won:
-        raise InputError(f"--lost contradicts {points} card points: they win {_name(contract)}"
-                         + ("" if bid else " (give --bid if it was overbid)"))
-    return outcome, rules, _explain(outcome, rules, points if points_given else None, kontra, won)
-
-
-def _play(contract: Contract, rules: RuleSet, points: int | None, won: bool | None, schneider: bool,
-          schwarz: bool) -> tuple[int, int]:
-    """The declarer's card points and tricks that the options describe (suit and grand games)."""
-    sp = rules.schneider_points
-    if schwarz:
-        if points is None:
-            if won is None:
-                raise InputError("--schwarz: say who took every trick: --won (the declarer) or --lost (the defenders)")
-            points = 120 if won else 0
-        if points == 120:
-            return 120, 10
-        if points <= 22:
-            return points, 0
-        raise InputError(f"--schwarz with {points} card points is impossible: a declarer who takes every trick "
-                         "has all 120, one who takes none only the skat's (22 at most)")
-    if won and contract.schwarz:
-        # a won game with Schwarz announced (or ouvert) took every trick
-        if points is not None and points != 120:
-            raise InputError(f"--won with {points} card points is impossible for {_name(contract)}: Schwarz was "
-                             "announced, so the declarer must take every trick (all 120 card points)")
-        return 120, 10
-    if schneider:
-        if points is None:
-            if won is None:
-                raise InputError("--schneider: say --won (the defenders have 30 or fewer) or --lost (the "
-                                 "declarer has), or give --points")
-            points = sp if won else 30
-        elif 30 < points < sp:
-            raise InputError(f"--schneider with {points} card points is impossible: Schneider means one side has "
-                             f"30 or fewer, so the declarer {sp} or more, or 30 or fewer")
-    elif points is None:
-        if won is None:
-            raise InputError("say how the game went: --points N (the declarer's card points, skat included) "
-                             "or --won/--lost")
-        points = (sp if contract.schneider else 61) if won else 60
-    return points, 5
-
-
-def _why_lost(contract: Contract, rules: RuleSet, points: int, tricks: int) -> str:
-    if points <= 60:
-        return f"{points} card points lose; the declarer needs 61"
-    if contract.schwarz and tricks < 10:
-        return f"{_name(contract)} announces Schwarz: the declarer must take every trick (say --schwarz)"
-    return f"{_name(contract)} announces Schneider: the declarer needs {rules.schneider_points} card points, not {points}"
-
-
-def _name(contract: Contract) -> str:
-    """The declared game in words: ``grand hand``, ``spades hand schneider announced``, ``clubs ouvert``."""
-    words = [contract.game_type.label]
-    if contract.ouvert and not contract.is_null:
-        return " ".join(words + ["ouvert"])
-    if contract.hand:
-        words.append("hand")
-    if contract.ouvert:
-        words.append("ouvert")
-    elif contract.schwarz:
-        words.append("schwarz announced")
-    elif contract.schneider:
-        words.append("schneider announced")
-    return " ".join(words)
-
-
-def _levels(outcome: Outcome, rules: RuleSet) -> list[str]:
-    """The levels of a suit or grand game, one term each: ``2``, ``1 game``, ``1 hand``..."""
-    c = outcome.contract
-    old_ouvert = rules.grand_ouvert_base36 and c.game_type == GameType.GRAND and c.ouvert
-    terms = [str(outcome.matadors), "1 game"]
-    for on, word in ((c.hand, "hand"), (outcome.schneider or c.schneider, "schneider"),
-                     (c.schneider, "schneider announced"), (outcome.schwarz or c.schwarz, "schwarz"),
-                     (c.schwarz, "schwarz announced"), (c.ouvert and not old_ouvert, "ouvert")):
-        if on:
-            terms.append(f"1 {word}")
-    assert sum(int(t.split()[0]) for t in terms) == outcome.multiplier, (terms, outcome)
-    return terms
-
-
-def _entry(outcome: Outcome, rules: RuleSet, amount: int, kontra: int) -> str:
-    """The score-sheet entry with its arithmetic: ``+96``, ``-2 × 48 = -96``, ``-2 × 27 × 2 (Kontra) = -108``."""
-    if outcome.won:
-        terms = f"+{amount}"
-    else:
-        factor = rules.lost_hand_game_factor if outcome.contract.hand else rules.lost_game_factor
-        terms = f"-{factor} × {amount}" if factor > 1 else f"-{amount}"
-    if kontra:
-        terms += f" × {2 ** kontra} ({'Kontra' if kontra == 1 else 'Kontra and Re'})"
-    return terms if terms == f"{outcome.score:+d}" else f"{terms} = {outcome.score:+d}"
-
-
-def _explain(outcome: Outcome, rules: RuleSet, points: int | None, kontra: int = 0, won: bool | None = None) -> str:
-    """One line in words: the value with its levels, then how the game ended and the entry."""
-    c = outcome.contract
-    if c.is_null:
-        head = f"{_name(c)}: fixed value {outcome.game_value}"
-        lost_at = outcome.game_value
-        if outcome.overbid:
-            return f"{head}, bid {outcome.bid}: overbid, lost: {_entry(outcome, rules, lost_at, kontra)}"
-        how = "won (no trick)" if outcome.won else "lost (a trick)"
-        return f"{head}, {how}: {_entry(outcome, rules, lost_at, kontra)}"
-    word = "with" if outcome.matadors_with else "without"
-    head = (f"{_name(c)} {word} {outcome.matadors}: ({' + '.join(_levels(outcome, rules))}) × "
-            f"{outcome.base_value} = {outcome.game_value}")
-    played = "" if points is None else f" with {points} card points"
-    made = " and ".join(w for w, on in (("Schneider", outcome.schneider), ("Schwarz", outcome.schwarz)) if on)
-    if made:
-        declarer_made = outcome.declarer_points is not None and outcome.declarer_points > 30
-        played += f", {made}" if declarer_made else f", the declarer {made}"
-    if outcome.overbid:
-        base = outcome.base_value or 1
-        lost_at = base * -(-outcome.bid // base)
-        note = f" (played{played})" if played else " (won in play)" if won else ""
-        tail = f", bid {outcome.bid}: overbid, lost at {lost_at // base} × {base} = {lost_at}{note}"
-        return f"{head}{tail}: {_entry(outcome, rules, lost_at, kontra)}"
-    if outcome.won:
-        return f"{head}, won{played}: {_entry(outcome, rules, outcome.game_value, kontra)}"
-    missed = ""
-    if (points is None or points >= 61) and (c.schneider or c.schwarz):
-        missed = ", Schwarz announced not made" if c.schwarz else ", Schneider announced not made"
-    return f"{head}, lost{played}{missed}: {_entry(outcome, rules, outcome.game_value, kontra)}"
+    mat = check_matadors(contract.game_type, with_, without)
+    outcome = value_game(contract, rules, matadors=mat, points=points, won=won, schneider=schneider,
+                         schwarz=schwarz, bid=bid, kontra=kontra)
+    return outcome, rules, explain(outcome, rules, points, kontra, won)
 
 
 def seeger_fabian(outcome: Outcome, rules: RuleSet) -> dict[str, int]:
