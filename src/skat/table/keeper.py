@@ -567,10 +567,10 @@ class ScoreKeeper:
             ("total", sheet.totals),
             ("won/lost", [f"{w}/{lo}" for w, lo in zip(sheet.games_won(), sheet.games_lost())]),
             ("Seeger-Fabian", sheet.seeger_fabian),
-            ("settlement (points)", [_decimal(x) for x in sheet.settlement]),
+            ("settlement", [_decimal(x) for x in sheet.settlement]),
         ]
         if self.money is not None:
-            rows.append((f"settlement at {self.price} a point", [_decimal(m) for m in self.money]))
+            rows.append((f"money at {_decimal(self.price)} a point", [_decimal(m) for m in self.money]))
         for label, row in rows:
             lines.append(f"{label:<{pad}}" + " ".join(f"{v!s:>{width}}" for v in row))
         due = self._peek_round

@@ -1,0 +1,296 @@
+"""The score keeper of a real table (skat.table.keeper) and `skat sheet FILE` (docs/keeper.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from fractions import Fraction
+
+import pytest
+
+from skat.cli import main
+from skat.table.keeper import KeeperError, ScoreKeeper
+
+THREE = [
+    # Ann deals: Bob grand hand with 2, 78 points: (2 + 1 game + 1 hand) x 24 = 96 -> Bob +96
+    {"declarer": "Bob", "game": "grand", "hand": True, "with": 2, "points": 78, "bid": 48},
+    # Bob deals: Cid hearts without 2, 50 points: (2 + 1) x 10 = 30, lost -> -2 x 30 = -60
+    {"declarer": "Cid", "game": "hearts", "without": 2, "points": 50, "bid": 20},
+    # Cid deals: all passed (isko: passed in, nobody scores)
+    {"declarer": "passed"},
+    # Ann deals: Ann null, a trick taken: -2 x 23 = -46
+    {"declarer": "Ann", "game": "null", "result": "lost", "bid": 23},
+    # Bob deals: Cid diamonds with 1, 70 points, bid 24: 2 x 9 = 18 < 24, overbid: -2 x 27 = -54
+    {"declarer": "Cid", "game": "diamonds", "with": 1, "points": 70, "bid": 24},
+    # Cid deals: Ann spades hand schneider announced with 1, 92 points:
+    # (1 + 1 game + 1 hand + 1 schneider + 1 announced) x 11 = 55 -> +55
+    {"declarer": "Ann", "game": "spades", "hand": True, "schneider_announced": True, "with": 1, "points": 92,
+     "bid": 33},
+]
+
+
+def three() -> ScoreKeeper:
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "isko", price="0.01")
+    for game in THREE:
+        keeper.add(game, author="Ann", at="2025-01-01T20:00:00+00:00")
+    return keeper
+
+
+def test_a_three_player_list_checked_by_hand():
+    keeper = three()
+    games = keeper.games
+    assert [g.sheet.dealer for g in games] == [0, 1, 2, 0, 1, 2]
+    assert [g.sheet.value for g in games] == [96, 30, None, 23, 18, 55]
+    # Ann -46 + 55 = 9; Bob 96; Cid -60 - 54 = -114
+    assert keeper.totals == [9, 96, -114]
+    assert keeper.sheet.games_won() == [1, 1, 0] and keeper.sheet.games_lost() == [1, 0, 2]
+    # Seeger-Fabian: Ann 9 + 50 - 50 + 2 x 40 (Cid's losses) = 89; Bob 96 + 50 + 3 x 40 = 266;
+    # Cid -114 - 2 x 50 + 1 x 40 (Ann's loss) = -174
+    assert keeper.seeger_fabian == [89, 266, -174]
+    # average -3: Ann +12, Bob +99, Cid -111; at 0.01 a point 0.12, 0.99, -1.11
+    assert keeper.settlement == [12, 99, -111]
+    assert keeper.money == [Fraction(12, 100), Fraction(99, 100), Fraction(-111, 100)]
+    assert "overbid" in games[4].explanation and "-2 × 27 = -54" in games[4].explanation
+    assert keeper.next_dealer() == "Ann"
+    text = keeper.format_text()
+    assert "Seeger-Fabian" in text and "266" in text and "without 2" in text and "schneider ann." in text
+
+
+def test_the_declarers_cards_give_the_matadors():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"])
+    # clubs, holding CJ SJ but not HJ: with 2, (2 + 1) x 12 = 36 (docs/rules.md 4.5, gv-003-01)
+    keeper.add({"declarer": "Bob", "game": "clubs", "cards": "CJ SJ CA CT CK C9 SA ST HA HT D7 D8", "points": 72,
+                "bid": 36})
+    assert keeper.totals == [0, 36, 0]
+
+
+def test_four_players_a_bock_round_and_a_ramsch():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid", "Dan"], "pub", first_dealer="Ann")
+    # 1 Ann deals (sits out): Bob clubs with 2, 72 points: +36
+    keeper.add({"declarer": "Bob", "game": "clubs", "with": 2, "points": 72, "bid": 36})
+    # 2 Bob deals: Dan spades without 3, 60:60: 4 x 11 = 44, -88; lost_60 queues a Bock round (games 3-6)
+    keeper.add({"declarer": "Dan", "game": "spades", "without": 3, "points": 60, "bid": 33})
+    assert keeper.upcoming_round() == "bock"
+    # 3 Cid deals, Bock: Ann grand with 1, 80 points: 2 x 24 = 48, doubled +96
+    keeper.add({"declarer": "Ann", "game": "grand", "with": 1, "points": 80, "bid": 48})
+    # 4 Dan deals, Bock: all passed, Ramsch of Ann, Bob, Cid: Ann has most, -50, doubled -100
+    keeper.add({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 30}})
+    # 5 Ann deals, Bock: Cid hearts with 1 won, Kontra: 20 x 2 (Kontra) x 2 (Bock) = +80
+    keeper.add({"declarer": "Cid", "game": "hearts", "with": 1, "result": "won", "bid": 18, "kontra": True})
+    assert [g.sheet.round for g in keeper.games] == ["normal", "normal", "bock", "bock", "bock"]
+    assert keeper.games[1].events == ("lost_60",)
+    assert keeper.totals == [-4, 36, 80, -88]
+    # Seeger-Fabian: Ann -4 + 50 + 30 (Dan's loss) = 76; Bob 36 + 50 + 30 = 116; Cid 80 + 50 + 30 = 160;
+    # Dan -88 - 50 = -138
+    assert keeper.seeger_fabian == [76, 116, 160, -138]
+    assert keeper.settlement == [-10, 30, 74, -94]  # average 6
+    assert keeper.upcoming_round() == "bock"  # game 6 is the Bock round's fourth
+    with pytest.raises(KeeperError, match="game 6: Bob deals in this game"):
+        keeper.add({"declarer": "Bob", "game": "grand", "with": 1, "points": 80, "bid": 48})
+
+
+def test_a_ramsch_round_after_a_bock_round_takes_only_ramsch():
+    rules = "isko"
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], rules)
+    keeper.rules = keeper.rules.replace(bock_triggers=("lost_60",), bock_ramsch_round=True)
+    keeper.add({"declarer": "Bob", "game": "clubs", "with": 1, "points": 60, "bid": 18})  # -48, Bock due
+    for _ in range(3):  # the Bock round: three games doubled
+        keeper.add({"declarer": "Bob", "game": "diamonds", "with": 1, "points": 61, "bid": 18})
+    assert keeper.totals == [0, -48 + 3 * 36, 0]
+    assert keeper.upcoming_round() == "ramsch"
+    with pytest.raises(KeeperError, match="game 5 is in a ramsch round"):
+        keeper.add({"declarer": "Bob", "game": "diamonds", "with": 1, "points": 61, "bid": 18})
+    # dealer Bob: Cid, Ann, Bob play; Ann 60 + Jungfrau Bob: -60 x 2 = -120 (Ramsch rounds are not doubled)
+    keeper.add({"declarer": "ramsch", "ramsch": {"Ann": 60, "Bob": 0, "Cid": 60}, "jungfrau": ["Bob"],
+                "last_trick": "Ann"})
+    assert keeper.games[-1].sheet.scores == (-120, 0, -120)  # tied for most: all_lose
+
+
+@pytest.mark.parametrize("entry, reason", [
+    ({"declarer": "Bob", "game": "clubs", "schneider_announced": True, "with": 1, "points": 95, "bid": 18},
+     "Schneider can only be announced in a hand game"),
+    ({"declarer": "Bob", "game": "grand", "with": 5, "points": 95, "bid": 48},
+     "with 5 is impossible: grand has 4 matadors at most"),
+    ({"declarer": "Bob", "game": "hearts", "without": 12, "points": 95, "bid": 18},
+     "without 12 is impossible: a suit game has 11 matadors at most"),
+    ({"declarer": "Bob", "game": "null", "with": 2, "result": "won", "bid": 23}, "a Null game has no matadors"),
+    ({"declarer": "Bob", "game": "null", "hand": True, "schwarz_announced": True, "result": "won", "bid": 23},
+     "cannot be announced in a Null game"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 130, "bid": 18},
+     "points 130 is impossible: the declarer has 0 to 120"),
+    ({"declarer": 5, "game": "clubs", "with": 1, "points": 70, "bid": 18},
+     "declarer 5 is out of range: the players are numbered 0 to 2"),
+    ({"declarer": "Zed", "game": "clubs", "with": 1, "points": 70, "bid": 18}, "'Zed' is not at the table"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 17}, "17 is not a bid value"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70}, "give the bid"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 18, "kontra": True},
+     "Kontra and Re are house rules"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 50, "result": "won", "bid": 18},
+     "won contradicts the rules: 50 card points lose"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 50, "schwarz": True, "bid": 18},
+     "schwarz with 50 card points is impossible"),
+    ({"declarer": "Bob", "game": "clubs", "points": 70, "bid": 18}, "needs its matadors"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "cards": ["CJ"], "points": 70, "bid": 18},
+     "not both"),
+    ({"declarer": "Bob", "game": "clubs", "cards": ["CJ", "SJ"], "points": 70, "bid": 18}, "12 cards"),
+    ({"declarer": "Bob", "game": "skat", "with": 1, "points": 70, "bid": 18}, "unknown game 'skat'"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 18, "matdors": 2},
+     "unknown field 'matdors'"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 18, "revoke": "defenders"},
+     "a revoke decides the game"),
+    ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 30}}, "isko2018 has no Ramsch here"),
+    ({"declarer": "passed", "game": "grand"}, "game belong to a declarer's game"),
+    ({"declarer": "Bob", "game": "clubs", "with": "two", "points": 70, "bid": 18}, "'with' must be a whole number"),
+])
+def test_impossible_entries_are_refused_with_the_reason(entry, reason):
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"])
+    keeper.add({"declarer": "Cid", "game": "grand", "with": 1, "points": 80, "bid": 48})
+    with pytest.raises(KeeperError, match="game 2: .*" + reason.replace("(", r"\(")) as info:
+        keeper.add(entry)
+    assert reason in str(info.value)
+    assert len(keeper.games) == 1 and keeper.totals == [0, 0, 48]  # nothing changed
+
+
+@pytest.mark.parametrize("entry, reason", [
+    ({"declarer": "passed"}, "under pub a deal that all pass is played as Ramsch"),
+    ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 20}}, "add up to 110, not 120"),
+    ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Dan": 30}}, "Cid played and needs card points"),
+    ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 30}, "jungfrau": ["Cid"]},
+     "Cid took no trick (Jungfrau) but has 30 card points"),
+    ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 30}, "pushes": 1},
+     "pushes belong to a Schieberamsch"),
+    ({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 18, "re": True},
+     "Re answers Kontra: set kontra too"),
+])
+def test_house_rule_entries_are_refused_with_the_reason(entry, reason):
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")
+    with pytest.raises(KeeperError, match="game 1: ") as info:
+        keeper.add(entry)
+    assert reason in str(info.value)
+
+
+def test_overbid_is_allowed_and_scored_as_lost():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"])
+    # clubs with 1 is worth 2 x 12 = 24 < 264: lost at 12 x 22 = 264, doubled -528 (docs/rules.md 4.4)
+    keeper.add({"declarer": "Bob", "game": "clubs", "with": 1, "points": 100, "bid": 264})
+    assert keeper.totals == [0, -528, 0] and keeper.games[0].outcome.overbid
+
+
+def test_revokes_follow_docs_rules_8_3():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"])
+    keeper.add({"declarer": "Bob", "game": "hearts", "with": 1, "bid": 18, "revoke": "declarer"})  # 60: -2 x 20
+    keeper.add({"declarer": "Cid", "game": "grand", "hand": True, "schneider_announced": True, "with": 1,
+                "bid": 48, "revoke": "defenders"})  # credited 90: (1 + 1 + 1 + 1 + 1) x 24 = 120
+    keeper.add({"declarer": "Ann", "game": "null", "bid": 23, "revoke": "defenders"})  # won +23
+    assert keeper.totals == [23, -40, 120]
+
+
+def test_five_players_the_dealer_and_the_third_after_him_sit_out():
+    keeper = ScoreKeeper(["A", "B", "C", "D", "E"])
+    with pytest.raises(KeeperError, match="D sits out in this game"):
+        keeper.add({"declarer": "D", "game": "grand", "with": 1, "points": 80, "bid": 48})
+    keeper.add({"declarer": "E", "game": "grand", "with": 1, "points": 80, "bid": 48})
+    assert keeper.games[0].sheet.seats == (1, 2, 4)
+    # E lost nothing; a lost game gives each of the other four 30 (D14)
+    keeper.add({"declarer": "A", "game": "grand", "with": 1, "points": 50, "bid": 48})
+    assert keeper.seeger_fabian == [-96 - 50, 30, 30, 30, 48 + 50 + 30]
+
+
+def test_edit_and_strike_keep_history_and_totals_follow():
+    keeper = three()
+    keeper.edit(2, dict(THREE[1], points=70), author="Bob", at="2025-01-01T21:00:00+00:00")
+    # Cid's hearts now won: +30 instead of -60
+    assert keeper.totals == [9, 96, -24]
+    keeper.strike(1, author="Cid", at="2025-01-01T21:05:00+00:00", reason="misdeal")
+    assert keeper.totals == [9, 0, -24]
+    assert keeper.games[0].struck and keeper.games[0].sheet is None
+    # the dealer still passes on: game 2 is dealt by Ann now that game 1 is struck
+    assert keeper.games[1].sheet.dealer == 0
+    history = keeper.history(1)
+    assert [(c.action, c.author) for c in history] == [("add", "Ann"), ("strike", "Cid")]
+    assert history[1].reason == "misdeal"
+    assert [c.action for c in keeper.history(2)] == ["add", "edit"] and keeper.history(2)[0].entry["points"] == 50
+    keeper.restore(1, author="Ann")
+    assert keeper.totals == [9, 96, -24]
+    keeper.strike(3)
+    assert "  3 struck: passed" in keeper.format_text()
+
+
+def test_a_change_that_makes_a_later_entry_impossible_is_refused():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid", "Dan"])
+    keeper.add({"declarer": "Bob", "game": "grand", "with": 1, "points": 80, "bid": 48})  # Ann deals
+    keeper.add({"declarer": "Ann", "game": "grand", "with": 1, "points": 80, "bid": 48})  # Bob deals
+    with pytest.raises(KeeperError, match="game 2: Ann deals in this game"):
+        keeper.strike(1)  # game 2 would be dealt by Ann
+    assert not keeper.games[0].struck and keeper.totals == [48, 48, 0, 0]
+    keeper.edit(2, {"declarer": "Ann", "dealer": "Bob", "game": "grand", "with": 1, "points": 80, "bid": 48})
+    keeper.strike(1)  # with the dealer written down game 2 stays as it was
+    assert keeper.totals == [48, 0, 0, 0]
+    with pytest.raises(KeeperError, match="there is no game 7"):
+        keeper.edit(7, {"declarer": "passed"})
+
+
+def test_json_round_trip():
+    keeper = three()
+    keeper.strike(3, author="Cid", at="2025-01-01T22:00:00+00:00")
+    data = keeper.to_json()
+    again = ScoreKeeper.from_json(json.loads(json.dumps(data)))
+    assert again.to_json() == data
+    assert again.totals == keeper.totals and again.seeger_fabian == keeper.seeger_fabian
+    assert again.history(3)[-1].action == "strike" and again.price == Fraction(1, 100)
+    pub = ScoreKeeper(["A", "B", "C"], ScoreKeeper(["A", "B", "C"], "pub").rules.replace(schieberamsch=True))
+    assert ScoreKeeper.from_json(pub.to_json()).rules == pub.rules
+    assert pub.to_json()["options"] == {"schieberamsch": True}
+
+
+SHEET_FILE = {
+    "players": ["Ann", "Bob", "Cid"], "ruleset": "isko", "first_dealer": "Ann", "price": "0.01", "games": THREE,
+}
+
+
+def _run(tmp_path, capsys, data, *flags, name="games.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    status = main(["sheet", str(path), *flags])
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_the_command_prints_the_list(tmp_path, capsys):
+    status, out, _ = _run(tmp_path, capsys, SHEET_FILE)
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:9] == ["#", "dealer", "declarer", "game", "matadors", "levels", "bid", "value", "entry"]
+    assert "Seeger-Fabian" in out and "266" in out and "money at 0.01 a point" in out
+    total = next(line for line in lines if line.startswith("total"))
+    assert total.split()[1:] == ["9", "96", "-114"]
+
+
+def test_the_command_prints_json_and_csv(tmp_path, capsys):
+    status, out, _ = _run(tmp_path, capsys, SHEET_FILE, "--json")
+    data = json.loads(out)
+    assert status == 0 and data["totals"] == [9, 96, -114] and data["seeger_fabian"] == [89, 266, -174]
+    assert data["games"][0]["explanation"].startswith("grand hand with 2")
+    assert data["money"] == [0.12, 0.99, -1.11]
+    status, out, _ = _run(tmp_path, capsys, SHEET_FILE, "--csv")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert status == 0 and rows[0][:4] == ["#", "struck", "dealer", "declarer"]
+    assert rows[1][:10] == ["1", "", "Ann", "Bob", "grand", "normal", "with 2", "48", "96", "yes"]
+    assert rows[-2][-4:-1] == ["9", "96", "-114"]
+
+
+def test_the_command_reads_yaml(tmp_path, capsys):
+    yaml = pytest.importorskip("yaml")
+    status, out, _ = _run(tmp_path, capsys, yaml.safe_dump(SHEET_FILE), "--json", name="games.yaml")
+    assert status == 0 and json.loads(out)["totals"] == [9, 96, -114]
+
+
+def test_the_command_refuses_a_bad_entry_with_status_2(tmp_path, capsys):
+    bad = dict(SHEET_FILE, games=THREE[:2] + [{"declarer": "Bob", "game": "grand", "with": 5, "points": 80,
+                                                "bid": 48}])
+    status, out, err = _run(tmp_path, capsys, bad)
+    assert status == 2 and out == ""
+    assert "skat sheet: game 3: with 5 is impossible: grand has 4 matadors at most" in err
+    status, _, err = _run(tmp_path, capsys, "{not json")
+    assert status == 2 and "not valid JSON" in err
