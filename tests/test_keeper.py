@@ -294,3 +294,14 @@ def test_the_command_refuses_a_bad_entry_with_status_2(tmp_path, capsys):
     assert "skat sheet: game 3: with 5 is impossible: grand has 4 matadors at most" in err
     status, _, err = _run(tmp_path, capsys, "{not json")
     assert status == 2 and "not valid JSON" in err
+
+
+def test_the_example_of_docs_keeper_md_prints_what_the_page_shows(tmp_path, capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "keeper.md").read_text(encoding="utf-8")
+    example = re.search(r"```json\n(.*?)```", page, re.S).group(1)
+    shown = re.search(r"`skat sheet` prints:\n\n```\n(.*?)```", page, re.S).group(1)
+    status, out, _ = _run(tmp_path, capsys, example)
+    assert status == 0 and out == shown

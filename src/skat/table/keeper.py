@@ -526,7 +526,7 @@ class ScoreKeeper:
         names = self.players
         width = max(6, *(len(n) for n in names))
         cols = [("#", 3, ">"), ("dealer", width, "<"), ("declarer", width, "<"), ("game", 8, "<"),
-                ("matadors", 10, "<"), ("levels", 16, "<"), ("bid", 3, ">"), ("value", 5, ">"), ("entry", 6, ">")]
+                ("matadors", 10, "<"), ("levels", 20, "<"), ("bid", 3, ">"), ("value", 5, ">"), ("entry", 6, ">")]
         head = " ".join(f"{t:{a}{w}}" for t, w, a in cols) + " " + " ".join(f"{n:>{width}}" for n in names)
         lines = [f"rule set {self.rules.name}, {self.size} players", head, "-" * len(head)]
         running = [0] * self.size
@@ -557,7 +557,7 @@ class ScoreKeeper:
             if marks:
                 levels = (levels + " " if levels else "") + " ".join(marks)
             cells = [f"{kept.number:>3}", f"{names[s.dealer]:<{width}}", f"{decl:<{width}}", f"{game:<8}",
-                     f"{mat:<10}", f"{levels:<16}", f"{bid:>3}", f"{value:>5}", f"{entry:>6}"]
+                     f"{mat:<10}", f"{levels:<20}", f"{bid:>3}", f"{value:>5}", f"{entry:>6}"]
             lines.append(" ".join(cells) + " " + " ".join(
                 f"{running[i]:>{width}}" if v else f"{'.':>{width}}" for i, v in enumerate(s.scores)))
         lines.append("-" * len(head))
