@@ -25,7 +25,7 @@ from skat.table.keeper import KeeperError, ScoreKeeper
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
-    parser.add_argument("file", help="the file of game entries: JSON, or YAML (.yaml, .yml) if PyYAML is installed;"
+    parser.add_argument("file", help="the file of game entries: JSON, or YAML (.yaml, .yml);"
                                      " - reads JSON from stdin")
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print every game valued and the totals as JSON")
