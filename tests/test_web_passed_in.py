@@ -107,6 +107,10 @@ def test_a_passed_in_deal_shows_its_result_and_next_starts_deal_two(browser, ser
         assert state(page)["result"] == "passed_in"
         assert_passed_in_shown(page, "after the last pass")
         shot(page, f"30-passed-in-{size}")
+        # every card of the hands as dealt lies inside the dialog (on a phone the rows wrap)
+        edge = page.evaluate("() => document.querySelector('#dialog').getBoundingClientRect().right")
+        cards = [c.bounding_box() for c in page.locator("#dialog table.dealt-hands .card").all()]
+        assert len(cards) == 32 and all(b["x"] + b["width"] <= edge for b in cards), (size, edge, cards)
         # the score sheet writes the deal as passed in, without a player's name
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet table.sheet tr.deal-row")
