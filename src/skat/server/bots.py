@@ -19,6 +19,7 @@ from skat.deal.game import SeatView
 from skat.players.officers import OfficersBot
 from skat.players.registry import make_player
 from skat.rules.actions import Action, parse_action
+from skat.server.hints import played_mask
 
 __all__ = ["BotSeat", "OfficersBotSeat", "OFFICERS_LEVEL", "available_bot", "default_level", "FALLBACKS",
            "SEARCH_LEVELS", "bot_process_pool", "claim_is_sound"]
@@ -74,12 +75,7 @@ def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2
         return False  # not a claim of a suit, grand or null game with the declarer's cards shown
     partner = 3 - view.seat - declarer
     own, shown = view.hand.mask, open_hand.mask
-    played = 0
-    for _, cards, _ in view.tricks:
-        for c in cards:
-            played |= 1 << int(c)
-    for _, c in view.trick:
-        played |= 1 << int(c)
+    played = played_mask(view)
     unseen = [c for c in range(32) if not (own | shown | played) >> c & 1]
     need = view.hand_sizes[partner]
     if need > len(unseen) or comb(len(unseen), need) > max_worlds:

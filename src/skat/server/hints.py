@@ -250,14 +250,20 @@ def _situation(view: SeatView, card: int) -> list[dict[str, Any]]:
     return []
 
 
-def _gone(view: SeatView) -> int:
-    """Cards out of play for this seat: played, and the declarer's own discard."""
-    gone = 0
+def played_mask(view: SeatView) -> int:
+    """The cards played so far in this deal (the closed tricks and the trick on the table), as a mask."""
+    played = 0
     for _ld, cards, _w in view.tricks:
         for c in cards:
-            gone |= 1 << int(c)
+            played |= 1 << int(c)
     for _s, c in view.trick:
-        gone |= 1 << int(c)
+        played |= 1 << int(c)
+    return played
+
+
+def _gone(view: SeatView) -> int:
+    """Cards out of play for this seat: played, and the declarer's own discard."""
+    gone = played_mask(view)
     if view.seat == view.declarer and view.discard is not None:
         gone |= view.discard.mask
     return gone

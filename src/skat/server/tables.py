@@ -319,11 +319,15 @@ class ServerTable:
             "totals": self.series.totals(),
         }
 
-    def state_for(self, position: int | None, table_info: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The state message for a seat holder (own view and hints) or a spectator (public view)."""
+    def state_for(self, position: int | None, table_info: dict[str, Any] | None = None,
+                  shared: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The state message for a seat holder (own view and hints) or a spectator (public view).
+        ``table_info`` and ``shared`` let a broadcast compute once what every state carries alike: the table
+        info, and (``shared``, filled by the first state built) the auction's question and the cards as dealt."""
         seat = None if position is None else self.seat_of(position)
         view_json = None
         hints: dict[str, Any] = {}
+        shared = {} if shared is None else shared
         dealt = None
         game = self.game
         if isinstance(game, OfficersGame):  # no hints: the page shows the piles as they lie
@@ -340,15 +344,15 @@ class ServerTable:
                     if values:
                         hints["contracts"] = values
                 if view.phase is Phase.BIDDING:
-                    hints["auction_turn"] = auction_turn(game, view.bid)
+                    hints["auction_turn"] = _shared(shared, "auction_turn", lambda: auction_turn(game, view.bid))
             else:
                 view = public_view(game)  # built from the public facts only
                 view_json = seat_view_to_json(view)
                 hints["sorted"] = _sorted_cards(view, own=False)
                 if view.phase is Phase.BIDDING:
-                    hints["auction_turn"] = auction_turn(game, view.bid)
+                    hints["auction_turn"] = _shared(shared, "auction_turn", lambda: auction_turn(game, view.bid))
             if game.is_over:  # every card may be shown once the deal is over, to every seat and spectator
-                dealt = _dealt(game)
+                dealt = _shared(shared, "dealt", lambda: _dealt(game))
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
@@ -365,12 +369,12 @@ class ServerTable:
         """Send every connected client its own state (built and encoded once per position)."""
         if not self.clients:
             return  # a table held here whose people are connected to another server process
-        info = self.public_info()
+        info, shared = self.public_info(), {}
         encoded: dict[int | None, str] = {}
         for client in list(self.clients):
             text = encoded.get(client.position)
             if text is None:
-                text = encoded[client.position] = encode_message(self.state_for(client.position, info))
+                text = encoded[client.position] = encode_message(self.state_for(client.position, info, shared))
             await self._send(client, text)
 
     async def broadcast_message(self, message: dict[str, Any]) -> None:
@@ -1515,6 +1519,13 @@ def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
         "hand": _display(view.hand.mask, gt) if own else [],
         "open": {str(s): _display(h.mask, gt) for s, h in view.open_hands.items()},
     }
+
+
+def _shared(memo: dict[str, Any], key: str, compute: Any) -> Any:
+    """``memo[key]``, computed the first time it is asked for (a part every state of a broadcast carries alike)."""
+    if key not in memo:
+        memo[key] = compute()
+    return memo[key]
 
 
 def _dealt(game: Any) -> dict[str, Any]:
