@@ -305,3 +305,25 @@ def test_the_example_of_docs_keeper_md_prints_what_the_page_shows(tmp_path, caps
     shown = re.search(r"`skat sheet` prints:\n\n```\n(.*?)```", page, re.S).group(1)
     status, out, _ = _run(tmp_path, capsys, example)
     assert status == 0 and out == shown
+
+
+def test_a_list_with_a_limit_takes_that_many_games_and_no_more():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], limit=2)
+    keeper.add({"declarer": "Bob", "game": "grand", "with": 1, "points": 70, "bid": 18})
+    assert not keeper.complete
+    keeper.add({"declarer": "Cid", "game": "clubs", "with": 1, "points": 70, "bid": 18})
+    assert keeper.complete and keeper.played == 2
+    with pytest.raises(KeeperError, match="holds 2 games and has them all"):
+        keeper.add({"declarer": "Ann", "game": "clubs", "with": 1, "points": 70, "bid": 18})
+    assert len(keeper.games) == 2
+    keeper.strike(1)
+    keeper.add({"declarer": "Ann", "game": "clubs", "with": 1, "points": 70, "bid": 18})
+    with pytest.raises(KeeperError, match="has them all"):
+        keeper.restore(1)
+    again = ScoreKeeper.from_json(keeper.to_json())
+    assert again.limit == 2 and again.totals == keeper.totals
+    with pytest.raises(KeeperError, match="holds 1 games, and 2 are entered"):
+        ScoreKeeper.from_json({**keeper.to_json(), "limit": 1})
+    with pytest.raises(KeeperError, match="'limit' is the number of games"):
+        ScoreKeeper(["Ann", "Bob", "Cid"], limit=0)
+    assert keeper.sheet_json()["played"] == 2 and keeper.sheet_json()["limit"] == 2

@@ -76,7 +76,7 @@ ENTRY_FIELDS: dict[str, str] = {
 }
 """The fields of one game in a keeper's file (docs/keeper.md)."""
 
-KEEPER_FIELDS = ("players", "ruleset", "options", "first_dealer", "price", "games")
+KEEPER_FIELDS = ("players", "ruleset", "options", "first_dealer", "price", "limit", "games")
 """The fields of a keeper's file."""
 
 _GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
@@ -299,7 +299,7 @@ class ScoreKeeper:
     """
 
     def __init__(self, players: Sequence[str], ruleset: RuleSet | str = ISKO, *, first_dealer: int | str = 0,
-                 price: Fraction | str | int | None = None) -> None:
+                 price: Fraction | str | int | None = None, limit: int | None = None) -> None:
         names = [str(p) for p in players]
         if not 3 <= len(names) <= 5:
             raise KeeperError(f"a Skat table has 3, 4 or 5 players, got {len(names)}")
@@ -317,6 +317,10 @@ class ScoreKeeper:
                               "the score keeper knows standard Skat")
         self.first_dealer = self._player(first_dealer, "first_dealer")
         self.price = None if price is None else _price(price)
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise KeeperError(f"'limit' is the number of games the list holds (1 or more), not {limit!r}")
+        self.limit = limit
+        """The games the list holds (a tournament table's series: 48 at a 4-table, 36 at a 3-table), or None."""
         self._items: list[_Item] = []
         self._games: list[KeptGame] = []
         self._sheet = self._new_sheet()
@@ -328,6 +332,7 @@ class ScoreKeeper:
     def add(self, entry: GameEntry | Mapping[str, Any], *, author: str = "", at: str | None = None) -> int:
         """Append a game; returns its number. An impossible entry raises :class:`KeeperError` and changes nothing."""
         game = self._read(entry, len(self._items) + 1)
+        self._check_room()
         item = _Item(game, history=[Change("add", at or _now(), author, game.to_json())])
         self._commit(self._items + [item])
         return len(self._items)
@@ -353,10 +358,12 @@ class ScoreKeeper:
         old = self._item(number)
         if not old.struck:
             raise KeeperError(f"game {number} is not struck")
+        self._check_room()
         item = replace(old, struck=False, history=old.history + [Change("restore", at or _now(), author)])
         self._commit(self._items[:number - 1] + [item] + self._items[number:])
 
     def history(self, number: int) -> list[Change]:
+        """The changes of entry ``number``, oldest first."""
         return list(self._item(number).history)
 
     # ------------------------------------------------------------------ results
@@ -396,6 +403,16 @@ class ScoreKeeper:
         """Who deals the next game."""
         return self.players[self._dealer_after()]
 
+    @property
+    def played(self) -> int:
+        """The games on the list that count (struck ones do not)."""
+        return sum(1 for item in self._items if not item.struck)
+
+    @property
+    def complete(self) -> bool:
+        """Whether a list with a :attr:`limit` holds all its games."""
+        return self.limit is not None and self.played >= self.limit
+
     def upcoming_round(self) -> str:
         """The kind of round the next game belongs to (``normal``, ``bock``, ``ramsch``, ...)."""
         return self._peek_round
@@ -413,6 +430,8 @@ class ScoreKeeper:
         out["first_dealer"] = self.players[self.first_dealer]
         if self.price is not None:
             out["price"] = str(self.price)
+        if self.limit is not None:
+            out["limit"] = self.limit
         games = []
         for item in self._items:
             g = item.entry.to_json()
@@ -446,7 +465,8 @@ class ScoreKeeper:
                                       if "bid_values" in options else dict(options))
         except (RuleSetError, TypeError) as exc:
             raise KeeperError(str(exc)) from None
-        keeper = cls(players, rules, first_dealer=data.get("first_dealer", 0), price=data.get("price"))
+        keeper = cls(players, rules, first_dealer=data.get("first_dealer", 0), price=data.get("price"),
+                     limit=data.get("limit"))
         games = data.get("games", [])
         if not isinstance(games, list):
             raise KeeperError("'games' must be a list of games")
@@ -474,6 +494,8 @@ class ScoreKeeper:
                     raise KeeperError(f"game {number}: {exc}") from None
             items.append(_Item(entry, struck, changes))
         keeper._commit(items)
+        if keeper.limit is not None and keeper.played > keeper.limit:
+            raise KeeperError(f"the list holds {keeper.limit} games, and {keeper.played} are entered")
         return keeper
 
     def to_json_text(self) -> str:
@@ -514,7 +536,8 @@ class ScoreKeeper:
         out = {"players": list(self.players), "ruleset": self.rules.name, "rules": self.rules.to_json(),
                "games": lines, "totals": sheet["totals"], "games_won": sheet["games_won"],
                "games_lost": sheet["games_lost"], "seeger_fabian": sheet["seeger_fabian"],
-               "settlement": sheet["settlement"], "next_dealer": self.next_dealer()}
+               "settlement": sheet["settlement"], "next_dealer": self.next_dealer(),
+               "upcoming_round": self.upcoming_round(), "played": self.played, "limit": self.limit}
         if self.price is not None:
             out["price"] = str(self.price)
             out["money"] = [_decimal(m) for m in self.money or []]
@@ -607,6 +630,10 @@ class ScoreKeeper:
         if who not in self.players:
             raise KeeperError(f"{what} {who!r} is not at the table: the players are {', '.join(self.players)}")
         return self.players.index(who)
+
+    def _check_room(self) -> None:
+        if self.complete:
+            raise KeeperError(f"the list holds {self.limit} games and has them all; strike one to enter another")
 
     def _dealer_after(self) -> int:
         return self._next_dealer
