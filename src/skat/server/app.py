@@ -44,6 +44,8 @@ from skat.server.tables import (
     encode_message,
     table_rulesets,
 )
+from skat.server.tournament import TournamentService
+from skat.server.tournament import router as tournament_router
 from skat.solver.search import warm_up
 from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
 from skat.variants.registry import from_record
@@ -113,6 +115,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.manager = manager
     app.state.keeper = KeeperService(manager.store)
     manager.listeners.append(app.state.keeper)
+    app.state.tournaments = TournamentService(manager.store, app.state.keeper)
     app.state.analyses = analyses
     app.state.limiter = limiter
 
@@ -279,6 +282,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.include_router(keeper_router)  # the score keeper of real tables (docs/keeper-server.md)
+    app.include_router(tournament_router)  # club tournaments, their tables kept as lists
     app.include_router(officers_router)  # the Officers' Skat page; the older REST API's stored tables, read-only
     app.add_middleware(ErrorBoundary)
     app.add_middleware(RateLimits, limiter=limiter)  # before any handler: a refused request changes nothing

@@ -42,7 +42,7 @@ from skat.server.store import Store, keeper_changes_t, keeper_lists_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import ENTRY_FIELDS, KeeperError, ScoreKeeper
 
-__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets"]
+__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row"]
 
 log = logging.getLogger("skat.server.keeper")
 
@@ -99,34 +99,27 @@ class KeeperService:
         self._states: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
         self._followers: dict[str, set[Sender]] = {}
         self._tasks: set[asyncio.Task] = set()
+        self.on_tournament: Callable[[str], None] | None = None
+        """Called (on the event loop) with a tournament's id when one of its lists or itself changed."""
 
     # ------------------------------------------------------------------ lists
-    async def create(self, body: dict[str, Any], *, tournament: dict[str, Any] | None = None,
-                     key: str | None = None) -> dict[str, Any]:
+    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
         """Make a list from a keeper's file (``name`` besides); the answer holds its key, once."""
-        name = body.pop("name", "") if isinstance(body, dict) else ""
+        name = body.pop("name", "")
         if not isinstance(name, str) or len(name) > MAX_NAME:
             raise TableError("bad_request", f"'name' is a text of at most {MAX_NAME} characters")
         try:
             keeper = ScoreKeeper.from_json(body, author="import")
         except KeeperError as exc:
             raise TableError("impossible", str(exc), 422) from None
-        list_id = secrets.token_hex(16)
-        if key is None:
-            key = secrets.token_urlsafe(24)
-        data = keeper.to_json()
-        now = time.time()
-        row = {"id": list_id, "name": name.strip(), "created": now, "updated": now, "key_hash": hash_token(key),
-               "data": json.dumps(data, ensure_ascii=False), "seq": 0, "tournament_id": None, "series": None,
-               "table_no": None}
-        if tournament is not None:
-            row.update(tournament_id=tournament["id"], series=tournament["series"], table_no=tournament["table"])
+        key = secrets.token_urlsafe(24)
+        row = new_list_row(name.strip(), keeper, lambda _list_id: key)
 
         def op(conn: Connection) -> None:
             conn.execute(insert(keeper_lists_t).values(**row))
         await self.store.write(op)
-        state = self._remember(list_id, 0, self._state(row, keeper))
-        return {**state, "key": key, "keeper_url": f"/k/{list_id}#key={key}"}
+        state = self._remember(row["id"], 0, self._state(row, keeper))
+        return {**state, "key": key, "keeper_url": f"/k/{row['id']}#key={key}"}
 
     async def state(self, list_id: str) -> dict[str, Any]:
         """The list's state (docs/keeper-server.md): seq, the stored list, the computed sheet."""
@@ -159,9 +152,15 @@ class KeeperService:
 
         def op(conn: Connection) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
             return _apply(conn, self.store.shared, list_id, key, key_hash, changes)
-        results, row, keeper = await self.store.write(op, {"kl": list_id})
+        notice = {"kl": list_id}
+        if stored["tournament_id"]:
+            notice["tn"] = stored["tournament_id"]
+        results, row, keeper = await self.store.write(op, notice)
         state = self._remember(list_id, row["seq"], self._state(row, keeper))
-        self._broadcast(list_id, state)
+        if any(r["ok"] for r in results):
+            self.broadcast("k:" + list_id, {"type": "list", **state})
+            if row["tournament_id"] and self.on_tournament is not None:
+                self.on_tournament(row["tournament_id"])
         return {"results": results, **state}
 
     async def check(self, list_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -183,26 +182,42 @@ class KeeperService:
         return {"ok": True, "line": keeper.sheet_json()["games"][number - 1]}
 
     # -------------------------------------------------------------- followers
-    def follow(self, list_id: str, send: Sender) -> None:
-        self._followers.setdefault(list_id, set()).add(send)
+    def follow(self, channel: str, send: Sender) -> None:
+        """Send ``channel``'s messages to ``send`` (``k:{list}`` a list's states, ``t:{tournament}`` a
+        tournament's)."""
+        self._followers.setdefault(channel, set()).add(send)
 
-    def unfollow(self, list_id: str, send: Sender) -> None:
-        followers = self._followers.get(list_id)
+    def unfollow(self, channel: str, send: Sender) -> None:
+        followers = self._followers.get(channel)
         if followers is not None:
             followers.discard(send)
             if not followers:
-                del self._followers[list_id]
+                del self._followers[channel]
+
+    def followed(self, channel: str) -> bool:
+        return channel in self._followers
+
+    def broadcast(self, channel: str, message: dict[str, Any]) -> None:
+        """Send a message to every follower of the channel at this process."""
+        for send in list(self._followers.get(channel, ())):
+            self._background(send(message))
 
     def on_notice(self, notice: dict[str, Any]) -> None:
-        """A notice of another server process (on the event loop): a list changed there."""
+        """A notice of another server process (on the event loop): a list or a tournament changed there."""
         list_id = notice.get("kl")
-        if isinstance(list_id, str) and list_id in self._followers:
+        if isinstance(list_id, str) and self.followed("k:" + list_id):
             self._background(self._reload(list_id))
+        tournament = notice.get("tn")
+        if isinstance(tournament, str) and self.on_tournament is not None:
+            self.on_tournament(tournament)
 
     def on_missed(self) -> None:
         """Notices may have been missed (the listening connection was lost): tell every follower the state."""
-        for list_id in list(self._followers):
-            self._background(self._reload(list_id))
+        for channel in list(self._followers):
+            if channel.startswith("k:"):
+                self._background(self._reload(channel[2:]))
+            elif self.on_tournament is not None:
+                self.on_tournament(channel[2:])
 
     async def _reload(self, list_id: str) -> None:
         self._states.pop(list_id, None)
@@ -210,12 +225,7 @@ class KeeperService:
             state = await self.state(list_id)
         except TableError:
             return
-        self._broadcast(list_id, state)
-
-    def _broadcast(self, list_id: str, state: dict[str, Any]) -> None:
-        message = {"type": "list", **state}
-        for send in list(self._followers.get(list_id, ())):
-            self._background(send(message))
+        self.broadcast("k:" + list_id, {"type": "list", **state})
 
     def _background(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -249,6 +259,18 @@ class KeeperService:
             tournament = {"id": row["tournament_id"], "series": row["series"], "table": row["table_no"]}
         return {"id": row["id"], "name": row["name"], "url": f"/k/{row['id']}", "seq": row["seq"],
                 "list": keeper.to_json(), "sheet": keeper.sheet_json(), "tournament": tournament}
+
+
+def new_list_row(name: str, keeper: ScoreKeeper, key_for: Callable[[str], str], *,
+                 tournament: tuple[str, int, int] | None = None) -> dict[str, Any]:
+    """The ``keeper_lists`` row of a new list: a new id, the hash of ``key_for(id)``, the list, seq 0, and
+    for a tournament table its (tournament, series, table)."""
+    list_id = secrets.token_hex(16)
+    now = time.time()
+    tid, series, table = tournament or (None, None, None)
+    return {"id": list_id, "name": name, "created": now, "updated": now, "key_hash": hash_token(key_for(list_id)),
+            "data": json.dumps(keeper.to_json(), ensure_ascii=False), "seq": 0, "tournament_id": tid,
+            "series": series, "table_no": table}
 
 
 def _read_changes(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -409,6 +431,21 @@ async def list_csv(list_id: str, request: Request) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="skat-list-{list_id[:8]}.csv"'})
 
 
+@router.get("/api/keeper/{list_id}/list.pdf")
+async def list_pdf(list_id: str, request: Request, blank: bool = False) -> Response:
+    """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand)."""
+    from skat.table.printing import table_list_pdf
+
+    state = await _service(request).state(list_id)
+    data = state["list"]
+    if blank:
+        data = {**data, "games": []}
+    keeper = ScoreKeeper.from_json(data)
+    pdf = await asyncio.to_thread(table_list_pdf, keeper, title=state["name"] or "Skat list")
+    return Response(pdf, media_type="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="skat-list-{list_id[:8]}.pdf"'})
+
+
 @router.websocket("/ws/keeper/{list_id}")
 async def follow_list(ws: WebSocket, list_id: str) -> None:
     """Follow a list: its state at once and after every change."""
@@ -426,7 +463,7 @@ async def follow_list(ws: WebSocket, list_id: str) -> None:
         await send({"type": "error", "code": exc.code, "message": str(exc)})
         await ws.close(code=4404)
         return
-    service.follow(list_id, send)
+    service.follow("k:" + list_id, send)
     try:
         await send({"type": "list", **state})
         while True:
@@ -449,7 +486,7 @@ async def follow_list(ws: WebSocket, list_id: str) -> None:
     except Exception:
         log.exception("following list %s failed", list_id)
     finally:
-        service.unfollow(list_id, send)
+        service.unfollow("k:" + list_id, send)
 
 
 @router.get("/keeper", include_in_schema=False)
