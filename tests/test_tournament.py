@@ -238,7 +238,9 @@ def test_record_takes_a_list_in_progress_and_checks_its_rules_and_length():
         t.record(1, 1, long)
     long.strike(3)
     t.record(1, 1, long)
-    assert t.ranking()[0].points == 98
+    assert t.ranking()[0].points == 98 and long.limit == 2 and long.complete  # the list takes the table's games
+    with pytest.raises(TournamentError, match="plays 2 games a series; the list of series 1 table 1 holds 36"):
+        t.record(1, 1, ScoreKeeper(["A", "B", "C"], "isko", limit=36))
 
 
 # ---------------------------------------------------------------------- 13 players, two series, by hand

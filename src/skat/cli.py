@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "game-value calculator: a game in words (skat value grand hand --with 2 --points 78), or JSON on stdin"),
     "sheet": ("skat.commands.sheet",
               "the score keeper's list of a real table from a file of game entries (text, --json, --csv)"),
+    "tournament": ("skat.commands.tournament",
+                   "a club tournament in one file: draw, tables' lists, ranking, printable lists and ranking (PDF)"),
     "deal": ("skat.commands.deal", "play one deal with random players and print a short record (--json: the full one)"),
     "solve": ("skat.commands.solve", "double-dummy solver: a position as JSON on stdin, its value as JSON"),
     "arena": ("skat.commands.arena", "duplicate match between two players, with statistics"),

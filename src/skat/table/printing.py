@@ -317,7 +317,7 @@ def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
     for standing, row in zip(standings, rows, strict=True):
         name = _fit(row[1] + (" (withdrawn)" if standing.withdrawn else ""), fixed[1])
         data.append([str(row[0]), name, *(str(x) for x in row[2:])])
-    table = Table(data, colWidths=widths, repeatRows=1)
+    table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), FONT, 9),
         ("FONT", (0, 0), (-1, 0), BOLD, 9),

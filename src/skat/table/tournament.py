@@ -241,7 +241,7 @@ class Tournament:
     def record(self, series: int, table: int, keeper: ScoreKeeper) -> None:
         """Hand in the list of a table (series and table numbered from 1), finished or still in progress (it
         counts as it stands); its players are the table's, its rule set the tournament's, and it holds no
-        more games than a table of its size plays."""
+        more games than a table of its size plays (a list without a :attr:`~ScoreKeeper.limit` gets that one)."""
         s, players = self._table(series, table)
         if sorted(keeper.players) != sorted(players):
             raise TournamentError(f"series {series} table {table} seats {', '.join(players)}; "
@@ -254,6 +254,10 @@ class Tournament:
         if keeper.played > most:
             raise TournamentError(f"a table of {len(players)} plays {most} games a series; the list of series "
                                   f"{series} table {table} has {keeper.played}")
+        if keeper.limit not in (None, most):
+            raise TournamentError(f"a table of {len(players)} plays {most} games a series; the list of series "
+                                  f"{series} table {table} holds {keeper.limit}")
+        keeper.limit = most
         s.tables[table - 1] = keeper
 
     def ranking(self) -> list[Standing]:
