@@ -119,7 +119,7 @@ def test_the_ranking_is_followed_live_and_a_full_list_takes_no_more(client):
         heard = ws.receive_json()
         assert heard["type"] == "tournament" and heard["series"][0]["tables"][0]["played"] == 1
         winner = games[0]["declarer"]
-        assert heard["ranking"][0]["player"] == winner and heard["ranking"][0]["points"] == 50 + 72  # grand with 1: 3 x 24
+        assert heard["ranking"][0]["player"] == winner and heard["ranking"][0]["points"] == 50 + 48  # grand with 1: 2 x 24
     r = post(client, f"/api/keeper/{table['list']}/changes", {"changes": [
         {"id": "b", "op": "add", "entry": games[1]}, {"id": "c", "op": "add", "entry": games[2]}]},
         table_key, "X-Keeper-Key").json()

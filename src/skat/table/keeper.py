@@ -42,7 +42,7 @@ from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
 from skat.table.series import bock_events, round_score, seats_for
 from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
 
-__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS"]
+__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "levels_text", "entry_words"]
 
 
 class KeeperError(SkatError, ValueError):
@@ -584,7 +584,7 @@ class ScoreKeeper:
         for kept in self._games:
             e, s = kept.entry, kept.sheet
             if s is None:
-                lines.append(f"{kept.number:>3} struck: {_entry_words(e)}")
+                lines.append(f"{kept.number:>3} struck: {entry_words(e)}")
                 continue
             for i, v in enumerate(s.scores):
                 running[i] += v
@@ -592,7 +592,7 @@ class ScoreKeeper:
                 o = kept.outcome
                 mat = "" if o is None or o.matadors is None else f"{'with' if o.matadors_with else 'without'} " \
                     f"{o.matadors}"
-                levels = _levels_text(e, o)
+                levels = levels_text(e, o)
                 decl = names[s.declarer] if s.declarer is not None else ""
                 entry = f"{s.scores[s.declarer]:+d}" if s.declarer is not None else ""
                 value = str(s.value or "")
@@ -930,7 +930,8 @@ def _round_name(kind: str) -> str:
     return "bock" if kind in ("bock", "pirate_bock") else kind
 
 
-def _levels_text(e: GameEntry, o: Outcome | None) -> str:
+def levels_text(e: GameEntry, o: Outcome | None) -> str:
+    """The levels column of a list as players keep it (hand, Schneider, Bock, Kontra, ...)."""
     words = []
     if e.hand or e.ouvert:
         words.append("hand")
@@ -950,7 +951,8 @@ def _levels_text(e: GameEntry, o: Outcome | None) -> str:
     return " ".join(words)
 
 
-def _entry_words(e: GameEntry) -> str:
+def entry_words(e: GameEntry) -> str:
+    """A struck entry in words, as the list shows it."""
     if e.kind == "passed":
         return "passed"
     if e.kind == "ramsch":

@@ -39,7 +39,8 @@ from reportlab.platypus import (
     TableStyle,
 )
 
-from skat.table.keeper import ScoreKeeper, _entry_words, _levels_text
+from skat.table.keeper import ScoreKeeper, entry_words, levels_text
+from skat.table.scoresheet import csv_cell
 from skat.table.tournament import Tournament, TournamentError
 
 __all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD"]
@@ -158,7 +159,7 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
     for kept, line in zip(keeper.games, sheet["games"], strict=True):
         r = len(data)
         if line["struck"]:
-            words = _text(_entry_words(kept.entry))
+            words = _text(entry_words(kept.entry))
             data.append([str(line["number"]), Paragraph(f"<strike>{words}</strike> · struck", st["cell"])]
                         + [""] * (len(widths) - 2))
             style += [("SPAN", (1, r), (-1, r)), ("TEXTCOLOR", (0, r), (-1, r), colors.grey)]
@@ -215,7 +216,7 @@ def _game_row(kept: Any, line: dict[str, Any], names: Sequence[str], widths: Seq
     if e.kind == "game":
         mat = "" if o is None or o.matadors is None else \
             f"{'with' if o.matadors_with else 'without'} {o.matadors}"
-        levels = _levels_text(e, o)
+        levels = levels_text(e, o)
         decl = line["declarer"] or ""
         entry = f"{scores[names.index(decl)]:+d}" if decl else ""
         game, value, bid = line["game"], str(line["value"] or ""), str(line["bid"] or "")
@@ -337,14 +338,6 @@ def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
     return _build(story, title)
 
 
-def _cell(value: Any) -> Any:
-    """A text cell a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``) gets a leading apostrophe,
-    as the server's sheet.csv writes names; numbers stay numbers."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
 def ranking_csv(tournament: Tournament) -> str:
     """The ranking as CSV text: a header row (rank, player, points, won, lost, series 1 ..., withdrawn), then
     one row per player, best first; an empty series cell where the player had no list in that series."""
@@ -353,5 +346,5 @@ def ranking_csv(tournament: Tournament) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(head + ["withdrawn"])
     for standing, row in zip(tournament.ranking(), rows, strict=True):
-        writer.writerow([_cell(x) for x in row] + ["yes" if standing.withdrawn else ""])
+        writer.writerow([csv_cell(x) if isinstance(x, str) else x for x in row] + ["yes" if standing.withdrawn else ""])
     return out.getvalue()
