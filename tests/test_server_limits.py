@@ -127,7 +127,7 @@ def test_table_creation_is_limited_per_address(make):
     for _ in range(2):
         assert client.post("/api/tables", json={}, headers=at("10.0.0.1")).status_code == 201
     before = lobby_ids(client)
-    refused(client.post("/api/tables", json={"name": "third"}, headers=at("10.0.0.1")), "too many new tables")
+    refused(client.post("/api/tables", json={"name": "third"}, headers=at("10.0.0.1")), "too many new tables, lists or tournaments")
     body = refused(client.post("/api/tables", json={"variant": "officers"}, headers=at("10.0.0.1")), "new tables")
     assert body["detail"] == body["message"]  # the Officers' page shows either
     assert lobby_ids(client) == before and len(app.state.manager.tables) == 2  # nothing was created
@@ -135,6 +135,9 @@ def test_table_creation_is_limited_per_address(make):
     clock.now += 30  # one token every 30 s
     assert client.post("/api/tables", json={}, headers=at("10.0.0.1")).status_code == 201
     refused(client.post("/api/tables", json={}, headers=at("10.0.0.1")), "at most 2 per 60 seconds")
+    # score keepers' lists and tournaments count as new tables: one bucket for all that fills the database
+    refused(client.post("/api/keeper", json={"players": ["A", "B", "C"]}, headers=at("10.0.0.1")), "lists")
+    refused(client.post("/api/tournaments", json={"players": []}, headers=at("10.0.0.1")), "tournaments")
 
 
 def test_joins_are_limited_per_address(make):

@@ -40,7 +40,7 @@ log = logging.getLogger("skat.server")
 MAX_TABLES = 2000
 """The default cap of open tables in one server's memory (:attr:`Limits.max_tables`)."""
 
-KINDS: dict[str, str] = {"create": "new tables", "join": "joins", "action": "actions",
+KINDS: dict[str, str] = {"create": "new tables, lists or tournaments", "join": "joins", "action": "actions",
                          "analysis": "analysis requests", "hint": "hints"}
 """The rate-limited kinds of request (the :class:`Limits` field of each) and how a refusal names them."""
 
@@ -219,6 +219,10 @@ def client_host(scope: Scope) -> str:
 
 _LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), "create"),
+    ("POST", re.compile(r"/api/keeper/?"), "create"),
+    ("POST", re.compile(r"/api/tournaments/?"), "create"),
+    ("POST", re.compile(r"/api/keeper/[^/]+/(changes|check)/?"), "action"),
+    ("POST", re.compile(r"/api/tournaments/[^/]+/(players|series)/?"), "join"),
     ("POST", re.compile(r"/api/tables/[^/]+/join/?"), "join"),
     ("GET", re.compile(r"/api/tables/[^/]+/games/[^/]+/analysis/?"), "analysis"),
 )
@@ -233,7 +237,8 @@ def request_kind(method: str, path: str) -> str | None:
 
 
 class RateLimits:
-    """ASGI middleware: a table creation, join or analysis request over its client's rate is answered
+    """ASGI middleware: a table (list, tournament) creation, join or analysis request, or a score keeper's change,
+    over its client's rate is answered
     ``429 {"error": "rate_limited", "message", "detail"}`` with ``Retry-After`` before any handler runs."""
 
     def __init__(self, app: ASGIApp, limiter: ClientLimits) -> None:
