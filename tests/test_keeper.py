@@ -327,3 +327,23 @@ def test_a_list_with_a_limit_takes_that_many_games_and_no_more():
     with pytest.raises(KeeperError, match="'limit' is the number of games"):
         ScoreKeeper(["Ann", "Bob", "Cid"], limit=0)
     assert keeper.sheet_json()["played"] == 2 and keeper.sheet_json()["limit"] == 2
+
+
+def test_a_list_settles_against_the_average_or_pairwise():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], settle="pairwise", price="0.10")
+    keeper.add({"declarer": "Ann", "game": "diamonds", "without": 1, "result": "lost", "bid": 18})
+    keeper.add({"declarer": "Ann", "game": "grand", "with": 1, "points": 61, "bid": 18})
+    # by hand: diamonds without 1, play 2 x 9 = 18, lost doubled: -36; grand with 1, play 2 x 24 = +48.
+    # Totals 12, 0, 0, average 4: against the average +8, -4, -4; pairwise (everybody with everybody,
+    # docs/rules.md 10.4: n = 3 times that) +24, -12, -12; at 0.10 a point 2.40, -1.20, -1.20
+    assert keeper.totals == [12, 0, 0] and keeper.settlement == [8, -4, -4]
+    assert keeper.balance == [24, -12, -12]
+    assert keeper.money == [Fraction(12, 5), Fraction(-6, 5), Fraction(-6, 5)]
+    again = ScoreKeeper.from_json(keeper.to_json())
+    assert again.settle == "pairwise" and again.to_json()["settle"] == "pairwise" and again.balance == keeper.balance
+    assert "pairwise" in keeper.format_text()
+    assert keeper.sheet_json()["balance"] == [24, -12, -12] and keeper.sheet_json()["money"] == [2.4, -1.2, -1.2]
+    average = ScoreKeeper(["Ann", "Bob", "Cid"])
+    assert average.sheet_json()["settle"] == "average" and "settle" not in average.to_json()
+    with pytest.raises(KeeperError, match="'settle' is 'average'"):
+        ScoreKeeper(["Ann", "Bob", "Cid"], settle="each")

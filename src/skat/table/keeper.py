@@ -42,7 +42,7 @@ from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
 from skat.table.series import bock_events, round_score, seats_for
 from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
 
-__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "levels_text", "entry_words"]
+__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "SETTLE", "levels_text", "entry_words"]
 
 
 class KeeperError(SkatError, ValueError):
@@ -78,7 +78,9 @@ ENTRY_FIELDS: dict[str, str] = {
 }
 """The fields of one game in a keeper's file (docs/keeper.md)."""
 
-KEEPER_FIELDS = ("players", "ruleset", "options", "first_dealer", "price", "limit", "games")
+KEEPER_FIELDS = ("players", "ruleset", "options", "first_dealer", "price", "settle", "limit", "games")
+SETTLE = ("average", "pairwise")
+"""How a list is settled (docs/rules.md 10.4): against the average, or everybody with everybody (n times it)."""
 """The fields of a keeper's file."""
 
 _GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
@@ -301,7 +303,8 @@ class ScoreKeeper:
     """
 
     def __init__(self, players: Sequence[str], ruleset: RuleSet | str = ISKO, *, first_dealer: int | str = 0,
-                 price: Fraction | str | int | None = None, limit: int | None = None) -> None:
+                 price: Fraction | str | int | None = None, settle: str = "average",
+                 limit: int | None = None) -> None:
         names = [str(p) for p in players]
         if not 3 <= len(names) <= 5:
             raise KeeperError(f"a Skat table has 3, 4 or 5 players, got {len(names)}")
@@ -319,6 +322,10 @@ class ScoreKeeper:
                               "the score keeper knows standard Skat")
         self.first_dealer = self._player(first_dealer, "first_dealer")
         self.price = None if price is None else _price(price)
+        if settle not in SETTLE:
+            raise KeeperError(f"'settle' is 'average' (each against the average) or 'pairwise' (everybody with "
+                              f"everybody), not {settle!r}")
+        self.settle = settle
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
             raise KeeperError(f"'limit' is the number of games the list holds (1 or more), not {limit!r}")
         self.limit = limit
@@ -397,9 +404,16 @@ class ScoreKeeper:
         return self._sheet.settlement
 
     @property
+    def balance(self) -> list[Fraction]:
+        """Points each player receives (+) or pays (-) as the list settles (:attr:`settle`): against the
+        average, or pairwise (everybody with everybody: n times the difference from the average)."""
+        n = 1 if self.settle == "average" else self.size
+        return [n * s for s in self.settlement]
+
+    @property
     def money(self) -> list[Fraction] | None:
-        """The settlement at :attr:`price` per point (None without a price)."""
-        return None if self.price is None else [s * self.price for s in self.settlement]
+        """The :attr:`balance` at :attr:`price` per point (None without a price)."""
+        return None if self.price is None else [b * self.price for b in self.balance]
 
     def next_dealer(self) -> str:
         """Who deals the next game."""
@@ -432,6 +446,8 @@ class ScoreKeeper:
         out["first_dealer"] = self.players[self.first_dealer]
         if self.price is not None:
             out["price"] = str(self.price)
+        if self.settle != "average":
+            out["settle"] = self.settle
         if self.limit is not None:
             out["limit"] = self.limit
         games = []
@@ -468,7 +484,7 @@ class ScoreKeeper:
         except (RuleSetError, TypeError) as exc:
             raise KeeperError(str(exc)) from None
         keeper = cls(players, rules, first_dealer=data.get("first_dealer", 0), price=data.get("price"),
-                     limit=data.get("limit"))
+                     settle=data.get("settle", "average"), limit=data.get("limit"))
         games = data.get("games", [])
         if not isinstance(games, list):
             raise KeeperError("'games' must be a list of games")
@@ -539,7 +555,8 @@ class ScoreKeeper:
                "games": lines, "totals": sheet["totals"], "games_won": sheet["games_won"],
                "games_lost": sheet["games_lost"], "seeger_fabian": sheet["seeger_fabian"],
                "settlement": sheet["settlement"], "next_dealer": self.next_dealer(),
-               "upcoming_round": self.upcoming_round(), "played": self.played, "limit": self.limit}
+               "upcoming_round": self.upcoming_round(), "played": self.played, "limit": self.limit,
+               "settle": self.settle, "balance": [_decimal(b) for b in self.balance]}
         if self.price is not None:
             out["price"] = str(self.price)
             out["money"] = [_decimal(m) for m in self.money or []]
@@ -620,6 +637,8 @@ class ScoreKeeper:
             ("Seeger-Fabian", sheet.seeger_fabian),
             ("settlement", [_decimal(x) for x in sheet.settlement]),
         ]
+        if self.settle == "pairwise":
+            rows.append(("pairwise", [_decimal(b) for b in self.balance]))
         if self.money is not None:
             rows.append((f"money at {_decimal(self.price)} a point", [_decimal(m) for m in self.money]))
         for label, row in rows:
