@@ -24,7 +24,6 @@ import csv
 import io
 import json
 import re
-from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -39,7 +38,7 @@ from skat.rules.ranking import GameType
 from skat.rules.rulesets import ISKO, RuleSet, RuleSetError, get_ruleset
 from skat.rules.value import Outcome
 from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
-from skat.table.series import bock_events, round_score, seats_for
+from skat.table.series import Rounds, bock_events, round_score, seats_for
 from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
 
 __all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "SETTLE", "levels_text", "entry_words"]
@@ -250,46 +249,6 @@ class KeptGame:
     explanation: str = ""
     events: tuple[str, ...] = ()
     """The Bock triggers the game fired."""
-
-
-class _Rounds:
-    """Bock, Ramsch and pirate rounds due after the games that trigger them (docs/rules.md 7), as
-    :class:`skat.table.series.Table` runs them: a round lasts one deal per player."""
-
-    def __init__(self, size: int, rules: RuleSet) -> None:
-        self.size, self.rules = size, rules
-        self.queue: deque[str] = deque()
-        self.kind, self.left = "normal", 0
-        self.pirate_next: float = rules.pirate_threshold if rules.pirate else float("inf")
-        self.pirate_active = False
-
-    def next(self) -> str:
-        if self.left == 0:
-            if self.kind == "schieber":
-                self.pirate_active = False
-            if self.queue:
-                self.kind, self.left = self.queue.popleft(), self.size
-            else:
-                self.kind = "normal"
-        if self.kind != "normal":
-            self.left -= 1
-        return self.kind
-
-    def undo(self) -> None:
-        """A deal that does not count (a redeal) gives back its place in the round."""
-        if self.kind != "normal":
-            self.left += 1
-
-    def after(self, events: Sequence[str], totals: Sequence[int]) -> None:
-        for _ in events:
-            self.queue.append("bock")
-            if self.rules.bock_ramsch_round:
-                self.queue.append("ramsch")
-        if self.rules.pirate and not self.pirate_active and max(totals) >= self.pirate_next:
-            self.queue.extend(("pirate_bock", "schieber"))
-            self.pirate_active = True
-            self.pirate_next = self.pirate_next + self.rules.pirate_threshold if self.rules.pirate_repeat \
-                else float("inf")
 
 
 class ScoreKeeper:
@@ -692,7 +651,7 @@ class ScoreKeeper:
 
     def _compute(self, items: list[_Item]) -> tuple[list[KeptGame], ScoreSheet, int, str]:
         sheet = self._new_sheet()
-        rounds = _Rounds(self.size, self.rules)
+        rounds = Rounds(self.size, self.rules)
         dealer = self.first_dealer
         games: list[KeptGame] = []
         for number, item in enumerate(items, 1):
@@ -704,11 +663,9 @@ class ScoreKeeper:
             except (KeeperError, GameInputError, DeclarationError) as exc:
                 raise KeeperError(f"game {number}: {exc}") from None
             games.append(kept)
-        peek = _Rounds(self.size, self.rules)
-        peek.__dict__.update(queue=deque(rounds.queue), kind=rounds.kind, left=rounds.left)
-        return games, sheet, dealer, peek.next()
+        return games, sheet, dealer, rounds.peek()
 
-    def _score(self, number: int, e: GameEntry, dealer: int, rounds: _Rounds,
+    def _score(self, number: int, e: GameEntry, dealer: int, rounds: Rounds,
                sheet: ScoreSheet) -> tuple[KeptGame, int]:
         """One entry at its place: (what it scores, the next dealer)."""
         rules = self.rules
@@ -734,7 +691,7 @@ class ScoreKeeper:
             redeal = rules.all_pass == "redeal"
             explanation = "all passed: the same dealer deals again (no game)" if redeal else "all passed: no score"
             if redeal:
-                rounds.undo()
+                rounds.give_back()
             entry = SheetEntry(number=number, dealer=dealer, seats=seats, declarer=None, game="passed", won=None,
                                scores=tuple(scores), bid=0, bock=in_bock, round=_round_name(kind),
                                details={"explanation": explanation, "redeal": redeal})

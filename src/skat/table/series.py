@@ -28,7 +28,7 @@ from skat.errors import SkatError
 from skat.rules.rulesets import ISKO, RuleSet, get_ruleset
 from skat.table.scoresheet import ScoreSheet, SheetEntry
 
-__all__ = ["Table", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
+__all__ = ["Table", "Rounds", "TableError", "seats_for", "sitting_out", "pirate_rounds_due", "bock_events", "deal_seed",
            "round_score", "TABLE_SEED_BITS"]
 
 TABLE_SEED_BITS = 128
@@ -133,6 +133,66 @@ class _Deal:
     attempt: int
 
 
+class Rounds:
+    """The special rounds of a series (docs/rules.md 7): Bock rounds (and a Ramsch round after each under
+    ``bock_ramsch_round``) queued by the games that trigger them, and the pirate sequence (a Bock round, then
+    a Schieber round) when a total reaches the threshold. A round lasts one deal per player. Both
+    :class:`Table` and the score keeper (:class:`skat.table.keeper.ScoreKeeper`) run their rounds here."""
+
+    def __init__(self, size: int, rules: RuleSet) -> None:
+        self.size, self.rules = size, rules
+        self.queue: deque[str] = deque()
+        """Rounds waiting to start after the current one."""
+        self.kind = "normal"
+        """The kind of the current round: ``normal``, ``bock``, ``pirate_bock``, ``ramsch`` or ``schieber``."""
+        self.left = 0
+        """Deals left in the current special round."""
+        self.pirate_next: float = rules.pirate_threshold if rules.pirate else float("inf")
+        self.pirate_active = False
+
+    def next(self) -> str:
+        """The round kind of the next deal (it takes its place in the round)."""
+        if self.left == 0:
+            if self.kind == "schieber":
+                self.pirate_active = False  # the pirate sequence is over
+            if self.queue:
+                self.kind, self.left = self.queue.popleft(), self.size
+            else:
+                self.kind = "normal"
+        if self.kind != "normal":
+            self.left -= 1
+        return self.kind
+
+    def give_back(self) -> None:
+        """A deal that does not count (a redeal) gives back its place in the round."""
+        if self.kind != "normal":
+            self.left += 1
+
+    def peek(self) -> str:
+        """The round kind the next deal will have, without taking its place."""
+        other = Rounds(self.size, self.rules)
+        other.queue, other.kind, other.left = deque(self.queue), self.kind, self.left
+        other.pirate_next, other.pirate_active = self.pirate_next, self.pirate_active
+        return other.next()
+
+    def after(self, events: Sequence[str], totals: Sequence[int]) -> None:
+        """Queue the rounds a finished game starts: its Bock ``events``, and the pirate sequence at ``totals``."""
+        rules = self.rules
+        for _ in events:
+            self.queue.append("bock")
+            if rules.bock_ramsch_round:
+                self.queue.append("ramsch")
+        if rules.pirate and not self.pirate_active and max(totals) >= self.pirate_next:
+            self.queue.extend(("pirate_bock", "schieber"))
+            self.pirate_active = True
+            self.pirate_next = self.pirate_next + rules.pirate_threshold if rules.pirate_repeat else float("inf")
+
+    @property
+    def next_pirate_threshold(self) -> int | None:
+        """The running total that starts the next pirate sequence (None: no further one)."""
+        return None if self.pirate_next == float("inf") else int(self.pirate_next)
+
+
 class Table:
     """A series at a table of 3, 4 or 5 players under one rule set.
 
@@ -178,11 +238,7 @@ class Table:
         self._attempt = 0
         self._deal: _Deal | None = None
         self._redeal = False
-        self._queue: deque[str] = deque()
-        self._round: str = "normal"
-        self._round_left = 0
-        self._pirate_next: float = rules.pirate_threshold if rules.pirate else float("inf")
-        self._pirate_active = False
+        self._rounds = Rounds(len(names), rules)
 
     # ------------------------------------------------------------------ state
     @property
@@ -209,7 +265,7 @@ class Table:
     @property
     def round(self) -> str:
         """Kind of the current round: ``normal``, ``bock``, ``pirate_bock``, ``ramsch`` or ``schieber``."""
-        return self._deal.round if self._deal is not None else self._round
+        return self._deal.round if self._deal is not None else self._rounds.kind
 
     @property
     def game(self) -> Game | None:
@@ -219,12 +275,12 @@ class Table:
     @property
     def queued_rounds(self) -> list[str]:
         """Special rounds waiting to start after the current one."""
-        return list(self._queue)
+        return list(self._rounds.queue)
 
     @property
     def next_pirate_threshold(self) -> int | None:
         """The running total that starts the next pirate sequence (None: no further one)."""
-        return None if self._pirate_next == float("inf") else int(self._pirate_next)
+        return self._rounds.next_pirate_threshold
 
     @property
     def is_over(self) -> bool:
@@ -254,12 +310,12 @@ class Table:
         if self._redeal:
             self._redeal = False
             self._attempt += 1
-            self._deal = self._start(self._number + 1, self._attempt, self._round, stored)
+            self._deal = self._start(self._number + 1, self._attempt, self._rounds.kind, stored)
             return self._deal.game
         if self._number >= self.games:
             return None
         self._attempt = 0
-        kind = self._next_round_kind()
+        kind = self._rounds.next()
         self._deal = self._start(self._number + 1, 0, kind, stored)
         return self._deal.game
 
@@ -295,19 +351,6 @@ class Table:
         return self.sheet
 
     # ------------------------------------------------------------------ internals
-    def _next_round_kind(self) -> str:
-        if self._round_left == 0:
-            if self._round == "schieber":
-                self._pirate_active = False  # the pirate sequence is over
-            if self._queue:
-                self._round = self._queue.popleft()
-                self._round_left = self.size
-            else:
-                self._round = "normal"
-        if self._round != "normal":
-            self._round_left -= 1
-        return self._round
-
     def _start(self, number: int, attempt: int, kind: str, stored: Mapping[str, Any] | None = None) -> _Deal:
         # the registry loads every variant's game (Officers' Skat too): imported where a deal starts, so
         # that `import skat` and the commands that need no table stay quick
@@ -358,14 +401,7 @@ class Table:
         )
         self.sheet.add(entry)
         self._number = deal.number
-        for _ in events:
-            self._queue.append("bock")
-            if rules.bock_ramsch_round:
-                self._queue.append("ramsch")
-        if rules.pirate and not self._pirate_active and max(self.sheet.totals) >= self._pirate_next:
-            self._queue.extend(("pirate_bock", "schieber"))
-            self._pirate_active = True
-            self._pirate_next = self._pirate_next + rules.pirate_threshold if rules.pirate_repeat else float("inf")
+        self._rounds.after(events, self.sheet.totals)
         if not same_dealer:
             self.dealer = (self.dealer + 1) % n  # after a Grand Hand instead of Ramsch the same dealer deals again
         return False
