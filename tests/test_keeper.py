@@ -347,3 +347,33 @@ def test_a_list_settles_against_the_average_or_pairwise():
     assert average.sheet_json()["settle"] == "average" and "settle" not in average.to_json()
     with pytest.raises(KeeperError, match="'settle' is 'average'"):
         ScoreKeeper(["Ann", "Bob", "Cid"], settle="each")
+
+
+def test_a_grand_hand_instead_of_the_ramsch_has_no_bid_and_the_same_dealer_deals_again():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")  # all pass: Ramsch, Grand Hand may be announced instead
+    keeper.add({"declarer": "Bob", "game": "clubs", "with": 1, "points": 70, "bid": 18})  # Ann deals
+    assert keeper.next_dealer() == "Bob"
+    keeper.add({"declarer": "Cid", "game": "grand", "hand": True, "with": 1, "points": 70,
+                "instead_of_ramsch": True})  # Bob deals; all passed and Cid played Grand Hand instead
+    line = keeper.sheet_json()["games"][1]
+    # by hand: grand hand with 1, play 3 x 24 = 72, no bid to reach
+    assert line["value"] == 72 and line["scores"] == [0, 0, 72] and line["dealer"] == "Bob"
+    assert "the same dealer deals again" in line["explanation"]
+    assert keeper.next_dealer() == "Bob"  # docs/rules.md 6.4: Bob deals again
+    keeper.add({"declarer": "ramsch", "ramsch": {"Cid": 50, "Ann": 40, "Bob": 30}})  # Bob deals, Cid forehand
+    assert keeper.next_dealer() == "Cid"
+    for entry, words in [
+        ({"declarer": "Ann", "game": "grand", "hand": True, "with": 1, "points": 70, "bid": 24,
+          "instead_of_ramsch": True}, "has no bid"),
+        ({"declarer": "Ann", "game": "clubs", "hand": True, "with": 1, "points": 70, "instead_of_ramsch": True},
+         "only a Grand Hand"),
+        ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 30}, "instead_of_ramsch": True},
+         "belong to a declarer's game"),
+    ]:
+        with pytest.raises(KeeperError, match=words):
+            keeper.add(entry)
+    with pytest.raises(KeeperError, match="plays no Grand Hand instead of the Ramsch"):
+        ScoreKeeper(["Ann", "Bob", "Cid"]).add({"declarer": "Bob", "game": "grand", "hand": True, "with": 1,
+                                                 "points": 70, "instead_of_ramsch": True})
+    again = ScoreKeeper.from_json(keeper.to_json())
+    assert again.to_json()["games"][1]["instead_of_ramsch"] is True and again.totals == keeper.totals

@@ -67,6 +67,8 @@ ENTRY_FIELDS: dict[str, str] = {
     "kontra": "true when Kontra was said",
     "re": "true when Re was said (after Kontra)",
     "revoke": "'declarer' or 'defenders': who revoked, ending the game (docs/rules.md 8.3)",
+    "instead_of_ramsch": "true for a Grand Hand announced instead of the Ramsch (ramsch_grand_hand, docs/rules.md "
+                         "6.4): no bid, the same dealer deals again",
     "ramsch": "a Ramsch: each active player's card points, the skat counted to whom it belongs",
     "skat": "a Ramsch: the skat's card points, when 'ramsch' gives the trick points without it",
     "jungfrau": "a Ramsch: the players who took no trick",
@@ -122,6 +124,7 @@ class GameEntry:
     bid: int | None = None
     kontra: bool = False
     re: bool = False
+    instead_of_ramsch: bool = False
     revoke: str | None = None
     ramsch: Mapping[str, int] | None = None
     skat: int | None = None
@@ -152,7 +155,7 @@ class GameEntry:
         declarer = _kind(d["declarer"], (str, int), "declarer", "a player's name or number, 'passed' or 'ramsch'")
         boolean = {k: _kind(d.get(k), (bool,), k, "true or false") or False
                    for k in ("hand", "schneider_announced", "schwarz_announced", "ouvert", "schneider", "schwarz",
-                             "kontra", "re")}
+                             "kontra", "re", "instead_of_ramsch")}
         whole = {k: _kind(d.get(k), (int,), k, "a whole number")
                  for k in ("with", "without", "points", "bid", "skat", "pushes")}
         words = {k: _kind(d.get(k), (str,), k, "a word or a name")
@@ -186,6 +189,7 @@ class GameEntry:
                    with_=whole["with"], without=whole["without"], cards=cards, points=whole["points"],
                    result=words["result"], schneider=boolean["schneider"], schwarz=boolean["schwarz"],
                    bid=whole["bid"], kontra=boolean["kontra"], re=boolean["re"], revoke=words["revoke"],
+                   instead_of_ramsch=boolean["instead_of_ramsch"],
                    ramsch=ramsch, skat=whole["skat"], jungfrau=tuple(jungfrau), durchmarsch=words["durchmarsch"],
                    pushes=whole["pushes"] or 0, last_trick=words["last_trick"], note=note)
 
@@ -708,6 +712,7 @@ class ScoreKeeper:
             won = None
             value = None
             bid = 0
+            instead = False
         else:
             if e.ramsch is not None or e.jungfrau or e.durchmarsch or e.pushes or e.skat is not None:
                 raise KeeperError("'ramsch', 'skat', 'jungfrau', 'durchmarsch' and 'pushes' belong to a Ramsch "
@@ -718,11 +723,23 @@ class ScoreKeeper:
                 raise KeeperError(f"{self.players[declarer]} {role} in this game ({self.players[dealer]} deals, "
                                   f"{', '.join(self.players[p] for p in seats)} play): he cannot be the declarer")
             contract = self._contract(e)
-            if kind in ("ramsch", "schieber") and not (rules.ramsch_grand_hand and contract.game_type == GameType.GRAND
-                                                       and contract.hand):
+            grand_hand = contract.game_type == GameType.GRAND and contract.hand
+            if kind in ("ramsch", "schieber") and not (rules.ramsch_grand_hand and grand_hand):
                 raise KeeperError(f"game {number} is in a {kind} round: every deal is a Ramsch"
                                   + (" (or a Grand Hand)" if rules.ramsch_grand_hand else ""))
-            outcome, explanation = self._value(e, contract)
+            instead = e.instead_of_ramsch or kind in ("ramsch", "schieber")
+            if e.instead_of_ramsch:
+                if not rules.ramsch_grand_hand:
+                    raise KeeperError(f"{rules.name} plays no Grand Hand instead of the Ramsch (ramsch_grand_hand)")
+                if not grand_hand:
+                    raise KeeperError("only a Grand Hand may be announced instead of the Ramsch")
+                if not (kind in ("ramsch", "schieber") or rules.all_pass == "ramsch"):
+                    raise KeeperError(f"{rules.name} has no Ramsch here to play a Grand Hand instead of")
+            if instead and e.bid is not None:
+                raise KeeperError("a Grand Hand instead of the Ramsch has no bid: leave out 'bid'")
+            outcome, explanation = self._value(e, contract, instead)
+            if instead:
+                explanation += "; instead of the Ramsch: the same dealer deals again"
             score = round_score(outcome.score, won=outcome.won, hand=contract.hand, round_kind=kind, rules=rules)
             if score != outcome.score:
                 explanation += f"; {score:+d} in a Bock round"
@@ -744,7 +761,9 @@ class ScoreKeeper:
                            round=_round_name(kind), details={"explanation": explanation, "events": events})
         sheet.add(entry)
         rounds.after(events, sheet.totals)
-        return KeptGame(number, e, False, entry, outcome, explanation, tuple(events)), (dealer + 1) % self.size
+        same_dealer = e.kind == "game" and instead
+        return (KeptGame(number, e, False, entry, outcome, explanation, tuple(events)),
+                dealer if same_dealer else (dealer + 1) % self.size)
 
     def _contract(self, e: GameEntry) -> Contract:
         if e.game is None:
@@ -761,12 +780,13 @@ class ScoreKeeper:
         return Contract(gt, hand=e.hand, schneider=e.schneider_announced, schwarz=e.schwarz_announced,
                         ouvert=e.ouvert)
 
-    def _value(self, e: GameEntry, contract: Contract) -> tuple[Outcome, str]:
+    def _value(self, e: GameEntry, contract: Contract, instead_of_ramsch: bool = False) -> tuple[Outcome, str]:
         rules = self.rules
         gt = contract.game_type
-        if e.bid is None:
+        if e.bid is None and not instead_of_ramsch:
             raise KeeperError("give the bid (18 when forehand played after two passes)")
-        check_bid(e.bid, rules)
+        if e.bid is not None:
+            check_bid(e.bid, rules)
         if e.re and not e.kontra:
             raise KeeperError("Re answers Kontra: set kontra too")
         cards = None
@@ -891,7 +911,7 @@ def _refuse_game_fields(e: GameEntry) -> None:
     given = [name for name in ("game", "with", "without", "cards", "points", "result", "bid", "revoke")
              if getattr(e, "with_" if name == "with" else name) is not None]
     given += [name for name in ("hand", "schneider_announced", "schwarz_announced", "ouvert", "schneider", "schwarz",
-                                "kontra", "re") if getattr(e, name)]
+                                "kontra", "re", "instead_of_ramsch") if getattr(e, name)]
     if given:
         what = "a deal that all passed" if e.kind == "passed" else "a Ramsch (it has no declarer)"
         raise KeeperError(f"{', '.join(given)} belong to a declarer's game, not to {what}")
