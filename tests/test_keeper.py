@@ -377,3 +377,23 @@ def test_a_grand_hand_instead_of_the_ramsch_has_no_bid_and_the_same_dealer_deals
                                                  "points": 70, "instead_of_ramsch": True})
     again = ScoreKeeper.from_json(keeper.to_json())
     assert again.to_json()["games"][1]["instead_of_ramsch"] is True and again.totals == keeper.totals
+
+
+def test_a_ramsch_may_be_entered_by_its_loser_alone():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")
+    keeper.add({"declarer": "ramsch", "ramsch": {"Bob": 62}})
+    keeper.add({"declarer": "ramsch", "ramsch": {"Cid": 70}, "jungfrau": ["Ann"]})
+    # by hand (Augenramsch, docs/rules.md 6.2): the loser pays his card points, doubled for a Jungfrau
+    assert [g["scores"] for g in keeper.sheet_json()["games"]] == [[0, -62, 0], [0, 0, -140]]
+    assert keeper.to_json()["games"][0]["ramsch"] == {"Bob": 62}  # kept as entered
+    full = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")
+    full.add({"declarer": "ramsch", "ramsch": {"Ann": 30, "Bob": 62, "Cid": 28}})
+    assert full.totals == [0, -62, 0]
+    for entry, words in [({"ramsch": {"Cid": 40}}, "need not be the only one with most"),
+                         ({"ramsch": {"Cid": 60}, "jungfrau": ["Ann"]}, "need not be the only one"),
+                         ({"ramsch": {"Cid": 90}, "jungfrau": ["Ann", "Bob"]}, "made a Durchmarsch"),
+                         ({"ramsch": {"Cid": 0}}, "1 to 120"),
+                         ({"ramsch": {"Cid": 70}, "jungfrau": ["Cid"]}, "cannot be the loser")]:
+        with pytest.raises(KeeperError, match=words):
+            keeper.add({"declarer": "ramsch", **entry})
+    assert len(keeper.games) == 2

@@ -822,15 +822,47 @@ class ScoreKeeper:
             text = f"{revoke_note}; {text}"
         return outcome, text
 
+    @staticmethod
+    def _loser_only(e: GameEntry, active: list[str]) -> dict[str, int]:
+        """A Ramsch entered by its loser alone (his card points, the skat counted to whom it belongs): the
+        others' points as any split of the rest that leaves him the only one with most (they do not change
+        the score: the loser pays his own points)."""
+        (loser, points), = e.ramsch.items()
+        if e.skat is not None:
+            raise KeeperError("with 'skat' give every player's trick points")
+        if e.durchmarsch is not None:
+            raise KeeperError(f"a Durchmarsch is entered with every player's card points ({e.durchmarsch} 120)")
+        if not 0 < points <= 120:
+            raise KeeperError(f"{loser}'s {points} card points are impossible for the loser of a Ramsch: 1 to 120")
+        if loser in e.jungfrau:
+            raise KeeperError(f"{loser} took no trick (Jungfrau) and cannot be the loser")
+        others = [n for n in active if n != loser]
+        free = [n for n in others if n not in e.jungfrau]
+        rest = 120 - points
+        split = {n: 0 for n in others}
+        if not free:
+            raise KeeperError(f"the other two took no trick: {loser} made a Durchmarsch; enter it as one")
+        if len(free) == 1:
+            split[free[0]] = rest
+        else:
+            split[free[0]], split[free[1]] = rest - rest // 2, rest // 2
+        if max(split.values()) >= points:
+            raise KeeperError(f"with {points} card points {loser} need not be the only one with most: enter every "
+                              "player's card points")
+        return {loser: points, **split}
+
     def _ramsch(self, e: GameEntry, seats: tuple[int, int, int], kind: str) -> tuple[tuple[int, int, int], str]:
         rules = self.rules
         if e.ramsch is None:
             raise KeeperError("a Ramsch needs each active player's card points: 'ramsch': {name: points, ...}")
         active = [self.players[p] for p in seats]
-        named = set(e.ramsch)
+        ramsch = dict(e.ramsch)
+        if len(ramsch) == 1 and set(ramsch) <= set(active) and rules.ramsch_scoring != "hoyle":
+            ramsch = self._loser_only(e, active)
+        named = set(ramsch)
         if named != set(active):
             missing = [n for n in active if n not in named]
-            extra = [n for n in e.ramsch if n not in active]
+            extra = [n for n in ramsch if n not in active]
             why = []
             if missing:
                 why.append(f"{', '.join(missing)} played and needs card points")
@@ -838,10 +870,10 @@ class ScoreKeeper:
                 why.append(f"{', '.join(extra)} did not play this deal" if all(x in self.players for x in extra)
                            else f"{', '.join(extra)} is not at the table")
             raise KeeperError(f"the Ramsch is played by {', '.join(active)}: " + "; ".join(why))
-        pts = [e.ramsch[n] for n in active]
-        bad = next((n for n in active if not 0 <= e.ramsch[n] <= 120), None)
+        pts = [ramsch[n] for n in active]
+        bad = next((n for n in active if not 0 <= ramsch[n] <= 120), None)
         if bad is not None:
-            raise KeeperError(f"{bad}'s {e.ramsch[bad]} card points are impossible: 0 to 120")
+            raise KeeperError(f"{bad}'s {ramsch[bad]} card points are impossible: 0 to 120")
         skat = e.skat
         if skat is not None and not 0 <= skat <= 22:
             raise KeeperError(f"a skat of {skat} card points is impossible: two cards hold 0 to 22")
@@ -852,8 +884,8 @@ class ScoreKeeper:
         for name in e.jungfrau:
             if name not in active:
                 raise KeeperError(f"Jungfrau {name!r} did not play this deal")
-            if e.ramsch[name] != 0:
-                raise KeeperError(f"{name} took no trick (Jungfrau) but has {e.ramsch[name]} card points")
+            if ramsch[name] != 0:
+                raise KeeperError(f"{name} took no trick (Jungfrau) but has {ramsch[name]} card points")
         jungfrau = {active.index(n) for n in e.jungfrau}
         durch = None
         if e.durchmarsch is not None:
