@@ -397,3 +397,14 @@ def test_a_ramsch_may_be_entered_by_its_loser_alone():
         with pytest.raises(KeeperError, match=words):
             keeper.add({"declarer": "ramsch", **entry})
     assert len(keeper.games) == 2
+
+
+def test_the_rounds_due_are_shown_as_they_run():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")  # a game lost 60:60 starts a Bock round
+    assert keeper.rounds_due() == {"current": "normal", "left": 0, "queued": []}
+    keeper.add({"declarer": "Bob", "game": "clubs", "with": 1, "points": 60, "bid": 18})
+    assert keeper.rounds_due() == {"current": "normal", "left": 0, "queued": ["bock"]}
+    assert keeper.upcoming_round() == "bock"
+    keeper.add({"declarer": "Cid", "game": "clubs", "with": 1, "points": 60, "bid": 18})  # in the Bock round, again
+    assert keeper.rounds_due() == {"current": "bock", "left": 2, "queued": ["bock"]}
+    assert keeper.sheet_json()["rounds_due"] == keeper.rounds_due()

@@ -298,6 +298,7 @@ class ScoreKeeper:
         self._sheet = self._new_sheet()
         self._next_dealer = self.first_dealer
         self._peek_round = "normal"
+        self._rounds = Rounds(len(names), self.rules)
         self._commit([])
 
     # ------------------------------------------------------------------ changes
@@ -391,6 +392,13 @@ class ScoreKeeper:
     def complete(self) -> bool:
         """Whether a list with a :attr:`limit` holds all its games."""
         return self.limit is not None and self.played >= self.limit
+
+    def rounds_due(self) -> dict[str, Any]:
+        """The special rounds: the one under way (``kind`` and the deals ``left`` in it) and those ``queued``
+        after it (Bock, Ramsch, pirate), as the list shows them."""
+        r = self._rounds
+        current = r.kind if r.left else "normal"
+        return {"current": current, "left": r.left if current != "normal" else 0, "queued": list(r.queue)}
 
     def upcoming_round(self) -> str:
         """The kind of round the next game belongs to (``normal``, ``bock``, ``ramsch``, ...)."""
@@ -518,7 +526,8 @@ class ScoreKeeper:
                "games": lines, "totals": sheet["totals"], "games_won": sheet["games_won"],
                "games_lost": sheet["games_lost"], "seeger_fabian": sheet["seeger_fabian"],
                "settlement": sheet["settlement"], "next_dealer": self.next_dealer(),
-               "upcoming_round": self.upcoming_round(), "played": self.played, "limit": self.limit,
+               "upcoming_round": self.upcoming_round(), "rounds_due": self.rounds_due(), "played": self.played,
+               "limit": self.limit,
                "settle": self.settle, "balance": [_decimal(b) for b in self.balance]}
         if self.price is not None:
             out["price"] = str(self.price)
@@ -650,10 +659,11 @@ class ScoreKeeper:
 
     def _commit(self, items: list[_Item]) -> None:
         """Recompute the whole list from ``items``; on an impossible entry raise and keep the old list."""
-        games, sheet, dealer, peek = self._compute(items)
-        self._items, self._games, self._sheet, self._next_dealer, self._peek_round = items, games, sheet, dealer, peek
+        games, sheet, dealer, rounds = self._compute(items)
+        self._items, self._games, self._sheet, self._next_dealer = items, games, sheet, dealer
+        self._rounds, self._peek_round = rounds, rounds.peek()
 
-    def _compute(self, items: list[_Item]) -> tuple[list[KeptGame], ScoreSheet, int, str]:
+    def _compute(self, items: list[_Item]) -> tuple[list[KeptGame], ScoreSheet, int, Rounds]:
         sheet = self._new_sheet()
         rounds = Rounds(self.size, self.rules)
         dealer = self.first_dealer
@@ -667,7 +677,7 @@ class ScoreKeeper:
             except (KeeperError, GameInputError, DeclarationError) as exc:
                 raise KeeperError(f"game {number}: {exc}") from None
             games.append(kept)
-        return games, sheet, dealer, rounds.peek()
+        return games, sheet, dealer, rounds
 
     def _score(self, number: int, e: GameEntry, dealer: int, rounds: Rounds,
                sheet: ScoreSheet) -> tuple[KeptGame, int]:
