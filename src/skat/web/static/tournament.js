@@ -275,7 +275,8 @@ function renderRanking(s) {
   const th = (long, short, cls) => h("th", { scope: "col", cls, title: long },
     h("span", { cls: "long" }, long), h("span", { cls: "short" }, short));
   const head = h("tr", {}, th(T("rank"), T("rankShort"), "num"), h("th", { scope: "col" }, T("player")),
-    th(T("points"), T("pointsShort"), "num pts"), th(T("won"), T("wonShort"), "num"), th(T("lost"), T("lostShort"), "num"),
+    h("th", { scope: "col", cls: "num pts", title: T("points") },
+      h("span", { cls: "short" }, T("pointsShort")), h("span", { cls: "long" }, T("pointsShort"), h("small", {}, " " + T("sf")))), th(T("won"), T("wonShort"), "num"), th(T("lost"), T("lostShort"), "num"),
     numbers.map((n) => th(T("seriesCol", { n }), T("seriesShort", { n }), "num ser")));
   const rows = s.ranking.map((r) => h("tr", { cls: [r.withdrawn ? "withdrawn" : "", r.rank <= 3 ? "top" : ""].join(" ").trim() || null },
     h("td", { cls: "num rank" }, r.rank),
@@ -393,6 +394,7 @@ async function startTournament(id) {
   if (TN.director) wireDesk();
   try {
     update(await api("GET", `/api/tournaments/${id}`));
+    if (TN.director && !TN.state.series.length) loadKeys();  // is the key the director's? (else dropped)
   } catch (err) {
     banner(err.status === 404 ? T("notFound") : T("error", { m: err.message }));
     $("#tn-view").classList.add("hidden");
