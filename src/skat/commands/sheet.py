@@ -15,7 +15,6 @@ with exit status 2 and a message naming the game's number and the reason. YAML n
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from pathlib import Path
@@ -67,31 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(keeper.sheet_json(), indent=1, ensure_ascii=False))
     elif args.csv:
-        write_csv(keeper, sys.stdout)
+        sys.stdout.write(keeper.to_csv())
     else:
         print(keeper.format_text())
     return 0
-
-
-def write_csv(keeper: ScoreKeeper, out) -> None:
-    """One row per game: number, dealer, declarer, game, matadors, bid, value, entry, then each player's
-    score and running total; struck games are marked and score nothing."""
-    writer = csv.writer(out, lineterminator="\n")
-    names = keeper.players
-    writer.writerow(["#", "struck", "dealer", "declarer", "game", "round", "matadors", "bid", "value", "won"]
-                    + [f"{n} score" for n in names] + [f"{n} total" for n in names] + ["explanation"])
-    sheet = keeper.sheet_json()
-    for line in sheet["games"]:
-        if line["struck"]:
-            writer.writerow([line["number"], "yes"] + [""] * (8 + 2 * len(names)) + [""])
-            continue
-        entry = line["entry"]
-        mat = f"with {entry['with']}" if "with" in entry else f"without {entry['without']}" if "without" in entry \
-            else ""
-        won = "" if line["won"] is None else "yes" if line["won"] else "no"
-        writer.writerow([line["number"], "", line["dealer"], line["declarer"] or entry["declarer"], line["game"],
-                         line["round"], mat, line["bid"] or "", line["value"] or "", won]
-                        + line["scores"] + line["totals"] + [line["explanation"]])
-    writer.writerow(["total", "", "", "", "", "", "", "", "", ""] + [""] * len(names) + sheet["totals"] + [""])
-    writer.writerow(["Seeger-Fabian", "", "", "", "", "", "", "", "", ""] + [""] * len(names)
-                    + sheet["seeger_fabian"] + [""])

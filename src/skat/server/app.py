@@ -27,6 +27,8 @@ from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
 from skat.server.errors import BadJSONError, ErrorBoundary, json_object
+from skat.server.keeper import KeeperService
+from skat.server.keeper import router as keeper_router
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
@@ -109,6 +111,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url="/api/docs",
                   openapi_url="/api/openapi.json", redoc_url=None)
     app.state.manager = manager
+    app.state.keeper = KeeperService(manager.store)
+    manager.listeners.append(app.state.keeper)
     app.state.analyses = analyses
     app.state.limiter = limiter
 
@@ -274,6 +278,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
+    app.include_router(keeper_router)  # the score keeper of real tables (docs/keeper-server.md)
     app.include_router(officers_router)  # the Officers' Skat page; the older REST API's stored tables, read-only
     app.add_middleware(ErrorBoundary)
     app.add_middleware(RateLimits, limiter=limiter)  # before any handler: a refused request changes nothing

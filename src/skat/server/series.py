@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from skat.rules.rulesets import RuleSet
 from skat.table.officers import OfficersSeries, SheetRow
-from skat.table.scoresheet import SheetEntry
+from skat.table.scoresheet import SheetEntry, csv_cell
 from skat.table.series import Table, deal_seed
 from skat.variants.officers.game import OfficersGame
 
@@ -349,12 +349,6 @@ def _contract_words(contract: dict[str, Any], game: str) -> str:
     return " ".join(words)
 
 
-def _cell(text: str) -> str:
-    """A name as a CSV cell: one a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``) is quoted
-    with a leading apostrophe."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _made(row: dict[str, Any], level: str) -> str:
     """Schneider or Schwarz in a CSV cell: ``announced``, ``made``, both or nothing."""
     words = [w for w, on in (("announced", row.get(level + "_announced")), ("made", row.get(level))) if on]
@@ -373,7 +367,7 @@ def sheet_csv(sheet: dict[str, Any], names: list[str]) -> str:
     the browser's sheet (docs/protocol.md, ``GET /api/tables/{id}/sheet.csv``)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
-    names = [_cell(n) for n in names]
+    names = [csv_cell(n) for n in names]
     if sheet.get("variant") == "officers":
         w.writerow(["No.", "Forehand", "Game", "Chooser", *(f"{n} card points" for n in names),
                     *(f"{n} score" for n in names), *names])

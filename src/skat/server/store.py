@@ -20,6 +20,8 @@ The schema is kept by Alembic migrations (``skat/server/migrations``), run when 
 database (:func:`migrate`); a database made before migrations existed is recognised and stamped with the
 baseline revision first. Every server table (:mod:`skat.server.tables`: Skat, and Officers' Skat with
 ``"variant": "officers"``) lives in ``skat_tables``, ``skat_seats``, ``skat_deals`` and ``skat_actions``.
+The score keeper's lists of real tables and club tournaments (:mod:`skat.server.keeper`, docs/keeper-server.md)
+live in ``keeper_lists``, ``keeper_changes`` and ``tournaments``.
 The retired REST-polling Officers' Skat API kept its tables in three tables of its own, kept and never dropped,
 now only read (:func:`skat.server.officers.stored_state`, ``GET /api/officers/tables/{id}``):
 ``officers_tables`` (token hash, variant, options, seed, the person's seat, game number, seq, the
@@ -78,7 +80,7 @@ T = TypeVar("T")
 
 NOTICE_CHANNEL = "skat_tables"
 """The PostgreSQL channel of the notices (``LISTEN skat_tables``)."""
-HEAD_REVISION = "0002"
+HEAD_REVISION = "0003"
 """The newest migration: a database a store opened is at this revision."""
 MAX_BATCH = 256
 MAX_NOTICE_BYTES = 7000
@@ -131,6 +133,37 @@ ready_t = Table(
     Column("table_id", String(32), primary_key=True),
     Column("deal_no", Integer, primary_key=True),  # the deal that ended; the next starts when all are ready
     Column("position", Integer, primary_key=True),
+)
+
+keeper_lists_t = Table(
+    "keeper_lists", metadata,  # the score keeper's list of a real table (skat.server.keeper)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("data", Text, nullable=False),  # ScoreKeeper.to_json(), every game's history included
+    Column("seq", Integer, nullable=False),  # accepted changes so far
+    Column("tournament_id", String(32), nullable=True, index=True),  # a tournament table's list
+    Column("series", Integer, nullable=True),
+    Column("table_no", Integer, nullable=True),
+)
+keeper_changes_t = Table(
+    "keeper_changes", metadata,  # each accepted change's id with its answer: a change sent again changes nothing
+    Column("list_id", String(32), primary_key=True),
+    Column("change_id", String(64), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("answer", Text, nullable=False),
+)
+tournaments_t = Table(
+    "tournaments", metadata,  # a club tournament: players, settings and draws (its tables' lists are keeper_lists)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("seq", Integer, nullable=False),
 )
 
 officers_tables_t = Table(

@@ -1014,6 +1014,9 @@ class TableManager:
         self._use_processes = bot_processes
         self.fanout: Fanout | None = None
         """The notices of the other server processes and the table leases (PostgreSQL; None on SQLite)."""
+        self.listeners: list[Any] = []
+        """Others that hear the notices not about a table (the score keeper's lists): objects with
+        ``on_notice(notice)`` and ``on_missed()``, called on the event loop."""
         self._sweeper: asyncio.Task | None = None
         self._restoring: asyncio.Task | None = None
         self._loading: dict[str, asyncio.Future] = {}
@@ -1458,6 +1461,8 @@ class TableManager:
         """A notice of another server process (on the event loop)."""
         table_id = notice.get("t")
         if not isinstance(table_id, str):
+            for listener in self.listeners:
+                listener.on_notice(notice)
             return
         table = self.tables.get(table_id)
         if notice.get("k") == "new":
@@ -1472,6 +1477,8 @@ class TableManager:
         table.inbox_notice(notice)
 
     def _missed_notices(self) -> None:
+        for listener in self.listeners:
+            listener.on_missed()
         for table in list(self.tables.values()):
             table.inbox_notice({"k": "sync"})
 

@@ -20,6 +20,8 @@ docs/keeper.md.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections import deque
@@ -36,7 +38,7 @@ from skat.rules.contract import Contract, DeclarationError
 from skat.rules.ranking import GameType
 from skat.rules.rulesets import ISKO, RuleSet, RuleSetError, get_ruleset
 from skat.rules.value import Outcome
-from skat.table.scoresheet import ScoreSheet, SheetEntry
+from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
 from skat.table.series import bock_events, round_score, seats_for
 from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
 
@@ -542,6 +544,32 @@ class ScoreKeeper:
             out["price"] = str(self.price)
             out["money"] = [_decimal(m) for m in self.money or []]
         return out
+
+    def to_csv(self) -> str:
+        """The list for a spreadsheet, one row per game: number, dealer, declarer, game, round, matadors, bid,
+        value, won, then each player's score and running total, and the explanation; struck games are marked
+        and score nothing. Names that would read as a formula are quoted (:func:`csv_cell`)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        names = [csv_cell(n) for n in self.players]
+        writer.writerow(["#", "struck", "dealer", "declarer", "game", "round", "matadors", "bid", "value", "won"]
+                        + [f"{n} score" for n in names] + [f"{n} total" for n in names] + ["explanation"])
+        sheet = self.sheet_json()
+        for line in sheet["games"]:
+            if line["struck"]:
+                writer.writerow([line["number"], "yes"] + [""] * (8 + 2 * len(names)) + [""])
+                continue
+            entry = line["entry"]
+            mat = f"with {entry['with']}" if "with" in entry else f"without {entry['without']}" if "without" in entry \
+                else ""
+            won = "" if line["won"] is None else "yes" if line["won"] else "no"
+            writer.writerow([line["number"], "", csv_cell(line["dealer"]), csv_cell(line["declarer"] or entry["declarer"]),
+                             line["game"], line["round"], mat, line["bid"] or "", line["value"] or "", won]
+                            + line["scores"] + line["totals"] + [line["explanation"]])
+        writer.writerow(["total", "", "", "", "", "", "", "", "", ""] + [""] * len(names) + sheet["totals"] + [""])
+        writer.writerow(["Seeger-Fabian", "", "", "", "", "", "", "", "", ""] + [""] * len(names)
+                        + sheet["seeger_fabian"] + [""])
+        return out.getvalue()
 
     # ------------------------------------------------------------------ text
     def format_text(self) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["SheetEntry", "ScoreSheet", "settlement", "seeger_fabian_score"]
+__all__ = ["SheetEntry", "ScoreSheet", "settlement", "seeger_fabian_score", "csv_cell"]
 
 
 @dataclass(frozen=True)
@@ -224,3 +224,9 @@ class ScoreSheet:
 
     def __str__(self) -> str:
         return self.format_table()
+
+
+def csv_cell(text: str) -> str:
+    """A name as a CSV cell: one a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``) is quoted
+    with a leading apostrophe."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -1,0 +1,462 @@
+"""The score keeper of real tables on the server: lists entered from a phone and followed by link
+(docs/keeper-server.md).
+
+The library decides (:class:`skat.table.keeper.ScoreKeeper`: every value, every refusal with its reason,
+the history of every entry); this module stores and serves:
+
+* :class:`KeeperService` keeps the lists in the store's ``keeper_lists`` and ``keeper_changes`` tables.
+  A change request is applied in the store's writer thread inside one transaction that reads the list
+  (``SELECT ... FOR UPDATE`` on PostgreSQL, so two server processes never apply changes to one list at
+  once), applies each change with the library and writes the list, its ``seq`` and the accepted change
+  ids together; a change id seen before answers what it answered then and changes nothing, which is
+  how a page that entered games offline sends them again safely.
+* Followers (``/ws/keeper/{id}``) get the list's state after every change: from this process at once,
+  from another process through the notice ``{"kl": id}`` of the commit (PostgreSQL fan-out).
+* :data:`router` holds the REST routes and the WebSocket; the pages ``/keeper`` and ``/k/{id}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import re
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, Response
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from skat.rules.rulesets import PRESETS, get_ruleset
+from skat.server.errors import BadJSONError, json_object
+from skat.server.store import Store, keeper_changes_t, keeper_lists_t
+from skat.server.tables import TableError, hash_token
+from skat.table.keeper import ENTRY_FIELDS, KeeperError, ScoreKeeper
+
+__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets"]
+
+log = logging.getLogger("skat.server.keeper")
+
+KEY_HEADER = "X-Keeper-Key"
+MAX_CHANGES = 200
+"""Changes one request may carry."""
+MAX_NAME = 200
+MAX_AUTHOR = 100
+CHANGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+STATE_CACHE = 256
+"""Lists whose computed state a process keeps in memory (the most recently used)."""
+PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "keeper.html"
+OPS = ("add", "edit", "strike", "restore")
+
+Sender = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+def table_key(director_key: str, list_id: str) -> str:
+    """The key of a tournament table's list, derived from the director's key (nothing stored in the clear)."""
+    return hmac.new(director_key.encode(), list_id.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def keeper_rulesets() -> list[dict[str, Any]]:
+    """The rule sets a list may use (standard Skat), each with what it plays, for the page's entry form."""
+    out = []
+    for name in PRESETS:
+        rules = get_ruleset(name)
+        if name == "isko" or rules.variant != "standard":
+            continue
+        out.append({"name": name, "description": rules.description, "kontra": rules.kontra,
+                    "kontra_re": rules.kontra_re, "all_pass": rules.all_pass,
+                    "ramsch": rules.all_pass == "ramsch" or rules.bock_ramsch_round or rules.pirate,
+                    "ramsch_grand_hand": rules.ramsch_grand_hand, "schieberamsch": rules.schieberamsch or rules.pirate,
+                    "bock": bool(rules.bock_triggers) or rules.pirate, "pirate": rules.pirate,
+                    "bid_values": list(rules.bid_values)})
+    return out
+
+
+class _NoList(TableError):
+    def __init__(self, list_id: str) -> None:
+        super().__init__("no_list", f"there is no list {list_id!r} (a mistyped or cut-short link?)", 404)
+
+
+def _check_id(list_id: str) -> None:
+    if not re.fullmatch(r"[0-9a-f]{32}", list_id):
+        raise _NoList(list_id)
+
+
+class KeeperService:
+    """The lists of one server process: stored in ``store``, their states cached, their followers told."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._states: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
+        self._followers: dict[str, set[Sender]] = {}
+        self._tasks: set[asyncio.Task] = set()
+
+    # ------------------------------------------------------------------ lists
+    async def create(self, body: dict[str, Any], *, tournament: dict[str, Any] | None = None,
+                     key: str | None = None) -> dict[str, Any]:
+        """Make a list from a keeper's file (``name`` besides); the answer holds its key, once."""
+        name = body.pop("name", "") if isinstance(body, dict) else ""
+        if not isinstance(name, str) or len(name) > MAX_NAME:
+            raise TableError("bad_request", f"'name' is a text of at most {MAX_NAME} characters")
+        try:
+            keeper = ScoreKeeper.from_json(body, author="import")
+        except KeeperError as exc:
+            raise TableError("impossible", str(exc), 422) from None
+        list_id = secrets.token_hex(16)
+        if key is None:
+            key = secrets.token_urlsafe(24)
+        data = keeper.to_json()
+        now = time.time()
+        row = {"id": list_id, "name": name.strip(), "created": now, "updated": now, "key_hash": hash_token(key),
+               "data": json.dumps(data, ensure_ascii=False), "seq": 0, "tournament_id": None, "series": None,
+               "table_no": None}
+        if tournament is not None:
+            row.update(tournament_id=tournament["id"], series=tournament["series"], table_no=tournament["table"])
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(keeper_lists_t).values(**row))
+        await self.store.write(op)
+        state = self._remember(list_id, 0, self._state(row, keeper))
+        return {**state, "key": key, "keeper_url": f"/k/{list_id}#key={key}"}
+
+    async def state(self, list_id: str) -> dict[str, Any]:
+        """The list's state (docs/keeper-server.md): seq, the stored list, the computed sheet."""
+        _check_id(list_id)
+        row = await self.store.read(self._load_row, list_id)
+        if row is None:
+            raise _NoList(list_id)
+        cached = self._states.get(list_id)
+        if cached is not None and cached[0] == row["seq"]:
+            self._states.move_to_end(list_id)
+            return cached[1]
+        keeper = ScoreKeeper.from_json(json.loads(row["data"]))
+        return self._remember(list_id, row["seq"], self._state(row, keeper))
+
+    async def keeper(self, list_id: str) -> ScoreKeeper:
+        """The list as a :class:`ScoreKeeper` (for the CSV and the printed list)."""
+        return ScoreKeeper.from_json((await self.state(list_id))["list"])
+
+    async def apply(self, list_id: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
+        """Apply a change request: one result per change, then the new state."""
+        _check_id(list_id)
+        changes = _read_changes(body)
+        if not key:
+            raise TableError("bad_key", f"entering games needs the list's key (header {KEY_HEADER})", 403)
+        key_hash = hash_token(key)
+        stored = await self.store.read(self._load_row, list_id)
+        if stored is None:
+            raise _NoList(list_id)
+        _check_key(stored, key, key_hash)
+
+        def op(conn: Connection) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
+            return _apply(conn, self.store.shared, list_id, key, key_hash, changes)
+        results, row, keeper = await self.store.write(op, {"kl": list_id})
+        state = self._remember(list_id, row["seq"], self._state(row, keeper))
+        self._broadcast(list_id, state)
+        return {"results": results, **state}
+
+    async def check(self, list_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Value an entry at the end of the list (or as an edit of game ``number``) without storing it."""
+        entry = body.get("entry")
+        number = body.get("number")
+        if not isinstance(entry, dict):
+            raise TableError("bad_request", "'entry' must be a game as docs/keeper.md describes it")
+        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+            raise TableError("bad_request", "'number' is the number of the game an edit replaces")
+        keeper = await self.keeper(list_id)
+        try:
+            if number is None:
+                number = keeper.add(entry)
+            else:
+                keeper.edit(number, entry)
+        except KeeperError as exc:
+            return {"ok": False, "error": "impossible", "message": str(exc)}
+        return {"ok": True, "line": keeper.sheet_json()["games"][number - 1]}
+
+    # -------------------------------------------------------------- followers
+    def follow(self, list_id: str, send: Sender) -> None:
+        self._followers.setdefault(list_id, set()).add(send)
+
+    def unfollow(self, list_id: str, send: Sender) -> None:
+        followers = self._followers.get(list_id)
+        if followers is not None:
+            followers.discard(send)
+            if not followers:
+                del self._followers[list_id]
+
+    def on_notice(self, notice: dict[str, Any]) -> None:
+        """A notice of another server process (on the event loop): a list changed there."""
+        list_id = notice.get("kl")
+        if isinstance(list_id, str) and list_id in self._followers:
+            self._background(self._reload(list_id))
+
+    def on_missed(self) -> None:
+        """Notices may have been missed (the listening connection was lost): tell every follower the state."""
+        for list_id in list(self._followers):
+            self._background(self._reload(list_id))
+
+    async def _reload(self, list_id: str) -> None:
+        self._states.pop(list_id, None)
+        try:
+            state = await self.state(list_id)
+        except TableError:
+            return
+        self._broadcast(list_id, state)
+
+    def _broadcast(self, list_id: str, state: dict[str, Any]) -> None:
+        message = {"type": "list", **state}
+        for send in list(self._followers.get(list_id, ())):
+            self._background(send(message))
+
+    def _background(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+
+        def done(t: asyncio.Task) -> None:
+            self._tasks.discard(t)
+            if not t.cancelled() and t.exception() is not None:
+                log.warning("telling a list's followers failed: %r", t.exception())
+        task.add_done_callback(done)
+
+    # -------------------------------------------------------------- internals
+    def _load_row(self, list_id: str) -> dict[str, Any] | None:
+        with self.store.engine.connect() as conn:
+            row = conn.execute(select(keeper_lists_t).where(keeper_lists_t.c.id == list_id)).mappings().first()
+        return None if row is None else dict(row)
+
+    def _remember(self, list_id: str, seq: int, state: dict[str, Any]) -> dict[str, Any]:
+        cached = self._states.get(list_id)
+        if cached is None or cached[0] <= seq:
+            self._states[list_id] = (seq, state)
+            self._states.move_to_end(list_id)
+            while len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+        return state
+
+    @staticmethod
+    def _state(row: dict[str, Any], keeper: ScoreKeeper) -> dict[str, Any]:
+        tournament = None
+        if row.get("tournament_id"):
+            tournament = {"id": row["tournament_id"], "series": row["series"], "table": row["table_no"]}
+        return {"id": row["id"], "name": row["name"], "url": f"/k/{row['id']}", "seq": row["seq"],
+                "list": keeper.to_json(), "sheet": keeper.sheet_json(), "tournament": tournament}
+
+
+def _read_changes(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The changes of a request, checked for their form (the keeper judges what they enter)."""
+    changes = body.get("changes")
+    if not isinstance(changes, list) or not changes:
+        raise TableError("bad_request", "the body is {\"changes\": [...]}: a list of changes (docs/keeper-server.md)")
+    if len(changes) > MAX_CHANGES:
+        raise TableError("too_large", f"at most {MAX_CHANGES} changes a request, not {len(changes)}", 413)
+    out = []
+    for i, ch in enumerate(changes, 1):
+        where = f"change {i}"
+        if not isinstance(ch, dict):
+            raise TableError("bad_request", f"{where} is not an object")
+        cid = ch.get("id")
+        if not isinstance(cid, str) or not CHANGE_ID.fullmatch(cid):
+            raise TableError("bad_request", f"{where}: 'id' names the change: 1 to 64 letters, digits, '-' or '_'")
+        op = ch.get("op")
+        if op not in OPS:
+            raise TableError("bad_request", f"{where} ({cid}): 'op' is one of {', '.join(OPS)}, not {op!r}")
+        number = ch.get("number")
+        if op != "add" and (isinstance(number, bool) or not isinstance(number, int)):
+            raise TableError("bad_request", f"{where} ({cid}): {op} needs the 'number' of the game")
+        if op in ("add", "edit") and not isinstance(ch.get("entry"), dict):
+            raise TableError("bad_request", f"{where} ({cid}): {op} needs the 'entry', a game as docs/keeper.md has it")
+        author = ch.get("author", "")
+        at = ch.get("at")
+        reason = ch.get("reason", "")
+        if not isinstance(author, str) or len(author) > MAX_AUTHOR:
+            raise TableError("bad_request", f"{where} ({cid}): 'author' is a name of at most {MAX_AUTHOR} characters")
+        if at is not None and not (isinstance(at, str) and _time_ok(at)):
+            raise TableError("bad_request", f"{where} ({cid}): 'at' is an ISO 8601 time such as "
+                             "2026-12-01T20:15:03+00:00")
+        if not isinstance(reason, str) or len(reason) > 500:
+            raise TableError("bad_request", f"{where} ({cid}): 'reason' is a text of at most 500 characters")
+        out.append({"id": cid, "op": op, "number": number, "entry": ch.get("entry"), "author": author.strip(),
+                    "at": at, "reason": reason})
+    return out
+
+
+def _time_ok(text: str) -> bool:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return len(text) <= 40
+
+
+def _check_key(row: dict[str, Any], key: str, key_hash: str) -> None:
+    """The list's own key, or for a tournament table's list also its director's key."""
+    if secrets.compare_digest(key_hash, row["key_hash"]):
+        return
+    if row["tournament_id"] and secrets.compare_digest(hash_token(table_key(key, row["id"])), row["key_hash"]):
+        return
+    raise TableError("bad_key", f"this key does not open list {row['id']} (mistyped or cut short?): "
+                     "ask its keeper for the link with the key", 403)
+
+
+def _apply(conn: Connection, shared: bool, list_id: str, key: str, key_hash: str,
+           changes: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
+    """In the writer's transaction: read the list (locked), apply the changes, write it back."""
+    query = select(keeper_lists_t).where(keeper_lists_t.c.id == list_id)
+    row = conn.execute(query.with_for_update() if shared else query).mappings().first()
+    if row is None:
+        raise _NoList(list_id)
+    row = dict(row)
+    _check_key(row, key, key_hash)
+    ids = [c["id"] for c in changes]
+    seen = {r.change_id: json.loads(r.answer) for r in conn.execute(
+        select(keeper_changes_t.c.change_id, keeper_changes_t.c.answer).where(
+            keeper_changes_t.c.list_id == list_id, keeper_changes_t.c.change_id.in_(ids)))}
+    keeper = ScoreKeeper.from_json(json.loads(row["data"]))
+    results: list[dict[str, Any]] = []
+    accepted = []
+    seq = row["seq"]
+    for ch in changes:
+        if ch["id"] in seen:
+            results.append(seen[ch["id"]])
+            continue
+        try:
+            number = _apply_one(keeper, ch)
+        except KeeperError as exc:
+            results.append({"id": ch["id"], "ok": False, "error": "impossible", "message": str(exc)})
+            continue
+        seq += 1
+        answer = {"id": ch["id"], "ok": True, "number": number}
+        seen[ch["id"]] = answer
+        results.append(answer)
+        accepted.append({"list_id": list_id, "change_id": ch["id"], "seq": seq, "answer": json.dumps(answer)})
+    if accepted:
+        row.update(seq=seq, updated=time.time(), data=json.dumps(keeper.to_json(), ensure_ascii=False))
+        conn.execute(update(keeper_lists_t).where(keeper_lists_t.c.id == list_id).values(
+            seq=row["seq"], updated=row["updated"], data=row["data"]))
+        conn.execute(insert(keeper_changes_t), accepted)
+    return results, row, keeper
+
+
+def _apply_one(keeper: ScoreKeeper, ch: dict[str, Any]) -> int:
+    who = dict(author=ch["author"], at=ch["at"])
+    if ch["op"] == "add":
+        return keeper.add(ch["entry"], **who)
+    number = ch["number"]
+    if ch["op"] == "edit":
+        keeper.edit(number, ch["entry"], **who)
+    elif ch["op"] == "strike":
+        keeper.strike(number, reason=ch["reason"], **who)
+    else:
+        keeper.restore(number, **who)
+    return number
+
+
+# ------------------------------------------------------------------ the routes
+router = APIRouter()
+
+
+def _service(request: Request | WebSocket) -> KeeperService:
+    return request.app.state.keeper
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    try:
+        return json_object(await request.body())
+    except BadJSONError as exc:
+        raise TableError("bad_json", str(exc)) from None
+
+
+@router.get("/api/keeper/meta")
+async def keeper_meta() -> dict[str, Any]:
+    """The rule sets a list may use and the fields of one game."""
+    return {"rulesets": keeper_rulesets(), "default_ruleset": "isko2018", "entry_fields": ENTRY_FIELDS,
+            "max_changes": MAX_CHANGES}
+
+
+@router.post("/api/keeper", status_code=201)
+async def create_list(request: Request) -> dict[str, Any]:
+    return await _service(request).create(await _body(request))
+
+
+@router.get("/api/keeper/{list_id}")
+async def list_state(list_id: str, request: Request) -> dict[str, Any]:
+    return await _service(request).state(list_id)
+
+
+@router.post("/api/keeper/{list_id}/changes")
+async def list_changes(list_id: str, request: Request) -> dict[str, Any]:
+    return await _service(request).apply(list_id, request.headers.get(KEY_HEADER), await _body(request))
+
+
+@router.post("/api/keeper/{list_id}/check")
+async def list_check(list_id: str, request: Request) -> dict[str, Any]:
+    return await _service(request).check(list_id, await _body(request))
+
+
+@router.get("/api/keeper/{list_id}/sheet.csv")
+async def list_csv(list_id: str, request: Request) -> Response:
+    keeper = await _service(request).keeper(list_id)
+    return Response("\ufeff" + keeper.to_csv(), media_type="text/csv; charset=utf-8",
+                    headers={"Content-Disposition": f'attachment; filename="skat-list-{list_id[:8]}.csv"'})
+
+
+@router.websocket("/ws/keeper/{list_id}")
+async def follow_list(ws: WebSocket, list_id: str) -> None:
+    """Follow a list: its state at once and after every change."""
+    service = _service(ws)
+    await ws.accept()
+    lock = asyncio.Lock()
+
+    async def send(message: dict[str, Any]) -> None:
+        async with lock:
+            await ws.send_text(json.dumps(message, ensure_ascii=False))
+
+    try:
+        state = await service.state(list_id)
+    except TableError as exc:
+        await send({"type": "error", "code": exc.code, "message": str(exc)})
+        await ws.close(code=4404)
+        return
+    service.follow(list_id, send)
+    try:
+        await send({"type": "list", **state})
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            try:
+                msg = json.loads(message.get("text") or "")
+            except ValueError:
+                msg = None
+            if isinstance(msg, dict) and msg.get("type") == "ping":
+                await send({"type": "pong"})
+            elif isinstance(msg, dict) and msg.get("type") == "state":
+                await send({"type": "list", **await service.state(list_id)})
+            else:
+                await send({"type": "error", "code": "bad_message",
+                            "message": "a follower sends only {\"type\": \"ping\"} or {\"type\": \"state\"}"})
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except Exception:
+        log.exception("following list %s failed", list_id)
+    finally:
+        service.unfollow(list_id, send)
+
+
+@router.get("/keeper", include_in_schema=False)
+async def keeper_page() -> FileResponse:
+    return FileResponse(PAGE, headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/k/{list_id}", include_in_schema=False)
+async def list_page(list_id: str) -> FileResponse:
+    return FileResponse(PAGE, headers={"Cache-Control": "no-cache"})

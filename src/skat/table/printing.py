@@ -1,0 +1,357 @@
+"""Printing a tournament: table lists and rankings as PDF (A4 landscape, ReportLab), the ranking as CSV.
+
+* :func:`table_list_pdf` prints one table's list as players keep it: a header (title, players in seat
+  order, rule set, games), a row per game (number, dealer, declarer, game, with/without, levels, bid,
+  value, the declarer's entry, the running totals; struck games struck through), then the totals, won
+  and lost games, the games the others lost and the Seeger-Fabian points. A list without games prints
+  blank, with numbered rows to fill in by hand and a signature line per player.
+* :func:`series_tables_pdf` prints every table of one series in one PDF, blank or as handed in.
+* :func:`ranking_pdf` and :func:`ranking_csv` print :meth:`skat.table.tournament.Tournament.ranking`.
+
+Nothing is valued here: the values, totals and Seeger-Fabian points are those of
+:meth:`skat.table.keeper.ScoreKeeper.sheet_json` and its games. The PDFs embed DejaVu Sans (shipped in
+``skat/table/fonts``, Bitstream Vera licence) so that every name prints, umlauts and Cyrillic included.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from importlib.resources import files
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.platypus import (
+    CondPageBreak,
+    KeepTogether,
+    PageBreak,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
+
+from skat.table.keeper import ScoreKeeper, _entry_words, _levels_text
+from skat.table.tournament import Tournament, TournamentError
+
+__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD"]
+
+FONT, BOLD = "SkatSans", "SkatSans-Bold"
+"""The names the embedded DejaVu Sans and DejaVu Sans Bold are registered under."""
+
+PAGE = landscape(A4)
+MARGIN = 12 * mm
+WIDTH = PAGE[0] - 2 * MARGIN
+GRID = colors.Color(0.55, 0.55, 0.55)
+SHADE = colors.Color(0.92, 0.92, 0.92)
+
+
+def _fonts() -> None:
+    """Register the shipped fonts once (ReportLab's standard fonts have no Cyrillic)."""
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return
+    folder = files("skat.table") / "fonts"
+    pdfmetrics.registerFont(TTFont(FONT, str(folder / "DejaVuSans.ttf")))
+    pdfmetrics.registerFont(TTFont(BOLD, str(folder / "DejaVuSans-Bold.ttf")))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+
+
+def _styles() -> dict[str, ParagraphStyle]:
+    _fonts()
+    return {
+        "title": ParagraphStyle("title", fontName=BOLD, fontSize=15, leading=19, spaceAfter=3),
+        "line": ParagraphStyle("line", fontName=FONT, fontSize=9, leading=12),
+        "cell": ParagraphStyle("cell", fontName=FONT, fontSize=8, leading=9.5),
+        "head": ParagraphStyle("head", fontName=BOLD, fontSize=8, leading=9.5, alignment=2),
+        "sign": ParagraphStyle("sign", fontName=FONT, fontSize=9, leading=12),
+    }
+
+
+def _text(value: Any) -> str:
+    return escape(str(value))
+
+
+def _fit(text: str, width: float, font: str = FONT, size: float = 8) -> str:
+    """``text`` cut (with an ellipsis) to fit ``width`` points."""
+    limit = width - 4
+    if pdfmetrics.stringWidth(text, font, size) <= limit:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > limit:
+        text = text[:-1]
+    return text + "…"
+
+
+def _document(out: io.BytesIO, title: str) -> SimpleDocTemplate:
+    return SimpleDocTemplate(out, pagesize=PAGE, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                             bottomMargin=MARGIN + 4 * mm, title=title, author="skat", creator="skat",
+                             invariant=True)
+
+
+def _footer(title: str):
+    def draw(canvas: Any, doc: Any) -> None:
+        canvas.saveState()
+        canvas.setFont(FONT, 7)
+        canvas.setFillColor(colors.Color(0.35, 0.35, 0.35))
+        canvas.drawString(MARGIN, MARGIN, _fit(title, WIDTH / 2, FONT, 7))
+        canvas.drawRightString(PAGE[0] - MARGIN, MARGIN, f"page {doc.page}")
+        canvas.restoreState()
+    return draw
+
+
+def _build(story: list[Any], title: str) -> bytes:
+    _fonts()
+    out = io.BytesIO()
+    _document(out, title).build(story, onFirstPage=_footer(title), onLaterPages=_footer(title))
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------- a table's list
+_FIXED = [("#", 22), ("dealer", 70), ("declarer", 70), ("game", 52), ("with/without", 64), ("levels", 96),
+          ("bid", 26), ("value", 32), ("entry", 38)]
+
+
+def _seeger_words(keeper: ScoreKeeper) -> str:
+    r = keeper.rules
+    bonus = r.fabian_bonus[keeper.size - 3]
+    return (f"Seeger-Fabian: +{r.seeger_won} for a game won, −{r.seeger_lost} for a game lost; each other player "
+            f"+{bonus} for a game lost at a table of {keeper.size}")
+
+
+def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> list[Any]:
+    """The flowables of one table's list (see :func:`table_list_pdf`)."""
+    st = _styles()
+    sheet = keeper.sheet_json()
+    names = keeper.players
+    n = keeper.size
+    blank = not sheet["games"]
+    rows_blank = blank_rows if blank_rows is not None else (keeper.limit or 12 * n) if blank else 0
+    if isinstance(rows_blank, bool) or not isinstance(rows_blank, int) or rows_blank < 0:
+        raise TournamentError(f"blank_rows is a number of rows (0 or more), not {blank_rows!r}")
+    fixed = _FIXED if not blank else _FIXED[:-1]  # a blank list: the players' columns take the entry
+    player_w = (WIDTH - sum(w for _, w in fixed)) / n
+    widths = [w for _, w in fixed] + [player_w] * n
+
+    story: list[Any] = []
+    if title:
+        story.append(Paragraph(_text(title), st["title"]))
+    seats = " · ".join(f"{i}. {_text(p)}" for i, p in enumerate(names, 1))
+    story.append(Paragraph(f"<b>Players</b> (seat order, {_text(names[keeper.first_dealer])} deals first): {seats}",
+                           st["line"]))
+    games = f"{sheet['played']} of {keeper.limit}" if keeper.limit else str(sheet["played"])
+    story.append(Paragraph(f"<b>Rule set</b> {_text(keeper.rules.name)} · <b>games</b> "
+                           f"{games if not blank else keeper.limit or rows_blank} · {_seeger_words(keeper)}",
+                           st["line"]))
+    story.append(Spacer(1, 3 * mm))
+
+    head = [Paragraph(_text(t), st["head"]) if i >= 6 else t for i, (t, _) in enumerate(fixed)]
+    head += [Paragraph(_text(p), st["head"]) for p in names]
+    data: list[list[Any]] = [head]
+    style: list[tuple[Any, ...]] = []
+    for kept, line in zip(keeper.games, sheet["games"], strict=True):
+        r = len(data)
+        if line["struck"]:
+            words = _text(_entry_words(kept.entry))
+            data.append([str(line["number"]), Paragraph(f"<strike>{words}</strike> · struck", st["cell"])]
+                        + [""] * (len(widths) - 2))
+            style += [("SPAN", (1, r), (-1, r)), ("TEXTCOLOR", (0, r), (-1, r), colors.grey)]
+            continue
+        data.append(_game_row(kept, line, names, widths))
+    first_blank = (sheet["games"][-1]["number"] + 1) if sheet["games"] else 1
+    for i in range(rows_blank):
+        data.append([str(first_blank + i)] + [""] * (len(widths) - 1))
+    body_end = len(data) - 1
+
+    if blank:
+        summary = [("points", None), ("games won", None), ("games lost", None), ("games lost by the others", None),
+                   ("Seeger-Fabian", None)]
+    else:
+        lost = sheet["games_lost"]
+        summary = [("total", sheet["totals"]), ("games won", sheet["games_won"]), ("games lost", lost),
+                   ("games lost by the others", [sum(lost) - x for x in lost]),
+                   ("Seeger-Fabian", sheet["seeger_fabian"])]
+    label_span = len(fixed) - 1
+    for label, values in summary:
+        r = len(data)
+        cells = [label] + [""] * label_span + (["" for _ in names] if values is None else [str(v) for v in values])
+        data.append(cells)
+        style += [("SPAN", (0, r), (label_span, r)), ("ALIGN", (0, r), (label_span, r), "RIGHT")]
+    last = len(data) - 1
+    row_h = 17 if blank or rows_blank else 13
+    table = Table(data, colWidths=widths, repeatRows=1,
+                  rowHeights=[None] + [row_h] * (len(data) - 1))
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 8),
+        ("FONT", (0, 0), (-1, 0), BOLD, 8),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+        ("GRID", (0, 0), (-1, -1), 0.4, GRID),
+        ("LINEBELOW", (0, body_end), (-1, body_end), 1.2, colors.black),
+        ("FONT", (0, last), (-1, last), BOLD, 9),
+        ("BACKGROUND", (0, last), (-1, last), SHADE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ALIGN", (0, 1), (0, -1), "RIGHT"),
+        ("ALIGN", (6, 1), (-1, -1), "RIGHT"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3), ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        *style,
+    ]))
+    story.append(table)
+    story.append(Spacer(1, 5 * mm))
+    story.append(KeepTogether(_signatures(names, st)))
+    return story
+
+
+def _game_row(kept: Any, line: dict[str, Any], names: Sequence[str], widths: Sequence[float]) -> list[str]:
+    """One game's row: what :meth:`ScoreKeeper.format_text` writes, in cells."""
+    e, o = kept.entry, kept.outcome
+    scores = line["scores"]
+    if e.kind == "game":
+        mat = "" if o is None or o.matadors is None else \
+            f"{'with' if o.matadors_with else 'without'} {o.matadors}"
+        levels = _levels_text(e, o)
+        decl = line["declarer"] or ""
+        entry = f"{scores[names.index(decl)]:+d}" if decl else ""
+        game, value, bid = line["game"], str(line["value"] or ""), str(line["bid"] or "")
+    else:
+        mat, levels, bid, value, game = "", "", "", "", ""
+        decl = "passed" if e.kind == "passed" else "Ramsch"
+        entry = " ".join(f"{v:+d}" for v in scores if v) if e.kind == "ramsch" else ""
+        if e.kind == "ramsch" and e.pushes:
+            levels = f"{e.pushes} push{'es' if e.pushes > 1 else ''}"
+    marks = [m for m, on in (("Bock", line["bock"]), ("Kontra" if line["kontra"] == 1 else "Re", line["kontra"] > 0))
+             if on]
+    if marks:
+        levels = (levels + " " if levels else "") + " ".join(marks)
+    if line["won"] is False:
+        levels = (levels + " " if levels else "") + "lost"
+    cells = [str(line["number"]), line["dealer"], decl, game, mat, levels, bid, value, entry]
+    cells = [_fit(c, w) for c, w in zip(cells, widths)]
+    return cells + [str(t) if s else "" for s, t in zip(scores, line["totals"])]
+
+
+def _signatures(names: Sequence[str], st: dict[str, ParagraphStyle]) -> list[Any]:
+    cells = [[Paragraph(f"{_text(p)}:", st["sign"]), ""] for p in names]
+    per_row = 2 if len(names) <= 4 else 3
+    rows = []
+    for i in range(0, len(cells), per_row):
+        row: list[Any] = []
+        for c in cells[i:i + per_row]:
+            row += c
+        row += ["", ""] * (per_row - len(cells[i:i + per_row]))
+        rows.append(row)
+    w = WIDTH / per_row
+    table = Table(rows, colWidths=[w * 0.35, w * 0.6] * per_row, rowHeights=[26] * len(rows))
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+        ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
+        *[("LINEBELOW", (2 * k + 1, 0), (2 * k + 1, -1), 0.6, colors.black) for k in range(per_row)],
+    ]))
+    return [Paragraph("<b>Signatures</b> (the list is right):", st["line"]), table]
+
+
+def table_list_pdf(keeper: ScoreKeeper, *, title: str = "", blank_rows: int | None = None) -> bytes:
+    """One table's list as a PDF: filled from ``keeper``'s games, or blank when it has none.
+
+    A blank list has ``blank_rows`` numbered rows (default: the keeper's :attr:`~ScoreKeeper.limit`, else 12
+    per player) to keep by hand; ``blank_rows`` after games adds that many empty rows to go on with.
+    """
+    return _build(_table_story(keeper, title, blank_rows), title or "Skat list")
+
+
+def series_tables_pdf(tournament: Tournament, series: int, *, blank: bool) -> bytes:
+    """Every table's list of one series (numbered from 1) in one PDF, each from a new page: blank (to keep by
+    hand), or as handed in (a table without a list prints blank)."""
+    if isinstance(series, bool) or not isinstance(series, int) or not 1 <= series <= len(tournament.series):
+        raise TournamentError(f"there is no series {series} (the tournament has {len(tournament.series)})")
+    s = tournament.series[series - 1]
+    story: list[Any] = []
+    for number, kept in enumerate(s.tables, 1):
+        keeper = kept if kept is not None and not blank else tournament.table_keeper(series, number)
+        if story:
+            story.append(PageBreak())
+        story += _table_story(keeper, _series_title(tournament, series, number), None)
+    return _build(story, _series_title(tournament, series))
+
+
+def _series_title(tournament: Tournament, series: int, table: int | None = None) -> str:
+    words = [w for w in (tournament.name, f"series {series}", table and f"table {table}") if w]
+    return " — ".join(words)
+
+
+# ---------------------------------------------------------------------- the ranking
+def _ranking_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
+    head = ["rank", "player", "points", "won", "lost"] + [f"series {i}" for i in range(1, len(tournament.series) + 1)]
+    rows = [[s.rank, s.player, s.points, s.won, s.lost, *("" if x is None else x for x in s.series)]
+            for s in tournament.ranking()]
+    return head, rows
+
+
+def _progress(tournament: Tournament) -> str:
+    tables = [k for s in tournament.series for k in s.tables]
+    handed = [k for k in tables if k is not None]
+    live = len(handed) < len(tables) or any(k.limit is not None and not k.complete for k in handed)
+    words = f"after {len(tournament.series)} series · {len(handed)} of {len(tables)} lists handed in"
+    return words + (" · lists in progress count as they stand" if live else "")
+
+
+def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
+    """The ranking as a PDF: rank, player, Seeger-Fabian points, games won and lost, the points of each series."""
+    _fonts()
+    st = _styles()
+    title = title if title is not None else " — ".join(w for w in (tournament.name, "ranking") if w)
+    head, rows = _ranking_rows(tournament)
+    standings = tournament.ranking()
+    n_series = len(tournament.series)
+    fixed = [40, 220, 64, 44, 44]
+    series_w = min(64.0, (WIDTH - sum(fixed)) / n_series) if n_series else 0
+    widths = fixed + [series_w] * n_series
+    data: list[list[Any]] = [[Paragraph(_text(h), st["head"]) if i != 1 else h for i, h in enumerate(head)]]
+    for standing, row in zip(standings, rows, strict=True):
+        name = _fit(row[1] + (" (withdrawn)" if standing.withdrawn else ""), fixed[1])
+        data.append([str(row[0]), name, *(str(x) for x in row[2:])])
+    table = Table(data, colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("FONT", (0, 0), (-1, 0), BOLD, 9),
+        ("FONT", (2, 1), (2, -1), BOLD, 9),
+        ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+        ("GRID", (0, 0), (-1, -1), 0.4, GRID),
+        ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.Color(0.97, 0.97, 0.97)]),
+    ]))
+    story: list[Any] = [Paragraph(_text(title), st["title"]),
+                        Paragraph(f"{_text(_progress(tournament))} · rule set {_text(tournament.ruleset)} · "
+                                  "Seeger-Fabian points; ties: more games won, fewer lost, the better series",
+                                  st["line"]),
+                        Spacer(1, 3 * mm), CondPageBreak(40 * mm), table]
+    return _build(story, title)
+
+
+def _cell(value: Any) -> Any:
+    """A text cell a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``) gets a leading apostrophe,
+    as the server's sheet.csv writes names; numbers stay numbers."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def ranking_csv(tournament: Tournament) -> str:
+    """The ranking as CSV text: a header row (rank, player, points, won, lost, series 1 ..., withdrawn), then
+    one row per player, best first; an empty series cell where the player had no list in that series."""
+    head, rows = _ranking_rows(tournament)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(head + ["withdrawn"])
+    for standing, row in zip(tournament.ranking(), rows, strict=True):
+        writer.writerow([_cell(x) for x in row] + ["yes" if standing.withdrawn else ""])
+    return out.getvalue()
