@@ -17,7 +17,7 @@ const k = (key, params) => fill(KT, key, params);
 const GAMES = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
 const SYMBOL = { clubs: "♣", spades: "♠", hearts: "♥", diamonds: "♦" };
 const RED = new Set(["hearts", "diamonds"]);
-const KNOWN_RULESETS = ["isko", "old_pre1999", "pub", "pirate"];
+const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
 
 const K = {
   id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: null,
@@ -114,14 +114,18 @@ function route() {
 }
 
 // ------------------------------------------------------------------ a new list
-const NEW = { count: 3, names: ["", "", "", "", ""], first: 0, ruleset: "isko", error: "" };
+const NEW = { count: 3, names: ["", "", "", "", ""], first: 0, ruleset: "isko2018", error: "", touched: false };
 
 function showNew() {
   $("#k-new").classList.remove("hidden");
   $("#k-author").value = author();
   renderNew();
   renderMine();
-  api("GET", "/api/keeper/meta").then((meta) => { K.meta = meta; renderRulesets(); }).catch(() => renderRulesets());
+  api("GET", "/api/keeper/meta").then((meta) => {
+    K.meta = meta;
+    if (meta.default_ruleset && !NEW.touched) NEW.ruleset = meta.default_ruleset;
+    renderRulesets();
+  }).catch(() => renderRulesets());
   renderRulesets();
 }
 
@@ -309,7 +313,7 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "list") applyState(msg);
-    else if (msg.type === "error" && msg.error === "no_list") showNotFound();
+    else if (msg.type === "error" && (msg.code || msg.error) === "no_list") showNotFound();
   };
   ws.onclose = () => {
     if (K.socket !== ws) return;
@@ -920,7 +924,7 @@ function renderSheet() {
     h("tr", { cls: "total" }, label(k("seeger")), sh.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
     h("tr", {}, label(k("settlement"), "muted"), sh.settlement.map((x) => h("td", { cls: "num" }, fmtNum(x)))),
   ];
-  if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: sh.price })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
+  if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: fmtPrice(sh.price) })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
   const foot = h("tfoot", {}, footRows);
   const table = h("table", { cls: "list sheet k-table k-p" + n }, head, body, foot);
   const sheet = $("#k-sheet");
@@ -933,6 +937,11 @@ function renderSheet() {
 }
 
 function fmtNum(x) { return typeof x === "number" ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x); }
+/** A price as the server keeps it ("1/20", "0.05") in decimals: 0.05. */
+function fmtPrice(p) {
+  const m = String(p).match(/^(-?\d+)\/(\d+)$/);
+  return m ? String(Math.round((Number(m[1]) / Number(m[2])) * 1e6) / 1e6) : String(p);
+}
 function fmtMoney(x) { return typeof x === "number" ? x.toFixed(2) : String(x); }
 
 function sheetRow(line, stored, players) {
@@ -1082,9 +1091,7 @@ function renderShare() {
     parts.push(details);
   }
   parts.push(h("p", { cls: "k-downloads" }, h("span", { cls: "muted" }, k("downloads") + ": "),
-    h("a", { href: `/api/keeper/${K.id}/sheet.csv`, download: "" }, k("csv")), " · ",
-    h("a", { href: `/api/keeper/${K.id}/list.pdf` }, k("pdf")), " · ",
-    h("a", { href: `/api/keeper/${K.id}/list.pdf?blank=1` }, k("pdfBlank"))));
+    h("a", { href: `/api/keeper/${K.id}/sheet.csv`, download: "" }, k("csv"))));
   box.replaceChildren(...parts);
   box.classList.remove("hidden");
 }
@@ -1258,7 +1265,7 @@ selLang.addEventListener("change", () => {
   if (K.id) { K.ctxKey = ""; renderAll(); if (K.state) renderPreview(); } else { renderNew(); renderRulesets(); renderMine(); }
 });
 $("#k-new-form").addEventListener("submit", createList);
-$("#k-ruleset").addEventListener("change", () => { NEW.ruleset = $("#k-ruleset").value; renderRulesets(); });
+$("#k-ruleset").addEventListener("change", () => { NEW.ruleset = $("#k-ruleset").value; NEW.touched = true; renderRulesets(); });
 $("#k-first").addEventListener("change", () => { NEW.first = Number($("#k-first").value); });
 
 applyStaticTexts();
