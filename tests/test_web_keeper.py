@@ -244,7 +244,7 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     page.set_viewport_size(DESKTOP["viewport"])
     page.wait_for_timeout(100)
     shot(page, "75-keeper-list-desktop")
-    assert page.is_visible("#k-sheet thead th:text('Dealer')")
+    assert page.is_visible("#k-sheet thead th:text('Value')") and page.is_visible("#k-sheet thead th:text('Declarer')")
     # "My lists" remembers it
     page.goto(server.url + "/keeper")
     page.wait_for_selector(f'#k-my-lists a[href="/k/{list_id}"]')

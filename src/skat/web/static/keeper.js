@@ -375,10 +375,13 @@ function submit(change, done) {
 
 /** Send the waiting changes (not the refused ones) in order, one request at a time. */
 async function flush() {
-  if (K.flushing || !K.key || !K.id) return;
+  if (!K.key || !K.id) return;
+  if (K.flushing) { K.flushAgain = true; return; }  // asked again while a request is out: once more after it
+  clearTimeout(K.flushTimer);
   const q = queueOf(K.id).filter((c) => !c.error);
   if (!q.length) return;
   K.flushing = true;
+  K.flushAgain = false;
   let res = null;
   let failure = null;
   try {
@@ -389,6 +392,10 @@ async function flush() {
   }
   K.flushing = false;
   if (failure) {
+    // kept; tried again when the connection is back, when asked meanwhile, and every little while
+    K.flushDelay = Math.min((K.flushDelay || 2500) * 2, 30000);
+    K.flushTimer = setTimeout(flush, K.flushAgain ? 0 : K.flushDelay);
+    K.flushAgain = false;
     if (failure.status === 403) K.keyProblem = failure.message;
     else if (failure.status && failure.status < 500) {
       // the request itself was refused (400, 413): every change of it is kept with the reason, for correction
@@ -403,6 +410,7 @@ async function flush() {
     return;
   }
   K.keyProblem = "";
+  K.flushDelay = 0;
   const results = new Map((res.results || []).map((r) => [r.id, r]));
   const heard = [];
   const left = [];
@@ -419,7 +427,7 @@ async function flush() {
   applyState(res);
   for (const [done, r] of heard) done(r);
   renderAll();
-  if (queueOf(K.id).some((c) => !c.error)) flush();
+  if (K.flushAgain || queueOf(K.id).some((c) => !c.error)) { K.flushAgain = false; flush(); }
 }
 
 // ------------------------------------------------------------------ the entry form
@@ -904,19 +912,22 @@ function renderSheet() {
   $("#k-mode").textContent = K.key ? k("keeperMode") : k("followMode");
   const head = h("thead", {}, h("tr", {},
     h("th", { cls: "num", scope: "col", title: k("colNo") }, "#"),
-    h("th", { cls: "sec", scope: "col" }, k("colDealer")), h("th", { cls: "sec", scope: "col" }, k("colDeclarer")),
-    h("th", { scope: "col" }, k("colGame")), h("th", { cls: "sec", scope: "col" }, k("colMatadors")),
-    h("th", { cls: "sec", scope: "col" }, k("colLevels")), h("th", { cls: "sec num", scope: "col" }, k("colBid")),
+    h("th", { cls: "sec k-c3", scope: "col" }, k("colDealer")), h("th", { cls: "sec", scope: "col" }, k("colDeclarer")),
+    h("th", { scope: "col" }, k("colGame")), h("th", { cls: "sec k-c3", scope: "col" }, k("colMatadors")),
+    h("th", { cls: "sec k-c3", scope: "col" }, k("colLevels")), h("th", { cls: "sec num", scope: "col" }, k("colBid")),
     h("th", { cls: "sec num", scope: "col" }, k("colValue")), h("th", { cls: "sec num", scope: "col", title: k("colEntryHint") }, k("colEntry")),
     players.map((name) => h("th", { cls: "num player", scope: "col", title: name }, name))));
   const rows = sh.games.map((line) => sheetRow(line, stored[line.number - 1], players));
   const waiting = queueOf(K.id).map((c) => waitingRow(c, n));
   const body = h("tbody", {}, rows, waiting);
   if (!rows.length && !waiting.length) {
-    body.append(h("tr", { cls: "k-empty" }, h("td", { colspan: String(9 + n), cls: "sec muted" }, k("noGames")),
-      h("td", { colspan: String(2 + n), cls: "sum muted" }, k("noGames"))));
+    body.append(h("tr", { cls: "k-empty" }, h("td", { cls: "num" }, ""), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""),
+      h("td", { cls: "game muted" }, k("noGames")), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""),
+      h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), players.map(() => h("td", { cls: "num player" }, ""))));
   }
-  const label = (text, cls) => [h("th", { scope: "row", cls: "sec " + (cls || ""), colspan: "9" }, text),
+  // the label of a bottom row spans the columns before the players' (as many as the layout shows)
+  const label = (text, cls) => [h("th", { scope: "row", cls: "sec k-lab-full " + (cls || ""), colspan: "9" }, text),
+    h("th", { scope: "row", cls: "sec k-lab-mid " + (cls || ""), colspan: "6" }, text),
     h("th", { scope: "row", cls: "sum " + (cls || ""), colspan: "2" }, text)];
   const footRows = [
     h("tr", { cls: "total" }, label(k("total")), sh.totals.map((x) => h("td", { cls: "num" }, x))),
@@ -930,11 +941,26 @@ function renderSheet() {
   const sheet = $("#k-sheet");
   sheet.replaceChildren(h("div", { cls: "k-scroll" }, table),
     sh.limit ? h("p", { cls: "muted small" }, k("listLimit", { played: sh.played, limit: sh.limit })) : "");
+  fitSheet();
   sheet.querySelectorAll("tr[data-n]").forEach((tr) => tr.addEventListener("click", (ev) => {
     if (ev.target.closest("button, a")) return;
     openGame(Number(tr.dataset.n), tr.querySelector("button.k-open"));
   }));
 }
+
+/** Fold the list's columns until it fits its box (not on a phone, where style.css folds it): every column;
+ * without dealer, matadors and extras (the last two in the game's cell); the phone's two-line game cell. */
+function fitSheet() {
+  const table = $("#k-sheet table");
+  if (!table) return;
+  table.classList.remove("k-mid", "k-narrow");
+  if (matchMedia("(max-width: 760px)").matches) return;
+  const box = table.parentElement;
+  const over = () => table.getBoundingClientRect().width > box.clientWidth + 1;
+  if (over()) table.classList.add("k-mid");
+  if (over()) { table.classList.remove("k-mid"); table.classList.add("k-narrow"); }
+}
+window.addEventListener("resize", () => fitSheet());
 
 function fmtNum(x) { return typeof x === "number" ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x); }
 /** A price as the server keeps it ("1/20", "0.05") in decimals: 0.05. */
@@ -953,10 +979,10 @@ function sheetRow(line, stored, players) {
     const reason = struckReason(stored);
     return h("tr", { cls: "k-line struck", "data-n": number },
       h("td", { cls: "num" }, openButton),
-      h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer : ""),
-      h("td", { cls: "game" }, h("s", {}, declarerPrefix(e), gameText(e), matText(e) ? " " + matText(e) : ""),
+      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, h("s", {}, e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer : "")),
+      h("td", { cls: "game" }, h("s", {}, h("span", { cls: "sum" }, declarerPrefix(e)), gameText(e), matText(e) ? " " + matText(e) : ""),
         h("span", { cls: "k-struck-word" }, " " + (reason ? k("struckReason", { r: reason }) : k("struck")))),
-      h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""),
+      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""),
       players.map(() => h("td", { cls: "num player muted" }, "")));
   }
   const d = line.declarer ? players.indexOf(line.declarer) : -1;
@@ -964,23 +990,21 @@ function sheetRow(line, stored, players) {
   const result = d >= 0 ? (line.won ? " won" : " lost") : "";
   const marks = levelMarks(e, line);
   const extra = [];
-  if (d >= 0 && typeof e.points === "number") extra.push(k("pointsShort", { n: e.points }));
   if (e.declarer === "ramsch" && e.ramsch) extra.push(Object.entries(e.ramsch).map(([name, p]) => name + " " + p).join(", "));
   const line2 = [d >= 0 && line.bid ? k("sheetBid", { v: line.bid }) : null, d >= 0 ? k("sheetValue", { v: line.value }) : null,
     d >= 0 ? h("b", { cls: result.trim() }, signed(own)) : null, ...extra, k("sheetDealer", { who: line.dealer })].filter((x) => x !== null);
   return h("tr", { cls: "k-line" + (line.bock ? " bock" : "") + (line.round && line.round !== "normal" ? " round-" + line.round : ""), "data-n": number },
     h("td", { cls: "num" }, openButton, h("span", { cls: "marks" }, roundMarks(line))),
-    h("td", { cls: "sec" }, line.dealer),
+    h("td", { cls: "sec k-c3" }, line.dealer),
     h("td", { cls: "sec" }, line.declarer || ""),
     h("td", { cls: "game" },
       d >= 0 ? h("span", { cls: "sum k-decl-name" }, line.declarer + ": ") : "", gameText(e),
-      matText(e) ? h("span", { cls: "sum" }, " " + matText(e)) : "",
-      marks.length ? h("span", { cls: "sum" }, " ", marks.map((m) => m.cloneNode(true))) : "",
-      extra.length ? h("span", { cls: "sec k-extra muted small" }, " · " + extra.join(" · ")) : "",
+      matText(e) ? h("span", { cls: "sum k-fold" }, " " + matText(e)) : "",
+      marks.length ? h("span", { cls: "sum k-fold" }, " ", marks.map((m) => m.cloneNode(true))) : "",
       e.note ? h("span", { cls: "k-rownote muted small" }, " — " + e.note) : "",
       h("span", { cls: "sum line2" }, line2.flatMap((x, i) => [i ? " · " : "", x]))),
-    h("td", { cls: "sec mats" }, matText(e)),
-    h("td", { cls: "sec marks-col" }, marks),
+    h("td", { cls: "sec k-c3 mats" }, matText(e)),
+    h("td", { cls: "sec k-c3 marks-col" }, marks),
     h("td", { cls: "sec num" }, d >= 0 && line.bid ? line.bid : ""),
     h("td", { cls: "sec num" }, d >= 0 ? line.value : ""),
     h("td", { cls: "sec num" + result }, d >= 0 ? signed(own) : ""),
@@ -1025,10 +1049,11 @@ function waitingRow(c, n) {
   }
   return h("tr", { cls: "k-line k-waiting" + (c.error ? " k-refused" : ""), "data-change": c.id },
     h("td", { cls: "num" }, c.error ? "!" : "…"),
-    h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""),
+    h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""),
     h("td", { cls: "game" }, h("span", {}, what), " ",
       h("span", { cls: "k-wait-word" }, c.error ? k("refusedRow", { m: c.error }) : k("waiting")), " ", actions),
-    Array.from({ length: 5 }, () => h("td", { cls: "sec" }, "")),
+    h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""),
+    Array.from({ length: 3 }, () => h("td", { cls: "sec" }, "")),
     Array.from({ length: n }, () => h("td", { cls: "num player" }, "")));
 }
 
