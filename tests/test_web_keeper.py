@@ -283,6 +283,7 @@ def test_pub_at_four_with_bock_and_ramsch_followed_live(browser, server):
     save(page, 1, name="Dan")
     follower.wait_for_selector('#k-sheet tr[data-n="1"]', timeout=3000)  # live, without reloading
     assert "Bock round" in page.inner_text("#k-next") and "Bock round" in follower.inner_text("#k-next")
+    page.evaluate("() => scrollTo(0, 0)")
     shot(page, "76-keeper-bock-coming-phone")
 
     # game 2 in the Bock round: Ann Grand with 1, 80 card points, Kontra: 48 x 2 (Kontra) x 2 (Bock) = 192

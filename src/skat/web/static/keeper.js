@@ -837,6 +837,9 @@ async function save() {
       K.notice = editing ? k("savedEdit", { n: editing }) : k("saved", { n: res.number });
       K.ctxKey = "";
       renderAll();
+      // ready for the next game: who deals and the round it belongs to, the declarers right under it
+      const next = $("#k-next");
+      if (next && next.getBoundingClientRect().top < 0) next.scrollIntoView({ block: "start" });
       return;
     }
     K.check = { ok: false, message: res.message || res.error, entry: r.entry };
@@ -875,7 +878,7 @@ function schneiderMade(e, r) {
 function levelMarks(e, line) {
   const r = rules();
   const marks = [];
-  const mark = (text, title, cls) => marks.push(h("abbr", { cls: "mark level " + (cls || ""), title }, text));
+  const mark = (text, title, cls) => marks.push(h("abbr", { cls: "mark " + (cls || "level"), title }, text));
   if (!e || e.declarer === "passed" || e.declarer === "ramsch") {
     if (e && e.pushes) mark(e.pushes + "×", k("pushes"));
     if (e && e.jungfrau && e.jungfrau.length) mark("J", t("jungfrau"));
@@ -989,10 +992,8 @@ function sheetRow(line, stored, players) {
   const own = d >= 0 ? line.scores[d] : null;
   const result = d >= 0 ? (line.won ? " won" : " lost") : "";
   const marks = levelMarks(e, line);
-  const extra = [];
-  if (e.declarer === "ramsch" && e.ramsch) extra.push(Object.entries(e.ramsch).map(([name, p]) => name + " " + p).join(", "));
   const line2 = [d >= 0 && line.bid ? k("sheetBid", { v: line.bid }) : null, d >= 0 ? k("sheetValue", { v: line.value }) : null,
-    d >= 0 ? h("b", { cls: result.trim() }, signed(own)) : null, ...extra, k("sheetDealer", { who: line.dealer })].filter((x) => x !== null);
+    d >= 0 ? h("b", { cls: result.trim() }, signed(own)) : null, k("sheetDealer", { who: line.dealer })].filter((x) => x !== null);
   return h("tr", { cls: "k-line" + (line.bock ? " bock" : "") + (line.round && line.round !== "normal" ? " round-" + line.round : ""), "data-n": number },
     h("td", { cls: "num" }, openButton, h("span", { cls: "marks" }, roundMarks(line))),
     h("td", { cls: "sec k-c3" }, line.dealer),
@@ -1001,6 +1002,8 @@ function sheetRow(line, stored, players) {
       d >= 0 ? h("span", { cls: "sum k-decl-name" }, line.declarer + ": ") : "", gameText(e),
       matText(e) ? h("span", { cls: "sum k-fold" }, " " + matText(e)) : "",
       marks.length ? h("span", { cls: "sum k-fold" }, " ", marks.map((m) => m.cloneNode(true))) : "",
+      e.declarer === "ramsch" && e.ramsch ? h("span", { cls: "k-ramsch-pts" },
+        " " + Object.entries(e.ramsch).map(([name, p]) => name + "\u00a0" + p).join(" · ")) : "",
       e.note ? h("span", { cls: "k-rownote muted small" }, " — " + e.note) : "",
       h("span", { cls: "sum line2" }, line2.flatMap((x, i) => [i ? " · " : "", x]))),
     h("td", { cls: "sec k-c3 mats" }, matText(e)),
