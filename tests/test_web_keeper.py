@@ -109,7 +109,11 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     page = new_page(browser, errors, **PHONE)
     page.goto(server.url + "/keeper")
     page.wait_for_selector("#k-p2")
-    assert page.get_attribute('#k-count [data-count="3"]', "aria-checked") == "true"
+    assert page.get_attribute('#k-count [data-count="3"]', "aria-pressed") == "true"
+    page.click('#k-count [data-count="5"]')
+    assert page.is_visible("#k-p4") and len(page.query_selector_all("#k-first option")) == 5
+    page.click('#k-count [data-count="3"]')
+    assert not page.query_selector("#k-p3")
     for i, name in enumerate(["Ann", "Bob", "Cid"]):
         page.fill(f"#k-p{i}", name)
     page.wait_for_function("() => document.querySelector('#k-ruleset').options.length >= 4")

@@ -165,7 +165,7 @@ function renderRulesets() {
 
 function renderNew() {
   $("#k-count").replaceChildren(...[3, 4, 5].map((n) => h("button", {
-    type: "button", role: "radio", "aria-checked": n === NEW.count ? "true" : "false", cls: "k-tog" + (n === NEW.count ? " on" : ""),
+    type: "button", "aria-pressed": n === NEW.count ? "true" : "false", cls: "k-tog" + (n === NEW.count ? " on" : ""),
     "data-count": n, onclick: () => { NEW.count = n; NEW.first = Math.min(NEW.first, n - 1); renderNew(); $(`#k-count [data-count="${n}"]`).focus(); },
   }, k("nPlayers", { n }))));
   const box = $("#k-names");
@@ -712,8 +712,7 @@ function ramschParts(f, r, c) {
     r.ramsch_jungfrau !== false ? tog(t("jungfrau"), f.jungfrau.includes(name), () => change((x) => {
       x.jungfrau = x.jungfrau.includes(name) ? x.jungfrau.filter((n) => n !== name) : [...x.jungfrau, name];
     }), { f: "jf-" + i, label: t("jungfrau") + ": " + name }) : "",
-    r.ramsch_durchmarsch !== false ? tog(t("durchmarsch") === "durchmarsch" ? "Durchmarsch" : k("durchmarsch").split(" (")[0],
-      f.durchmarsch === name, () => change((x) => { x.durchmarsch = x.durchmarsch === name ? null : name; }),
+    r.ramsch_durchmarsch !== false ? tog(k("durchmarsch").split(" (")[0], f.durchmarsch === name, () => change((x) => { x.durchmarsch = x.durchmarsch === name ? null : name; }),
       { f: "dm-" + i, label: k("durchmarsch").split(" (")[0] + ": " + name }) : ""));
   const parts = [group("k-g-ramsch", k("ramschPoints"), rows, h("p", { id: "k-ramsch-sum", cls: "k-sum", "aria-live": "polite" }))];
   const schieber = c.round === "schieber" || r.schieberamsch;
