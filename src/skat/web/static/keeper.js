@@ -1,0 +1,1302 @@
+// The score keeper of a real table (docs/keeper-server.md): /keeper makes a list, /k/{id} shows one. With the
+// list's key (kept in localStorage, handed over as /k/{id}#key=KEY) this phone enters the games in a few taps,
+// each checked by the server (POST .../check: its value and explanation, or the reason it is impossible)
+// before it is saved; without it the list is followed live over /ws/keeper/{id}. Changes go through a queue
+// in localStorage: sent in order with their ids (the server ignores an id it has seen), kept while the
+// connection is lost and sent when it is back; a refused one stays, with its reason, to be corrected.
+
+import { api } from "./net.js";
+import { fill, LANG, setLang } from "./lang.js";
+import { h, $ } from "./dom.js";
+import { t } from "./i18n.js";
+import { KT } from "./keeper-texts.js";
+
+/** A text of this page in the page's language. */
+const k = (key, params) => fill(KT, key, params);
+
+const GAMES = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
+const SYMBOL = { clubs: "♣", spades: "♠", hearts: "♥", diamonds: "♦" };
+const RED = new Set(["hearts", "diamonds"]);
+const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
+
+const K = {
+  id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: null,
+  form: null, edit: null, correcting: null, check: null, checkSeq: 0, checkTimer: null, notice: "",
+  flushing: false, direct: new Map(), dialog: null, strikeOpen: false, dialogMessage: "", keyProblem: "",
+  notFound: false, ctxKey: "", returnFocus: null,
+};
+
+// ------------------------------------------------------------------ what this browser keeps
+const LS = {
+  get(key, fallback) {
+    try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
+  },
+  set(key, value) { localStorage.setItem(key, JSON.stringify(value)); },
+  drop(key) { localStorage.removeItem(key); },
+};
+const keyOf = (id) => localStorage.getItem("skat.keeper.key." + id);
+const setKey = (id, key) => localStorage.setItem("skat.keeper.key." + id, key);
+const queueOf = (id) => LS.get("skat.keeper.queue." + id, []);
+const setQueue = (id, q) => (q.length ? LS.set("skat.keeper.queue." + id, q) : LS.drop("skat.keeper.queue." + id));
+const author = () => localStorage.getItem("skat.keeper.author") || "";
+
+/** Note a list in "My lists" (newest first). */
+function remember(st) {
+  const lists = LS.get("skat.keeper.lists", []).filter((x) => x.id !== st.id);
+  const players = (st.sheet && st.sheet.players) || (st.list && st.list.players) || [];
+  lists.unshift({ id: st.id, name: st.name || "", players, played: st.sheet ? st.sheet.played : 0,
+    keeper: Boolean(keyOf(st.id)), at: Date.now() });
+  LS.set("skat.keeper.lists", lists.slice(0, 40));
+}
+
+function newId() {
+  if (window.crypto && crypto.randomUUID) return "c-" + crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return "c-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function nowIso() { return new Date().toISOString().replace(/\.\d+Z$/, "+00:00"); }
+
+// ------------------------------------------------------------------ words
+function gameName(game) {
+  if (!game) return "";
+  const sym = SYMBOL[game];
+  return (sym ? sym + "\u00a0" : "") + t("game_" + game);
+}
+
+/** The game of an entry in words: "♣ Clubs Hand Schneider announced", "Null Ouvert", "Ramsch", "Passed in". */
+function gameText(e) {
+  if (!e) return "";
+  if (e.declarer === "passed") return k("passedIn");
+  if (e.declarer === "ramsch") return t("game_ramsch");
+  const words = [gameName(e.game)];
+  if (e.ouvert) {
+    if (e.game === "null" && e.hand) words.push(t("hand"));
+    words.push(t("ouvert"));
+  } else {
+    if (e.hand) words.push(t("hand"));
+    if (e.schwarz_announced) words.push(t("announced_schwarz"));
+    else if (e.schneider_announced) words.push(t("announced_schneider"));
+  }
+  return words.join(" ");
+}
+
+function matText(e) {
+  if (!e) return "";
+  if (e.with) return t("matadorsWith", { n: e.with }).replace(/ /g, "\u00a0");
+  if (e.without) return t("matadorsWithout", { n: e.without }).replace(/ /g, "\u00a0");
+  return "";
+}
+
+function signed(x) { return x > 0 ? "+" + x : x < 0 ? "−" + -x : "0"; }
+
+function ruleLabel(name) {
+  const key = "rs_" + (name === "isko" ? "isko2018" : name);
+  const label = t(key);
+  return label === key ? name : label;
+}
+
+function rules() { return (K.state && K.state.sheet && K.state.sheet.rules) || {}; }
+
+function seatsFor(dealer, n) {
+  const d = dealer;
+  if (n === 3) return [(d + 1) % 3, (d + 2) % 3, d];
+  if (n === 4) return [(d + 1) % 4, (d + 2) % 4, (d + 3) % 4];
+  return [(d + 1) % 5, (d + 2) % 5, (d + 4) % 5];
+}
+
+// ------------------------------------------------------------------ routing
+function route() {
+  const m = location.pathname.match(/^\/k\/([A-Za-z0-9_-]+)\/?$/);
+  if (m) openList(m[1]);
+  else showNew();
+}
+
+// ------------------------------------------------------------------ a new list
+const NEW = { count: 3, names: ["", "", "", "", ""], first: 0, ruleset: "isko2018", error: "", touched: false };
+
+function showNew() {
+  $("#k-new").classList.remove("hidden");
+  $("#k-author").value = author();
+  renderNew();
+  renderMine();
+  api("GET", "/api/keeper/meta").then((meta) => {
+    K.meta = meta;
+    if (meta.default_ruleset && !NEW.touched) NEW.ruleset = meta.default_ruleset;
+    renderRulesets();
+  }).catch(() => renderRulesets());
+  renderRulesets();
+}
+
+function metaRulesets() {
+  const raw = K.meta && (K.meta.rulesets || K.meta.ruleset_list);
+  let list = [];
+  if (Array.isArray(raw)) list = raw.map((r) => (typeof r === "string" ? { name: r } : r));
+  else if (raw && typeof raw === "object") {
+    list = Object.entries(raw).map(([name, r]) => ({ name, ...(r && typeof r === "object" ? r : { description: String(r) }) }));
+  }
+  if (!list.length) list = KNOWN_RULESETS.map((name) => ({ name }));
+  return list.filter((r) => r && r.name);
+}
+
+/** What a rule set plays, as meta names it (flags, or the rule options themselves). */
+function playsOf(r) {
+  const f = { ...(r.rules || {}), ...(r.options || {}), ...(r.plays || {}), ...r };
+  const yes = (v) => v === true || (Array.isArray(v) && v.length > 0) || (typeof v === "string" && v !== "" && v !== "none");
+  const out = [];
+  if (yes(f.kontra)) out.push(k("ruleKontra"));
+  if (yes(f.ramsch) || f.all_pass === "ramsch") out.push(k("ruleRamsch"));
+  if (yes(f.schieberamsch)) out.push(k("ruleSchieber"));
+  if (yes(f.bock) || yes(f.bock_triggers) || yes(f.bock_rounds)) out.push(k("ruleBock"));
+  if (yes(f.pirate)) out.push(k("rulePirate"));
+  return out;
+}
+
+function renderRulesets() {
+  const sel = $("#k-ruleset");
+  const list = metaRulesets();
+  if (!list.some((r) => r.name === NEW.ruleset)) NEW.ruleset = list[0].name;
+  sel.replaceChildren(...list.map((r) => h("option", { value: r.name, selected: r.name === NEW.ruleset }, ruleLabel(r.name))));
+  const r = list.find((x) => x.name === NEW.ruleset) || {};
+  const plays = playsOf(r);
+  $("#k-ruleset-about").textContent = [r.description || "", plays.length ? "(" + plays.join(", ") + ")" : ""].filter(Boolean).join(" ");
+}
+
+function renderNew() {
+  $("#k-count").replaceChildren(...[3, 4, 5].map((n) => h("button", {
+    type: "button", "aria-pressed": n === NEW.count ? "true" : "false", cls: "k-tog" + (n === NEW.count ? " on" : ""),
+    "data-count": n, onclick: () => { NEW.count = n; NEW.first = Math.min(NEW.first, n - 1); renderNew(); $(`#k-count [data-count="${n}"]`).focus(); },
+  }, k("nPlayers", { n }))));
+  const box = $("#k-names");
+  const have = box.querySelectorAll("input").length;
+  if (have !== NEW.count) {
+    box.replaceChildren(...Array.from({ length: NEW.count }, (_, i) => h("label", { cls: "k-row" },
+      h("span", {}, k("playerN", { n: i + 1 })),
+      h("input", { id: "k-p" + i, value: NEW.names[i], maxlength: "40", autocomplete: "off", autocapitalize: "words", enterkeyhint: "next" }))));
+    box.querySelectorAll("input").forEach((input, i) => input.addEventListener("input", () => { NEW.names[i] = input.value; renderFirst(); }));
+  } else {
+    box.querySelectorAll("label > span").forEach((span, i) => { span.textContent = k("playerN", { n: i + 1 }); });
+  }
+  renderFirst();
+  const err = $("#k-new-error");
+  err.textContent = NEW.error;
+  err.classList.toggle("hidden", !NEW.error);
+}
+
+function renderFirst() {
+  $("#k-first").replaceChildren(...Array.from({ length: NEW.count }, (_, i) =>
+    h("option", { value: String(i), selected: i === NEW.first }, NEW.names[i].trim() || k("playerN", { n: i + 1 }))));
+}
+
+async function createList(ev) {
+  ev.preventDefault();
+  const names = NEW.names.slice(0, NEW.count).map((s) => s.trim());
+  if (names.some((n) => !n) || new Set(names).size !== names.length) {
+    NEW.error = k("namesDiffer");
+    renderNew();
+    return;
+  }
+  const body = { players: names, ruleset: NEW.ruleset, first_dealer: names[NEW.first] };
+  const price = $("#k-price").value.trim().replace(",", ".");
+  if (price) body.price = price;
+  const name = $("#k-name").value.trim();
+  if (name) body.name = name;
+  const who = $("#k-author").value.trim();
+  if (who) localStorage.setItem("skat.keeper.author", who);
+  const button = $("#k-create");
+  button.disabled = true;
+  button.textContent = k("creating");
+  try {
+    const res = await api("POST", "/api/keeper", body);
+    setKey(res.id, res.key);
+    remember(res);
+    location.assign(res.url || "/k/" + res.id);
+  } catch (e) {
+    NEW.error = e.status ? e.message : k("error", { m: e.message });
+    button.disabled = false;
+    button.textContent = k("create");
+    renderNew();
+  }
+}
+
+function renderMine() {
+  const lists = LS.get("skat.keeper.lists", []);
+  const ul = $("#k-my-lists");
+  if (!lists.length) { ul.replaceChildren(h("li", { cls: "muted" }, k("noLists"))); return; }
+  ul.replaceChildren(...lists.map((x) => {
+    const title = x.name || x.players.join(", ");
+    return h("li", {},
+      h("a", { href: "/k/" + x.id }, h("b", {}, title), x.name ? h("span", { cls: "muted small" }, " " + x.players.join(", ")) : ""),
+      h("span", { cls: "muted small" }, " · " + k("gamesCount", { n: x.played || 0 }) + " · " + k(keyOf(x.id) ? "keeping" : "following")),
+      " ", h("button", { type: "button", cls: "small", "aria-label": k("forgetName", { name: title }), onclick: () => {
+        LS.set("skat.keeper.lists", LS.get("skat.keeper.lists", []).filter((y) => y.id !== x.id));
+        renderMine();
+      } }, k("forget")));
+  }));
+}
+
+// ------------------------------------------------------------------ one list
+async function openList(id) {
+  K.id = id;
+  const m = location.hash.match(/[#&]key=([^&]+)/);
+  if (m) {
+    setKey(id, decodeURIComponent(m[1]));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  K.key = keyOf(id);
+  K.form = blankForm();
+  $("#k-list").classList.remove("hidden");
+  document.body.classList.toggle("k-keeper", Boolean(K.key));
+  const cached = LS.get("skat.keeper.state." + id, null);
+  if (cached) applyState(cached, true);
+  try {
+    applyState(await api("GET", `/api/keeper/${id}`));
+  } catch (e) {
+    if (e.status === 404) { showNotFound(); return; }
+    if (!e.status) setOnline(false);
+    renderAll();
+  }
+  connect();
+  flush();
+}
+
+function showNotFound() {
+  K.notFound = true;
+  if (K.socket) { const ws = K.socket; K.socket = null; ws.close(); }
+  $("#k-loading").textContent = k("noSuchList");
+  $("#k-loading").classList.add("k-problem");
+  ["#k-next", "#k-entry", "#k-sheet-box", "#k-share"].forEach((s) => $(s).classList.add("hidden"));
+}
+
+/** A list's state from the server (GET, a change's answer, the WebSocket): shown unless older than the one we have. */
+function applyState(st, cached) {
+  if (!st || !st.sheet) return;
+  if (K.state && typeof st.seq === "number" && st.seq < K.state.seq) return;
+  K.state = st;
+  if (!cached) {
+    try { LS.set("skat.keeper.state." + K.id, { id: st.id, seq: st.seq, name: st.name, list: st.list, sheet: st.sheet, tournament: st.tournament }); } catch { /* full */ }
+    remember(st);
+  }
+  renderAll();
+}
+
+function renderAll() {
+  if (K.notFound) return;
+  renderBanner();
+  if (!K.state) return;
+  $("#k-loading").classList.add("hidden");
+  const st = K.state;
+  const name = st.name || (st.tournament ? st.tournament.name : "");
+  $("#k-list-name").textContent = name;
+  document.title = (name ? name + " · " : "") + k("pageTitle");
+  renderNext();
+  // the form is rebuilt when what it offers changed (the next dealer, the round), never under the keeper's typing
+  const key = [st.sheet.next_dealer, st.sheet.upcoming_round, st.sheet.games.length, K.edit, LANG].join("|");
+  if (K.key && (key !== K.ctxKey || !$("#k-entry").childElementCount)) { K.ctxKey = key; renderEntry(); scheduleCheck(); }
+  $("#k-entry").classList.toggle("hidden", !K.key);
+  renderSheet();
+  renderShare();
+  if (K.dialog) renderDialog();
+}
+
+// ------------------------------------------------------------------ the connection
+function connect() {
+  if (K.socket || K.notFound || !K.id) return;
+  clearTimeout(K.retryTimer);
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/keeper/${K.id}`);
+  K.socket = ws;
+  ws.onopen = () => { if (K.socket !== ws) return; K.retry = 0; setOnline(true); flush(); };
+  ws.onmessage = (ev) => {
+    if (K.socket !== ws) return;
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === "list") applyState(msg);
+    else if (msg.type === "error" && (msg.code || msg.error) === "no_list") showNotFound();
+  };
+  ws.onclose = () => {
+    if (K.socket !== ws) return;
+    K.socket = null;
+    setOnline(false);
+    reconnectLater();
+  };
+}
+
+function reconnectLater() {
+  if (K.notFound) return;
+  clearTimeout(K.retryTimer);
+  K.retry = Math.min(K.retry + 1, 6);
+  K.retryTimer = setTimeout(connect, 500 * K.retry);
+}
+
+function setOnline(on) {
+  if (K.online === on) return;
+  K.online = on;
+  renderBanner();
+}
+
+function renderBanner() {
+  const b = $("#k-banner");
+  const waiting = K.id ? queueOf(K.id).filter((c) => !c.error).length : 0;
+  let text = "";
+  if (K.keyProblem) text = k("badKey", { m: K.keyProblem });
+  else if (!K.online && K.id) text = K.key ? k("offline") : k("offlineFollow");
+  if (waiting && K.key) text = (text ? text + " " : "") + k("sending", { n: waiting }) + ".";
+  b.textContent = text;
+  b.classList.toggle("hidden", !text);
+  b.classList.toggle("k-offline", !K.online);
+}
+
+window.addEventListener("offline", () => {
+  setOnline(false);
+  if (K.socket) { const ws = K.socket; K.socket = null; ws.close(); reconnectLater(); }
+});
+window.addEventListener("online", () => { K.retry = 0; connect(); flush(); });
+setInterval(() => { if (K.socket && K.socket.readyState === WebSocket.OPEN) K.socket.send(JSON.stringify({ type: "ping" })); }, 25000);
+
+// ------------------------------------------------------------------ sending changes
+function wire(c) {
+  const out = { id: c.id, op: c.op, author: c.author, at: c.at };
+  if (c.entry) out.entry = c.entry;
+  if (c.number) out.number = c.number;
+  if (c.reason) out.reason = c.reason;
+  return out;
+}
+
+/** Queue a change and send the queue; `done(result)` hears of it (`{offline: true}` when it stays queued). */
+function submit(change, done) {
+  const q = queueOf(K.id).filter((c) => c.id !== change.id);
+  q.push(change);
+  setQueue(K.id, q);
+  if (done) K.direct.set(change.id, done);
+  flush();
+}
+
+/** Send the waiting changes (not the refused ones) in order, one request at a time. */
+async function flush() {
+  if (!K.key || !K.id) return;
+  if (K.flushing) { K.flushAgain = true; return; }  // asked again while a request is out: once more after it
+  clearTimeout(K.flushTimer);
+  const q = queueOf(K.id).filter((c) => !c.error);
+  if (!q.length) return;
+  K.flushing = true;
+  K.flushAgain = false;
+  let res = null;
+  let failure = null;
+  try {
+    if (navigator.onLine === false) throw new TypeError("offline");
+    res = await api("POST", `/api/keeper/${K.id}/changes`, { changes: q.slice(0, 200).map(wire) }, { "X-Keeper-Key": K.key });
+  } catch (e) {
+    failure = e;
+  }
+  K.flushing = false;
+  if (failure) {
+    // kept; tried again when the connection is back, when asked meanwhile, and every little while
+    K.flushDelay = Math.min((K.flushDelay || 2500) * 2, 30000);
+    K.flushTimer = setTimeout(flush, K.flushAgain ? 0 : K.flushDelay);
+    K.flushAgain = false;
+    if (failure.status === 403) K.keyProblem = failure.message;
+    else if (failure.status && failure.status < 500) {
+      // the request itself was refused (400, 413): every change of it is kept with the reason, for correction
+      const sent = new Set(q.map((c) => c.id));
+      setQueue(K.id, queueOf(K.id).map((c) => (sent.has(c.id) ? { ...c, error: failure.message } : c)));
+    } else setOnline(false);
+    for (const c of q) {
+      const done = K.direct.get(c.id);
+      if (done) { K.direct.delete(c.id); done({ offline: !failure.status, error: failure.status ? failure.message : "" }); }
+    }
+    renderAll();
+    return;
+  }
+  K.keyProblem = "";
+  K.flushDelay = 0;
+  const results = new Map((res.results || []).map((r) => [r.id, r]));
+  const heard = [];
+  const left = [];
+  for (const c of queueOf(K.id)) {
+    const r = results.get(c.id);
+    if (!r) { left.push(c); continue; }
+    const done = K.direct.get(c.id);
+    if (done) { K.direct.delete(c.id); heard.push([done, r]); }
+    if (r.ok) continue;
+    if (done) continue;  // refused while the keeper looks: the form (or the dialog) shows why and keeps it
+    left.push({ ...c, error: r.message || r.error || "refused" });
+  }
+  setQueue(K.id, left);
+  applyState(res);
+  for (const [done, r] of heard) done(r);
+  renderAll();
+  if (K.flushAgain || queueOf(K.id).some((c) => !c.error)) { K.flushAgain = false; flush(); }
+}
+
+// ------------------------------------------------------------------ the entry form
+function blankForm() {
+  return { kind: null, declarer: null, game: null, hand: false, schneider_announced: false, schwarz_announced: false,
+    ouvert: false, matWith: true, mat: null, points: "", result: null, schneider: false, schwarz: false, bid: null,
+    kontra: false, re: false, revoke: null, note: "", ramsch: {}, jungfrau: [], durchmarsch: null, pushes: 0, more: false };
+}
+
+function formFromEntry(e) {
+  const f = blankForm();
+  if (e.declarer === "passed" || e.declarer === "ramsch") f.kind = e.declarer;
+  else { f.kind = "game"; f.declarer = e.declarer; }
+  Object.assign(f, {
+    game: e.game || null, hand: Boolean(e.hand), schneider_announced: Boolean(e.schneider_announced),
+    schwarz_announced: Boolean(e.schwarz_announced), ouvert: Boolean(e.ouvert), schneider: Boolean(e.schneider),
+    schwarz: Boolean(e.schwarz), bid: e.bid || null, kontra: Boolean(e.kontra), re: Boolean(e.re), revoke: e.revoke || null,
+    note: e.note || "", result: e.result || null, points: e.points === undefined || e.points === null ? "" : String(e.points),
+    jungfrau: e.jungfrau ? [...e.jungfrau] : [], durchmarsch: e.durchmarsch || null, pushes: e.pushes || 0,
+  });
+  if (e.with) { f.matWith = true; f.mat = e.with; } else if (e.without) { f.matWith = false; f.mat = e.without; }
+  if (e.ramsch) for (const [n, p] of Object.entries(e.ramsch)) f.ramsch[n] = String(p);
+  f.more = Boolean(e.revoke || e.note);
+  return f;
+}
+
+/** What the next entry (or the edited one) is about: its number, dealer, the three who play, the round. */
+function ctx() {
+  const sh = K.state.sheet;
+  const players = sh.players;
+  if (K.edit) {
+    const line = sh.games[K.edit - 1] || {};
+    return { number: K.edit, dealer: line.dealer, seats: line.seats || players.slice(0, 3), round: line.round || "normal", players };
+  }
+  const d = Math.max(0, players.indexOf(sh.next_dealer));
+  const waiting = queueOf(K.id).filter((c) => c.op === "add" && c.id !== K.correcting).length;
+  return { number: sh.games.length + 1 + waiting, dealer: sh.next_dealer, seats: seatsFor(d, players.length).map((i) => players[i]),
+    round: sh.upcoming_round || "normal", players };
+}
+
+const isRamschRound = (round) => round === "ramsch" || round === "schieber";
+
+/** The entry the form holds, as the server takes it, or what is still missing (`need`). */
+function entryOf(f, c) {
+  const r = rules();
+  if (!f.kind) return { need: "need_declarer" };
+  const note = f.note.trim() ? { note: f.note.trim() } : {};
+  if (f.kind === "passed") return { entry: { declarer: "passed", ...note } };
+  if (f.kind === "ramsch") {
+    const ramsch = {};
+    for (const name of c.seats) {
+      const v = (f.ramsch[name] || "").trim();
+      if (!/^\d+$/.test(v)) return { need: "need_ramsch" };
+      ramsch[name] = Number(v);
+    }
+    const e = { declarer: "ramsch", ramsch };
+    const jf = f.jungfrau.filter((n) => c.seats.includes(n));
+    if (jf.length) e.jungfrau = jf;
+    if (f.durchmarsch && c.seats.includes(f.durchmarsch)) e.durchmarsch = f.durchmarsch;
+    if (f.pushes) e.pushes = f.pushes;
+    return { entry: { ...e, ...note } };
+  }
+  if (!f.declarer) return { need: "need_declarer" };
+  if (!f.game) return { need: "need_game" };
+  const isNull = f.game === "null";
+  const e = { declarer: f.declarer, game: f.game };
+  if (f.hand) e.hand = true;
+  if (f.ouvert) e.ouvert = true;
+  if (!isNull && !f.ouvert && f.hand) {
+    if (f.schwarz_announced) e.schwarz_announced = true;
+    else if (f.schneider_announced) e.schneider_announced = true;
+  }
+  if (!isNull) {
+    if (!f.mat) return { need: "need_matadors" };
+    e[f.matWith ? "with" : "without"] = f.mat;
+  }
+  if (f.revoke) e.revoke = f.revoke;
+  else if (!isNull && /^\d+$/.test(f.points.trim())) e.points = Number(f.points.trim());
+  else if (f.result) e.result = f.result;
+  else return { need: "need_result" };
+  if (!isNull && !f.revoke) {
+    if (f.schwarz) e.schwarz = true;
+    if (f.schneider && e.points === undefined && !f.schwarz) e.schneider = true;
+  }
+  e.bid = f.bid || (r.bid_values && r.bid_values[0]) || 18;
+  if (r.kontra && f.kontra) { e.kontra = true; if (f.re && r.kontra_re !== false) e.re = true; }
+  return { entry: { ...e, ...note } };
+}
+
+function tog(label, on, onTap, attrs) {
+  return h("button", { type: "button", cls: "k-tog" + (on ? " on" : "") + (attrs && attrs.cls ? " " + attrs.cls : ""),
+    "aria-pressed": on ? "true" : "false", "data-f": attrs && attrs.f, "aria-label": attrs && attrs.label,
+    onclick: onTap }, label);
+}
+
+function group(id, title, ...children) {
+  return h("div", { cls: "k-group", role: "group", "aria-labelledby": id }, h("h3", { id, cls: "k-gtitle" }, title), ...children);
+}
+
+/** Change the form, rebuild it and keep the focus where it was; then value it again. */
+function change(fn) {
+  fn(K.form);
+  K.notice = "";
+  renderEntry();
+  scheduleCheck();
+}
+
+function renderEntry() {
+  const box = $("#k-entry");
+  if (!K.key || !K.state) { box.replaceChildren(); return; }
+  const active = document.activeElement;
+  const focusKey = active && box.contains(active) ? active.dataset.f : null;
+  const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
+  const f = K.form;
+  const c = ctx();
+  const r = rules();
+  const sh = K.state.sheet;
+  const full = !K.edit && sh.limit && sh.played >= sh.limit;
+  const title = K.correcting ? k("correctGame") : K.edit ? k("editGame", { n: K.edit }) : k("enterGame", { n: c.number });
+  const ramschRound = isRamschRound(c.round);
+  const passedOk = r.all_pass !== "ramsch" && !ramschRound;
+  const ramschOk = r.all_pass === "ramsch" || ramschRound;
+  const declarersOk = !ramschRound || r.ramsch_grand_hand;
+  const parts = [h("h2", { id: "k-entry-title", tabindex: "-1" }, title)];
+  if (full) parts.push(h("p", { cls: "k-note" }, k("listFull", { n: sh.limit })));
+
+  // who declared (the three who play this deal, in seat order), or passed in / Ramsch
+  const seatWord = ["forehand", "middlehand", "rearhand"];
+  const who = [];
+  if (declarersOk) {
+    c.seats.forEach((name, i) => who.push(tog([h("span", { cls: "k-name" }, name), h("small", {}, t(seatWord[i]))],
+      f.kind === "game" && f.declarer === name, () => change((x) => {
+        x.kind = "game"; x.declarer = name;
+        if (ramschRound) { x.game = "grand"; x.hand = true; }
+      }), { f: "decl-" + i, cls: "k-decl" })));
+  }
+  const special = [];
+  if (passedOk) special.push(tog(k("passedIn"), f.kind === "passed", () => change((x) => { x.kind = "passed"; x.declarer = null; }), { f: "passed", cls: "k-special" }));
+  if (ramschOk) special.push(tog(t("game_ramsch"), f.kind === "ramsch", () => change((x) => { x.kind = "ramsch"; x.declarer = null; }), { f: "ramsch", cls: "k-special" }));
+  parts.push(group("k-g-decl", k("declarer"),
+    ramschRound && declarersOk ? h("p", { cls: "muted small" }, k("grandHandOnly")) : "",
+    h("div", { cls: "k-buttons k-decls k-n" + who.length }, who), special.length ? h("div", { cls: "k-buttons k-specials" }, special) : ""));
+
+  if (f.kind === "game") parts.push(...gameParts(f, r, ramschRound));
+  if (f.kind === "ramsch") parts.push(...ramschParts(f, r, c));
+  if (f.kind) {
+    parts.push(h("details", { cls: "k-more", open: f.more || undefined },
+      h("summary", { "data-f": "more" }, k("more")),
+      f.kind === "game" ? group("k-g-revoke", k("revoke"), h("div", { cls: "k-buttons" },
+        [[null, "revokeNone"], ["declarer", "revokeDeclarer"], ["defenders", "revokeDefenders"]].map(([v, label]) =>
+          tog(k(label), f.revoke === v, () => change((x) => { x.revoke = v; x.more = true; }), { f: "revoke-" + (v || "none") })))) : "",
+      h("label", { cls: "k-row k-note-row" }, h("span", {}, k("note")),
+        h("input", { id: "k-note", "data-f": "note", value: f.note, maxlength: "200", autocomplete: "off" }))));
+  }
+  parts.push(h("div", { id: "k-preview", cls: "k-preview", "aria-live": "polite" }));
+  const actions = [h("button", { type: "button", id: "k-save", cls: "primary k-big", "data-f": "save", onclick: save },
+    K.edit ? k("saveEdit") : k("save"))];
+  if (K.edit || K.correcting) actions.push(h("button", { type: "button", id: "k-cancel", "data-f": "cancel", onclick: resetForm }, k("cancel")));
+  else if (f.kind) actions.push(h("button", { type: "button", id: "k-clear", "data-f": "clear", onclick: resetForm }, k("clear")));
+  parts.push(h("div", { cls: "k-actions" }, actions));
+  box.replaceChildren(...parts);
+  box.classList.toggle("k-editing", Boolean(K.edit || K.correcting));
+
+  // the typed fields change the form without rebuilding it (the phone's keyboard stays)
+  const note = $("#k-note");
+  if (note) note.addEventListener("input", () => { K.form.note = note.value; scheduleCheck(); });
+  const details = box.querySelector("details.k-more");
+  if (details) details.addEventListener("toggle", () => { K.form.more = details.open; });
+  const points = $("#k-points");
+  if (points) points.addEventListener("input", () => {
+    K.form.points = points.value.replace(/[^\d]/g, "");
+    if (points.value !== K.form.points) points.value = K.form.points;
+    if (K.form.points) { K.form.result = null; K.form.schneider = false; }
+    box.querySelectorAll(".k-result button").forEach((b) => { b.classList.remove("on"); b.setAttribute("aria-pressed", "false"); });
+    const sn = $("#k-schneider-made");
+    if (sn) sn.classList.toggle("hidden", Boolean(K.form.points));
+    scheduleCheck();
+  });
+  const bid = $("#k-bid");
+  if (bid) bid.addEventListener("change", () => { K.form.bid = Number(bid.value); scheduleCheck(); });
+  box.querySelectorAll("input.k-ramsch-points").forEach((input) => input.addEventListener("input", () => {
+    const v = input.value.replace(/[^\d]/g, "");
+    if (v !== input.value) input.value = v;
+    K.form.ramsch[input.dataset.name] = v;
+    renderRamschSum();
+    scheduleCheck();
+  }));
+  renderRamschSum();
+  renderPreview();
+  if (focusKey) {
+    const el = box.querySelector(`[data-f="${focusKey}"]`);
+    if (el) {
+      el.focus({ preventScroll: true });
+      if (caret && el.setSelectionRange) try { el.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
+    }
+  }
+}
+
+function gameParts(f, r, ramschRound) {
+  const parts = [];
+  const isNull = f.game === "null";
+  parts.push(group("k-g-game", k("game"), h("div", { cls: "k-buttons k-games" }, GAMES.map((g) => {
+    const locked = ramschRound && g !== "grand";
+    const label = [SYMBOL[g] ? h("span", { cls: "k-sym" + (RED.has(g) ? " red" : ""), "aria-hidden": "true" }, SYMBOL[g]) : "",
+      h("span", {}, t("game_" + g))];
+    const b = tog(label, f.game === g, () => change((x) => {
+      x.game = g;
+      if (g === "null") { x.mat = null; x.schneider_announced = x.schwarz_announced = false; x.schneider = x.schwarz = false; x.points = ""; }
+      if (g === "grand" && x.mat > 4) x.mat = null;
+    }), { f: "game-" + g, cls: "k-game k-game-" + g });
+    if (locked) b.disabled = true;
+    return b;
+  }))));
+  if (!f.game) return parts;
+  // Hand; Schneider and Schwarz announced (hand games only); Ouvert
+  const levels = [tog(t("hand"), f.hand || (f.ouvert && !isNull), () => change((x) => {
+    x.hand = !x.hand;
+    if (!x.hand) { x.schneider_announced = x.schwarz_announced = false; if (!isNull) x.ouvert = false; }
+  }), { f: "hand" })];
+  if (ramschRound) levels[0].disabled = true;
+  if (!isNull && f.hand && !f.ouvert) {
+    levels.push(tog(t("announced_schneider"), f.schneider_announced || f.schwarz_announced,
+      () => change((x) => { x.schneider_announced = !x.schneider_announced; if (!x.schneider_announced) x.schwarz_announced = false; }), { f: "sa" }));
+    levels.push(tog(t("announced_schwarz"), f.schwarz_announced,
+      () => change((x) => { x.schwarz_announced = !x.schwarz_announced; if (x.schwarz_announced) x.schneider_announced = true; }), { f: "swa" }));
+  }
+  if (!ramschRound) levels.push(tog(t("ouvert"), f.ouvert, () => change((x) => { x.ouvert = !x.ouvert; if (x.ouvert && !isNull) x.hand = true; }), { f: "ouvert" }));
+  parts.push(group("k-g-levels", k("levels"), h("div", { cls: "k-buttons k-levels" }, levels),
+    !isNull && !f.hand ? h("p", { cls: "muted small k-tip" }, k("announceNeedsHand")) : ""));
+  // matadors: with/without 1..4 (grand) or 1..11 (a suit game)
+  if (!isNull) {
+    const max = f.game === "grand" ? 4 : 11;
+    parts.push(group("k-g-mat", k("matadors"),
+      h("div", { cls: "k-buttons k-seg2" },
+        tog(k("with"), f.matWith, () => change((x) => { x.matWith = true; }), { f: "mat-with" }),
+        tog(k("without"), !f.matWith, () => change((x) => { x.matWith = false; }), { f: "mat-without" })),
+      h("div", { cls: "k-buttons k-mats k-max" + max }, Array.from({ length: max }, (_, i) => i + 1).map((n) =>
+        tog(String(n), f.mat === n, () => change((x) => { x.mat = n; }),
+          { f: "mat-" + n, label: t(f.matWith ? "matadorsWith" : "matadorsWithout", { n }) })))));
+  }
+  // the result: card points, or won / lost (Null: always), with Schneider / Schwarz made
+  if (!f.revoke) {
+    const res = [];
+    if (!isNull) {
+      res.push(h("label", { cls: "k-row k-points-row", for: "k-points" },
+        h("span", {}, k("cardPoints"), h("small", { cls: "muted" }, " (" + k("cardPointsHint") + ")")),
+        h("input", { id: "k-points", "data-f": "points", type: "text", inputmode: "numeric", pattern: "[0-9]*", maxlength: "3",
+          autocomplete: "off", enterkeyhint: "done", value: f.points })));
+      res.push(h("p", { cls: "muted small k-or" }, k("orResult")));
+    }
+    res.push(h("div", { cls: "k-buttons k-result" },
+      tog(k("won"), f.result === "won" && !(f.points && !isNull), () => change((x) => { x.result = "won"; x.points = ""; }), { f: "won", cls: "k-won" }),
+      tog(k("lost"), f.result === "lost" && !(f.points && !isNull), () => change((x) => { x.result = "lost"; x.points = ""; }), { f: "lost", cls: "k-lost" })));
+    if (!isNull) {
+      const sn = tog(t("schneider"), f.schneider, () => change((x) => { x.schneider = !x.schneider; }), { f: "schneider-made" });
+      sn.id = "k-schneider-made";
+      if (f.points) sn.classList.add("hidden");
+      res.push(h("div", { cls: "k-buttons k-made" }, h("span", { cls: "muted small" }, k("made") + ":"), sn,
+        tog(t("schwarz"), f.schwarz, () => change((x) => { x.schwarz = !x.schwarz; }), { f: "schwarz-made" })));
+    }
+    parts.push(group("k-g-result", k("result"), ...res));
+  }
+  // the bid (the ladder) and Kontra / Re
+  const ladder = r.bid_values && r.bid_values.length ? r.bid_values : [18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48];
+  const bid = f.bid || ladder[0];
+  const bidRow = [h("label", { cls: "k-row", for: "k-bid" }, h("span", {}, k("bid")),
+    h("select", { id: "k-bid", "data-f": "bid", title: k("bidHint") }, ladder.map((v) => h("option", { value: String(v), selected: v === bid }, String(v)))))];
+  if (r.kontra) {
+    bidRow.push(h("div", { cls: "k-buttons k-kontra", role: "group", "aria-label": k("kontraRe") },
+      tog(t("kontra"), f.kontra, () => change((x) => { x.kontra = !x.kontra; if (!x.kontra) x.re = false; }), { f: "kontra" }),
+      r.kontra_re !== false ? tog(t("re"), f.re, () => change((x) => { x.re = !x.re; if (x.re) x.kontra = true; }), { f: "re" }) : ""));
+  }
+  parts.push(h("div", { cls: "k-group k-bidrow" }, bidRow));
+  return parts;
+}
+
+function ramschParts(f, r, c) {
+  const rows = c.seats.map((name, i) => h("div", { cls: "k-ramsch-row" },
+    h("label", { for: "k-rp-" + i }, name),
+    h("input", { id: "k-rp-" + i, cls: "k-ramsch-points", "data-f": "rp-" + i, "data-name": name, type: "text", inputmode: "numeric",
+      pattern: "[0-9]*", maxlength: "3", autocomplete: "off", value: f.ramsch[name] || "" }),
+    r.ramsch_jungfrau !== false ? tog(t("jungfrau"), f.jungfrau.includes(name), () => change((x) => {
+      x.jungfrau = x.jungfrau.includes(name) ? x.jungfrau.filter((n) => n !== name) : [...x.jungfrau, name];
+    }), { f: "jf-" + i, label: t("jungfrau") + ": " + name }) : "",
+    r.ramsch_durchmarsch !== false ? tog(k("durchmarsch").split(" (")[0], f.durchmarsch === name, () => change((x) => { x.durchmarsch = x.durchmarsch === name ? null : name; }),
+      { f: "dm-" + i, label: k("durchmarsch").split(" (")[0] + ": " + name }) : ""));
+  const parts = [group("k-g-ramsch", k("ramschPoints"), rows, h("p", { id: "k-ramsch-sum", cls: "k-sum", "aria-live": "polite" }))];
+  const schieber = c.round === "schieber" || r.schieberamsch;
+  if (schieber && r.schieberamsch_unseen_push !== false && !(c.round === "schieber" && r.pirate)) {
+    parts.push(group("k-g-push", k("pushes"), h("div", { cls: "k-stepper" },
+      h("button", { type: "button", "data-f": "push-less", "aria-label": k("lessPushes"), disabled: f.pushes <= 0 || undefined,
+        onclick: () => change((x) => { x.pushes = Math.max(0, x.pushes - 1); }) }, "−"),
+      h("output", { id: "k-pushes", "aria-live": "polite" }, String(f.pushes)),
+      h("button", { type: "button", "data-f": "push-more", "aria-label": k("morePushes"), disabled: f.pushes >= 3 || undefined,
+        onclick: () => change((x) => { x.pushes = Math.min(3, x.pushes + 1); }) }, "+"))));
+  }
+  return parts;
+}
+
+function renderRamschSum() {
+  const el = $("#k-ramsch-sum");
+  if (!el) return;
+  const c = ctx();
+  const sum = c.seats.reduce((s, n) => s + (Number(K.form.ramsch[n]) || 0), 0);
+  el.textContent = sum === 120 ? k("sumOk") : k("sum", { s: sum });
+  el.classList.toggle("ok", sum === 120);
+  el.classList.toggle("off", sum > 120);
+}
+
+function resetForm() {
+  K.form = blankForm();
+  K.edit = null;
+  K.correcting = null;
+  K.check = null;
+  K.ctxKey = "";
+  renderAll();
+  renderEntry();
+}
+
+// ------------------------------------------------------------------ valuing before saving
+function scheduleCheck() {
+  clearTimeout(K.checkTimer);
+  if (!K.key || !K.state) return;
+  const r = entryOf(K.form, ctx());
+  if (!r.entry) { K.check = { need: r.need }; renderPreview(); return; }
+  const seq = ++K.checkSeq;
+  K.check = { checking: true, entry: r.entry };
+  K.checkTimer = setTimeout(async () => {
+    const body = { entry: r.entry };
+    if (K.edit) body.number = K.edit;
+    let answer;
+    try {
+      if (navigator.onLine === false) throw new TypeError("offline");
+      answer = await api("POST", `/api/keeper/${K.id}/check`, body);
+    } catch (e) {
+      answer = e.status ? { ok: false, message: e.message } : { offline: true };
+    }
+    if (seq !== K.checkSeq) return;
+    K.check = { ...answer, entry: r.entry };
+    renderPreview();
+  }, 120);
+  renderPreview();
+}
+
+function renderPreview() {
+  const box = $("#k-preview");
+  const save = $("#k-save");
+  if (!box) return;
+  const ch = K.check;
+  let ready = false;
+  const out = [];
+  if (K.notice) out.push(h("p", { cls: "k-saved", role: "status" }, K.notice));
+  if (!ch || ch.need) out.push(h("p", { cls: "muted k-need" }, k((ch && ch.need) || "need_declarer")));
+  else if (ch.checking) { out.push(h("p", { cls: "muted" }, k("checking"))); }
+  else if (ch.offline) { ready = true; out.push(h("p", { cls: "k-note" }, k("offlineCheck"))); }
+  else if (ch.ok === false) {
+    out.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), ch.message || ""));
+  } else if (ch.ok) {
+    ready = true;
+    out.push(lineSummary(ch.line, ch.entry));
+  }
+  box.replaceChildren(...out);
+  if (save) save.disabled = !ready;
+}
+
+/** The value of a checked game: "Bob · ♣ Clubs with 2 · worth 36 · +36", and the server's explanation. */
+function lineSummary(line, entry) {
+  const players = K.state.sheet.players;
+  const e = entry || line.entry || {};
+  const head = [];
+  if (line.declarer) {
+    const i = players.indexOf(line.declarer);
+    const score = i >= 0 && line.scores ? line.scores[i] : null;
+    head.push(h("b", {}, line.declarer), " · ", gameText(e), matText(e) ? " " + matText(e) : "");
+    if (line.value !== null && line.value !== undefined) head.push(" · ", k("valueLine", { v: line.value }));
+    if (score !== null) head.push(" · ", h("b", { cls: "k-score " + (score < 0 ? "lost" : "won") }, signed(score)));
+  } else {
+    head.push(h("b", {}, gameText(e)));
+    (line.scores || []).forEach((s, i) => { if (s) head.push(" · ", players[i] + " ", h("b", { cls: "k-score " + (s < 0 ? "lost" : "won") }, signed(s))); });
+  }
+  if (line.bock) head.push(" ", h("span", { cls: "mark" }, k("roundShort_bock")));
+  return h("div", { cls: "k-value" }, h("p", { cls: "k-value-head" }, head),
+    line.explanation ? h("p", { cls: "k-explain" }, line.explanation) : "");
+}
+
+async function save() {
+  const c = ctx();
+  const r = entryOf(K.form, c);
+  if (!r.entry) return;
+  const who = await askAuthor();
+  if (who === null) return;
+  const changeObj = { id: K.correcting || newId(), op: K.edit ? "edit" : "add", entry: r.entry, author: who, at: nowIso() };
+  if (K.edit) changeObj.number = K.edit;
+  const editing = K.edit;
+  const saveButton = $("#k-save");
+  if (saveButton) saveButton.disabled = true;
+  submit(changeObj, (res) => {
+    if (res.offline) {
+      K.form = blankForm(); K.edit = null; K.correcting = null; K.check = null;
+      K.notice = k("queuedNote");
+      renderEntry(); renderPreview();
+      return;
+    }
+    if (res.ok) {
+      K.form = blankForm(); K.edit = null; K.correcting = null; K.check = null;
+      K.notice = editing ? k("savedEdit", { n: editing }) : k("saved", { n: res.number });
+      K.ctxKey = "";
+      renderAll();
+      // ready for the next game: who deals and the round it belongs to, the declarers right under it
+      const next = $("#k-next");
+      if (next && next.getBoundingClientRect().top < 0) next.scrollIntoView({ block: "start" });
+      return;
+    }
+    K.check = { ok: false, message: res.message || res.error, entry: r.entry };
+    renderPreview();
+  });
+}
+
+/** The keeper's name for the history (asked once, kept in localStorage); null when the keeper cancels. */
+function askAuthor() {
+  const have = author();
+  if (have) return Promise.resolve(have);
+  return new Promise((resolve) => {
+    const input = h("input", { id: "k-ask-name", maxlength: "100", autocomplete: "name" });
+    const done = (value) => { closeDialog(); resolve(value); };
+    const ok = h("button", { type: "submit", cls: "primary" }, k("ok"));
+    const form = h("form", { cls: "k-ask" }, h("label", { for: "k-ask-name" }, k("askAuthor")), input,
+      h("div", { cls: "k-actions" }, ok, h("button", { type: "button", onclick: () => done(null) }, k("cancel"))));
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const v = input.value.trim();
+      if (!v) { input.focus(); return; }
+      localStorage.setItem("skat.keeper.author", v);
+      done(v);
+    });
+    openDialog("ask", [h("h2", { id: "k-dialog-title" }, k("yourName")), form], input);
+  });
+}
+
+// ------------------------------------------------------------------ the list as players keep it
+function schneiderMade(e, r) {
+  if (e.schneider || e.schwarz) return true;
+  if (typeof e.points === "number") return e.points >= (r.schneider_points || 90) || e.points <= 30;
+  return false;
+}
+
+function levelMarks(e, line) {
+  const r = rules();
+  const marks = [];
+  const mark = (text, title, cls) => marks.push(h("abbr", { cls: "mark " + (cls || "level"), title }, text));
+  if (!e || e.declarer === "passed" || e.declarer === "ramsch") {
+    if (e && e.pushes) mark(e.pushes + "×", k("pushes"));
+    if (e && e.jungfrau && e.jungfrau.length) mark("J", t("jungfrau"));
+    if (e && e.durchmarsch) mark("D", k("durchmarsch"));
+    return marks;
+  }
+  if (e.game !== "null") {
+    if (e.schwarz) mark("Sw", t("schwarz"));
+    else if (schneiderMade(e, r)) mark("S", t("schneider"));
+  }
+  if (line && line.kontra) mark(line.kontra === 2 ? "Re" : "K", line.kontra === 2 ? t("re") : t("kontra"), "kontra");
+  else if (e.re) mark("Re", t("re"), "kontra");
+  else if (e.kontra) mark("K", t("kontra"), "kontra");
+  if (e.revoke) mark("!", k("revoke") + ": " + k(e.revoke === "declarer" ? "revokeDeclarer" : "revokeDefenders"));
+  return marks;
+}
+
+function roundMarks(line) {
+  const out = [];
+  if (line.bock) out.push(h("abbr", { cls: "mark bock", title: t("round_bock") }, "B"));
+  if (line.round === "ramsch" || line.round === "schieber") {
+    out.push(h("abbr", { cls: "mark ramsch", title: t("round_" + line.round) }, line.round === "ramsch" ? "R" : "Sch"));
+  }
+  return out;
+}
+
+function renderSheet() {
+  const box = $("#k-sheet-box");
+  box.classList.remove("hidden");
+  const sh = K.state.sheet;
+  const players = sh.players;
+  const n = players.length;
+  const stored = (K.state.list && K.state.list.games) || [];
+  $("#k-mode").textContent = K.key ? k("keeperMode") : k("followMode");
+  const head = h("thead", {}, h("tr", {},
+    h("th", { cls: "num", scope: "col", title: k("colNo") }, "#"),
+    h("th", { cls: "sec k-c3", scope: "col" }, k("colDealer")), h("th", { cls: "sec", scope: "col" }, k("colDeclarer")),
+    h("th", { scope: "col" }, k("colGame")), h("th", { cls: "sec k-c3", scope: "col" }, k("colMatadors")),
+    h("th", { cls: "sec k-c3", scope: "col" }, k("colLevels")), h("th", { cls: "sec num", scope: "col" }, k("colBid")),
+    h("th", { cls: "sec num", scope: "col" }, k("colValue")), h("th", { cls: "sec num", scope: "col", title: k("colEntryHint") }, k("colEntry")),
+    players.map((name) => h("th", { cls: "num player", scope: "col", title: name }, name))));
+  const rows = sh.games.map((line) => sheetRow(line, stored[line.number - 1], players));
+  const waiting = queueOf(K.id).map((c) => waitingRow(c, n));
+  const body = h("tbody", {}, rows, waiting);
+  if (!rows.length && !waiting.length) {
+    body.append(h("tr", { cls: "k-empty" }, h("td", { cls: "num" }, ""), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""),
+      h("td", { cls: "game muted" }, k("noGames")), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""),
+      h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), players.map(() => h("td", { cls: "num player" }, ""))));
+  }
+  // the label of a bottom row spans the columns before the players' (as many as the layout shows)
+  const label = (text, cls) => [h("th", { scope: "row", cls: "sec k-lab-full " + (cls || ""), colspan: "9" }, text),
+    h("th", { scope: "row", cls: "sec k-lab-mid " + (cls || ""), colspan: "6" }, text),
+    h("th", { scope: "row", cls: "sum " + (cls || ""), colspan: "2" }, text)];
+  const footRows = [
+    h("tr", { cls: "total" }, label(k("total")), sh.totals.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", {}, label(k("wonLost"), "muted"), players.map((_, p) => h("td", { cls: "num" }, sh.games_won[p] + "/" + sh.games_lost[p]))),
+    h("tr", { cls: "total" }, label(k("seeger")), sh.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
+    h("tr", {}, label(k("settlement"), "muted"), sh.settlement.map((x) => h("td", { cls: "num" }, fmtNum(x)))),
+  ];
+  if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: fmtPrice(sh.price) })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
+  const foot = h("tfoot", {}, footRows);
+  const table = h("table", { cls: "list sheet k-table k-p" + n }, head, body, foot);
+  const sheet = $("#k-sheet");
+  sheet.replaceChildren(h("div", { cls: "k-scroll" }, table),
+    sh.limit ? h("p", { cls: "muted small" }, k("listLimit", { played: sh.played, limit: sh.limit })) : "");
+  fitSheet();
+  sheet.querySelectorAll("tr[data-n]").forEach((tr) => tr.addEventListener("click", (ev) => {
+    if (ev.target.closest("button, a")) return;
+    openGame(Number(tr.dataset.n), tr.querySelector("button.k-open"));
+  }));
+}
+
+/** Fold the list's columns until it fits its box (not on a phone, where style.css folds it): every column;
+ * without dealer, matadors and extras (the last two in the game's cell); the phone's two-line game cell. */
+function fitSheet() {
+  const table = $("#k-sheet table");
+  if (!table) return;
+  table.classList.remove("k-mid", "k-narrow");
+  if (matchMedia("(max-width: 760px)").matches) return;
+  const box = table.parentElement;
+  const over = () => table.getBoundingClientRect().width > box.clientWidth + 1;
+  if (over()) table.classList.add("k-mid");
+  if (over()) { table.classList.remove("k-mid"); table.classList.add("k-narrow"); }
+}
+window.addEventListener("resize", () => fitSheet());
+
+function fmtNum(x) { return typeof x === "number" ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x); }
+/** A price as the server keeps it ("1/20", "0.05") in decimals: 0.05. */
+function fmtPrice(p) {
+  const m = String(p).match(/^(-?\d+)\/(\d+)$/);
+  return m ? String(Math.round((Number(m[1]) / Number(m[2])) * 1e6) / 1e6) : String(p);
+}
+function fmtMoney(x) { return typeof x === "number" ? x.toFixed(2) : String(x); }
+
+function sheetRow(line, stored, players) {
+  const e = line.entry || (stored ? strip(stored) : {});
+  const number = line.number;
+  const openButton = h("button", { type: "button", cls: "k-open", "aria-label": k("openGame", { n: number }),
+    onclick: (ev) => openGame(number, ev.currentTarget) }, String(number));
+  if (line.struck) {
+    const reason = struckReason(stored);
+    return h("tr", { cls: "k-line struck", "data-n": number },
+      h("td", { cls: "num" }, openButton),
+      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, h("s", {}, e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer : "")),
+      h("td", { cls: "game" }, h("s", {}, h("span", { cls: "sum" }, declarerPrefix(e)), gameText(e), matText(e) ? " " + matText(e) : ""),
+        h("span", { cls: "k-struck-word" }, " " + (reason ? k("struckReason", { r: reason }) : k("struck")))),
+      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""),
+      players.map(() => h("td", { cls: "num player muted" }, "")));
+  }
+  const d = line.declarer ? players.indexOf(line.declarer) : -1;
+  const own = d >= 0 ? line.scores[d] : null;
+  const result = d >= 0 ? (line.won ? " won" : " lost") : "";
+  const marks = levelMarks(e, line);
+  const line2 = [d >= 0 && line.bid ? k("sheetBid", { v: line.bid }) : null, d >= 0 ? k("sheetValue", { v: line.value }) : null,
+    d >= 0 ? h("b", { cls: result.trim() }, signed(own)) : null, k("sheetDealer", { who: line.dealer })].filter((x) => x !== null);
+  return h("tr", { cls: "k-line" + (line.bock ? " bock" : "") + (line.round && line.round !== "normal" ? " round-" + line.round : ""), "data-n": number },
+    h("td", { cls: "num" }, openButton, h("span", { cls: "marks" }, roundMarks(line))),
+    h("td", { cls: "sec k-c3" }, line.dealer),
+    h("td", { cls: "sec" }, line.declarer || ""),
+    h("td", { cls: "game" },
+      d >= 0 ? h("span", { cls: "sum k-decl-name" }, line.declarer + ": ") : "", gameText(e),
+      matText(e) ? h("span", { cls: "sum k-fold" }, " " + matText(e)) : "",
+      marks.length ? h("span", { cls: "sum k-fold" }, " ", marks.map((m) => m.cloneNode(true))) : "",
+      e.declarer === "ramsch" && e.ramsch ? h("span", { cls: "k-ramsch-pts" },
+        " " + Object.entries(e.ramsch).map(([name, p]) => name + "\u00a0" + p).join(" · ")) : "",
+      e.note ? h("span", { cls: "k-rownote muted small" }, " — " + e.note) : "",
+      h("span", { cls: "sum line2" }, line2.flatMap((x, i) => [i ? " · " : "", x]))),
+    h("td", { cls: "sec k-c3 mats" }, matText(e)),
+    h("td", { cls: "sec k-c3 marks-col" }, marks),
+    h("td", { cls: "sec num" }, d >= 0 && line.bid ? line.bid : ""),
+    h("td", { cls: "sec num" }, d >= 0 ? line.value : ""),
+    h("td", { cls: "sec num" + result }, d >= 0 ? signed(own) : ""),
+    players.map((_, p) => {
+      const s = line.scores[p];
+      if (!s && p !== d) return h("td", { cls: "num player muted" }, "·");
+      return h("td", { cls: "num player" + (p === d ? result : s < 0 ? " lost" : " won"), title: signed(s) + " → " + line.totals[p] },
+        h("small", { cls: "entry" }, signed(s)), h("span", { cls: "total" }, line.totals[p]));
+    }));
+}
+
+function declarerPrefix(e) {
+  return e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer + ": " : "";
+}
+
+function strip(stored) {
+  const out = { ...stored };
+  delete out.history;
+  delete out.struck;
+  return out;
+}
+
+function struckReason(stored) {
+  const hist = (stored && stored.history) || [];
+  const last = [...hist].reverse().find((c) => c.action === "strike");
+  return last && last.reason ? last.reason : "";
+}
+
+/** A change waiting in this browser: "waiting to be sent", or refused with its reason (correct or discard it). */
+function waitingRow(c, n) {
+  const e = c.entry || {};
+  let what;
+  if (c.op === "add") what = [declarerPrefix(e), gameText(e), matText(e) ? " " + matText(e) : ""];
+  else what = [k("gameN", { n: c.number }), ": ", c.op === "edit" ? k("act_edit") + " → " + declarerPrefix(e) + gameText(e)
+    : k("act_" + c.op)];
+  const actions = [];
+  if (c.error && K.key) {
+    if (c.op === "add" || c.op === "edit") actions.push(h("button", { type: "button", cls: "small", onclick: () => correct(c) }, k("correct")));
+    actions.push(h("button", { type: "button", cls: "small", onclick: () => discard(c) }, k("discard")));
+  } else if (K.key) {
+    actions.push(h("button", { type: "button", cls: "small", onclick: () => discard(c) }, k("discard")));
+  }
+  return h("tr", { cls: "k-line k-waiting" + (c.error ? " k-refused" : ""), "data-change": c.id },
+    h("td", { cls: "num" }, c.error ? "!" : "…"),
+    h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""),
+    h("td", { cls: "game" }, h("span", {}, what), " ",
+      h("span", { cls: "k-wait-word" }, c.error ? k("refusedRow", { m: c.error }) : k("waiting")), " ", actions),
+    h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""),
+    Array.from({ length: 3 }, () => h("td", { cls: "sec" }, "")),
+    Array.from({ length: n }, () => h("td", { cls: "num player" }, "")));
+}
+
+function correct(c) {
+  K.correcting = c.id;
+  K.edit = c.op === "edit" ? c.number : null;
+  K.form = formFromEntry(c.entry || {});
+  K.ctxKey = "";
+  renderAll();
+  renderEntry();
+  scheduleCheck();
+  focusEntry();
+}
+
+function discard(c) {
+  if (!confirm(k("discardConfirm"))) return;
+  setQueue(K.id, queueOf(K.id).filter((x) => x.id !== c.id));
+  if (K.correcting === c.id) resetForm();
+  renderAll();
+}
+
+function focusEntry() {
+  const title = $("#k-entry-title");
+  if (title) { title.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); }
+}
+
+// ------------------------------------------------------------------ what comes next
+function renderNext() {
+  const box = $("#k-next");
+  const sh = K.state.sheet;
+  const players = sh.players;
+  const d = players.indexOf(sh.next_dealer);
+  const seats = d >= 0 ? seatsFor(d, players.length) : [];
+  const out = players.filter((_, i) => d >= 0 && !seats.includes(i));
+  const waiting = queueOf(K.id).filter((c) => c.op === "add").length;
+  const round = sh.upcoming_round || "normal";
+  const parts = [h("p", { cls: "k-next-main" },
+    h("span", { cls: "k-next-no" }, k("nextGame", { n: sh.games.length + 1 + waiting })), " ",
+    h("b", {}, k("nextDeals", { who: sh.next_dealer })),
+    out.length ? h("span", { cls: "k-next-out" }, " · " + k(out.length > 1 ? "sitOut" : "sitsOut", { who: out.join(", ") })) : "")];
+  if (round !== "normal") parts.push(h("p", { cls: "k-round k-round-" + round }, k("round_" + round) || t("round_" + round)));
+  if (sh.limit && sh.played >= sh.limit) parts.push(h("p", { cls: "k-note" }, k("listFull", { n: sh.limit })));
+  box.replaceChildren(...parts);
+  box.classList.remove("hidden");
+  box.classList.toggle("k-special-round", round !== "normal");
+}
+
+// ------------------------------------------------------------------ sharing
+function renderShare() {
+  const box = $("#k-share");
+  const open = box.querySelector("details.k-handover");
+  const wasOpen = open ? open.open : false;
+  const follow = location.origin + "/k/" + K.id;
+  const parts = [h("h2", { id: "k-share-title" }, k("share")), linkBox("k-follow-link", k("followLink"), follow)];
+  if (K.key) {
+    const details = h("details", { cls: "k-handover", open: wasOpen || undefined },
+      h("summary", {}, k("keeperLink")),
+      h("p", { cls: "k-warn" }, k("keeperLinkWarn")),
+      linkBox("k-keeper-link", k("keeperLink"), follow + "#key=" + encodeURIComponent(K.key)));
+    parts.push(details);
+  }
+  parts.push(h("p", { cls: "k-downloads" }, h("span", { cls: "muted" }, k("downloads") + ": "),
+    h("a", { href: `/api/keeper/${K.id}/sheet.csv`, download: "" }, k("csv"))));
+  box.replaceChildren(...parts);
+  box.classList.remove("hidden");
+}
+
+function linkBox(id, label, url) {
+  const input = h("input", { id, cls: "k-link", readonly: true, value: url });
+  const button = h("button", { type: "button", cls: "k-copy", "aria-label": k("copy") + ": " + label, onclick: () => copy(input, button) }, k("copy"));
+  return h("div", { cls: "k-linkbox" }, h("label", { for: id }, label), h("div", { cls: "k-linkrow" }, input, button));
+}
+
+async function copy(input, button) {
+  let ok = false;
+  try { await navigator.clipboard.writeText(input.value); ok = true; } catch { /* not allowed here */ }
+  if (!ok) {
+    input.select();
+    try { ok = document.execCommand("copy"); } catch { ok = false; }
+  }
+  button.textContent = ok ? k("copied") : k("copy");
+  input.select();
+}
+
+// ------------------------------------------------------------------ a game's dialog: edit, strike, restore, history
+function openGame(n, from) {
+  K.dialog = n;
+  K.strikeOpen = false;
+  K.dialogMessage = "";
+  K.returnFocus = from || null;
+  renderDialog(true);
+}
+
+function renderDialog(first) {
+  const n = K.dialog;
+  const sh = K.state.sheet;
+  const line = sh.games[n - 1];
+  if (!line) { closeDialog(); return; }
+  const stored = (K.state.list.games || [])[n - 1] || {};
+  const e = line.entry || strip(stored);
+  const parts = [h("h2", { id: "k-dialog-title" }, k("gameN", { n }), ": ", declarerPrefix(e), gameText(e), matText(e) ? " " + matText(e) : "")];
+  if (line.struck) parts.push(h("p", { cls: "k-problem" }, struckReason(stored) ? k("struckReason", { r: struckReason(stored) }) : k("struck")));
+  else {
+    parts.push(lineSummary(line, e));
+    parts.push(h("p", { cls: "muted small" }, k("sheetDealer", { who: line.dealer }) + (line.bid ? " · " + k("sheetBid", { v: line.bid }) : "")));
+  }
+  if (K.dialogMessage) parts.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), K.dialogMessage));
+  const actions = [];
+  let focus = null;
+  if (K.key) {
+    if (!line.struck) {
+      actions.push(h("button", { type: "button", id: "k-edit", onclick: () => startEdit(n) }, k("edit")));
+      actions.push(h("button", { type: "button", id: "k-strike", "aria-expanded": K.strikeOpen ? "true" : "false",
+        onclick: () => { K.strikeOpen = !K.strikeOpen; renderDialog(); const r = $("#k-strike-reason"); if (r) r.focus(); } }, k("strike")));
+    } else {
+      actions.push(h("button", { type: "button", id: "k-restore", onclick: () => act({ op: "restore", number: n }) }, k("restore")));
+    }
+  }
+  const close = h("button", { type: "button", id: "k-close", onclick: closeDialog }, k("close"));
+  actions.push(close);
+  parts.push(h("div", { cls: "k-actions" }, actions));
+  if (K.key && K.strikeOpen && !line.struck) {
+    const reason = h("input", { id: "k-strike-reason", maxlength: "200", autocomplete: "off" });
+    const form = h("form", { cls: "k-strike-form" }, h("label", { for: "k-strike-reason" }, k("strikeReason")), reason,
+      h("button", { type: "submit", cls: "danger", id: "k-strike-go" }, k("strikeIt", { n })));
+    form.addEventListener("submit", (ev) => { ev.preventDefault(); act({ op: "strike", number: n, reason: reason.value.trim() }); });
+    parts.push(form);
+  }
+  const hist = stored.history || [];
+  parts.push(h("h3", {}, k("history")), h("ol", { cls: "k-history" }, hist.map((c) => h("li", {},
+    h("time", { datetime: c.at }, fmtTime(c.at)), " ", h("b", {}, k("act_" + c.action)),
+    c.author ? " " + k("byAuthor", { who: c.author }) : "",
+    c.entry ? h("span", { cls: "k-hist-entry" }, ": " + entryWords(c.entry)) : "",
+    c.reason ? h("span", { cls: "k-hist-entry" }, ": " + c.reason) : ""))));
+  if (first) focus = close;
+  openDialog("game", parts, focus);
+}
+
+function entryWords(e) {
+  const parts = [declarerPrefix(e) + gameText(e)];
+  if (matText(e)) parts.push(matText(e));
+  if (typeof e.points === "number") parts.push(k("pointsShort", { n: e.points }));
+  else if (e.result) parts.push(k(e.result));
+  if (e.schwarz) parts.push(t("schwarz")); else if (e.schneider) parts.push(t("schneider"));
+  if (e.ramsch) parts.push(Object.entries(e.ramsch).map(([name, p]) => name + " " + p).join(", "));
+  if (e.bid) parts.push(k("sheetBid", { v: e.bid }));
+  if (e.re) parts.push(t("re")); else if (e.kontra) parts.push(t("kontra"));
+  if (e.revoke) parts.push(k("revoke") + " " + k(e.revoke === "declarer" ? "revokeDeclarer" : "revokeDefenders"));
+  if (e.note) parts.push("“" + e.note + "”");
+  return parts.join(", ");
+}
+
+function fmtTime(at) {
+  const d = new Date(at);
+  if (Number.isNaN(d.getTime())) return at || "";
+  return d.toLocaleString(LANG, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+async function act(c) {
+  const who = await askAuthor();
+  if (who === null) { renderDialog(); return; }
+  const changeObj = { id: newId(), ...c, author: who, at: nowIso() };
+  submit(changeObj, (res) => {
+    if (res.ok || res.offline) { K.strikeOpen = false; K.dialogMessage = ""; if (K.dialog) renderDialog(); return; }
+    K.dialogMessage = res.message || res.error || "";
+    if (K.dialog) renderDialog();
+  });
+  if (!K.dialog) openGame(c.number);
+}
+
+function startEdit(n) {
+  const stored = (K.state.list.games || [])[n - 1];
+  if (!stored) return;
+  closeDialog(true);
+  K.edit = n;
+  K.correcting = null;
+  K.form = formFromEntry(strip(stored));
+  K.notice = "";
+  K.ctxKey = "";
+  renderAll();
+  scheduleCheck();
+  focusEntry();
+}
+
+function openDialog(kind, parts, focus) {
+  const box = $("#k-dialog");
+  box.dataset.kind = kind;
+  box.replaceChildren(...parts);
+  $("#k-overlay").classList.remove("hidden");
+  document.body.classList.add("k-dialog-open");
+  if (focus) focus.focus();
+}
+
+function closeDialog(keepFocus) {
+  $("#k-overlay").classList.add("hidden");
+  document.body.classList.remove("k-dialog-open");
+  const was = $("#k-dialog").dataset.kind;
+  $("#k-dialog").replaceChildren();
+  $("#k-dialog").dataset.kind = "";
+  if (was === "game") {
+    K.dialog = null;
+    const n = K.returnFocus && K.returnFocus.textContent;
+    K.returnFocus = null;
+    if (!keepFocus && n) {
+      const b = Array.from(document.querySelectorAll("button.k-open")).find((x) => x.textContent === n);
+      if (b) b.focus();
+    }
+  }
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && !$("#k-overlay").classList.contains("hidden")) {
+    const kind = $("#k-dialog").dataset.kind;
+    if (kind === "ask") { const b = $("#k-dialog .k-ask button[type=button]"); if (b) b.click(); } else closeDialog();
+  }
+});
+$("#k-overlay").addEventListener("click", (ev) => { if (ev.target.id === "k-overlay" && $("#k-dialog").dataset.kind === "game") closeDialog(); });
+
+// ------------------------------------------------------------------ language
+function applyStaticTexts() {
+  document.documentElement.lang = LANG;
+  document.querySelectorAll("[data-k]").forEach((el) => { el.textContent = k(el.dataset.k); });
+  document.querySelectorAll("[data-k-label]").forEach((el) => el.setAttribute("aria-label", k(el.dataset.kLabel)));
+  $("#k-price").placeholder = k("pricePlaceholder");
+  $("#k-name").placeholder = k("listNamePlaceholder");
+  document.title = k("pageTitle") + " · Skat";
+}
+
+const selLang = $("#k-lang");
+selLang.value = LANG;
+selLang.addEventListener("change", () => {
+  setLang(selLang.value);
+  applyStaticTexts();
+  if (K.id) { K.ctxKey = ""; renderAll(); if (K.state) renderPreview(); } else { renderNew(); renderRulesets(); renderMine(); }
+});
+$("#k-new-form").addEventListener("submit", createList);
+$("#k-ruleset").addEventListener("change", () => { NEW.ruleset = $("#k-ruleset").value; NEW.touched = true; renderRulesets(); });
+$("#k-first").addEventListener("change", () => { NEW.first = Number($("#k-first").value); });
+
+applyStaticTexts();
+route();
+// for the browser tests
+window.K = K;
+window.keeperWords = { k, t, setLang };
