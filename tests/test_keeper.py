@@ -341,6 +341,8 @@ def test_a_list_settles_against_the_average_or_pairwise():
     assert keeper.money == [Fraction(12, 5), Fraction(-6, 5), Fraction(-6, 5)]
     again = ScoreKeeper.from_json(keeper.to_json())
     assert again.settle == "pairwise" and again.to_json()["settle"] == "pairwise" and again.balance == keeper.balance
+    assert keeper.to_json()["price"] == "0.1" and keeper.sheet_json()["price"] == "0.1"  # as people write it
+    assert ScoreKeeper(["Ann", "Bob", "Cid"], price="1/3").to_json()["price"] == "1/3"
     assert "pairwise" in keeper.format_text()
     assert keeper.sheet_json()["balance"] == [24, -12, -12] and keeper.sheet_json()["money"] == [2.4, -1.2, -1.2]
     average = ScoreKeeper(["Ann", "Bob", "Cid"])

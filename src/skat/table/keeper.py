@@ -41,7 +41,7 @@ from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
 from skat.table.series import Rounds, bock_events, round_score, seats_for
 from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
 
-__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "SETTLE", "levels_text", "entry_words"]
+__all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "SETTLE", "price_text", "levels_text", "entry_words"]
 
 
 class KeeperError(SkatError, ValueError):
@@ -416,7 +416,7 @@ class ScoreKeeper:
             out["options"] = changed
         out["first_dealer"] = self.players[self.first_dealer]
         if self.price is not None:
-            out["price"] = str(self.price)
+            out["price"] = price_text(self.price)
         if self.settle != "average":
             out["settle"] = self.settle
         if self.limit is not None:
@@ -530,7 +530,7 @@ class ScoreKeeper:
                "limit": self.limit,
                "settle": self.settle, "balance": [_decimal(b) for b in self.balance]}
         if self.price is not None:
-            out["price"] = str(self.price)
+            out["price"] = price_text(self.price)
             out["money"] = [_decimal(m) for m in self.money or []]
         return out
 
@@ -1013,6 +1013,21 @@ def _price(value: Fraction | str | int) -> Fraction:
     if price < 0:
         raise KeeperError("'price' cannot be negative")
     return price
+
+
+def price_text(price: Fraction) -> str:
+    """A price as people write it: ``"0.05"`` (a decimal when it has one, else the fraction ``"1/3"``)."""
+    d = price.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    if d != 1:
+        return str(price)
+    places = 0
+    while (price * 10**places).denominator != 1:
+        places += 1
+    return f"{float(price):.{places}f}" if places <= 12 else str(price)
 
 
 def _decimal(x: Fraction) -> int | float:
