@@ -207,7 +207,8 @@ def test_a_stopped_table_answers_actions_over_the_socket(client, monkeypatch):
             pass
         table.stop("a test stopped it")
         ws.send_text(json.dumps({"type": "action", "action": "pass"}))
-        m = json.loads(ws.receive_text())
+        while (m := json.loads(ws.receive_text()))["type"] == "state":  # a computer's move sent before the stop
+            pass
         assert m["type"] == "error" and m["code"] == "table_stopped" and "a test stopped it" in m["message"]
     info = client.get(f"/api/tables/{t['table_id']}").json()
     assert info["status"] == "stopped" and info["stopped"] == "a test stopped it"

@@ -114,7 +114,10 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     assert f"skat-{VERSION}.dist-info/licenses/src/skat/web/static/cards/GPL-2.txt" in names
     assert "skat = skat.cli:main" in entry_points
 
-    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later"  # the code, the card faces
+    # the fonts the printed lists embed, with their licence (Bitstream Vera: src/skat/table/fonts/LICENSE)
+    assert {"skat/table/fonts/DejaVuSans.ttf", "skat/table/fonts/DejaVuSans-Bold.ttf"} <= names
+    assert f"skat-{VERSION}.dist-info/licenses/src/skat/table/fonts/LICENSE" in names
+    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later AND Bitstream-Vera"  # code, card faces, fonts
     assert metadata["Requires-Python"] == PROJECT["requires-python"]
     classifiers = metadata.get_all("Classifier")
     assert "Topic :: Games/Entertainment :: Board Games" in classifiers

@@ -127,6 +127,7 @@ export const I18N = {
     hint_search_avg: { one: "the best card on average over {n} sampled deal", other: "the best card on average over {n} sampled deals" },
     hint_search_equal: { one: "every card does as well over {n} sampled deal", other: "every card does as well over {n} sampled deals" },
     hint_rule_of_thumb: "the computer player's rule of thumb",
+    realCardsTitle: "Playing with real cards", keeperLink: "Keep the list of a real table", tournamentLink: "Run a club tournament",
   },
   de: {
     tg_tournee: "Tournee", tg_solo: "Solo", tg_grand_tournee: "Grand Tournee", tg_gucki: "Gucki", tg_grand_solo: "Grand Solo",
@@ -254,6 +255,7 @@ export const I18N = {
     hint_search_avg: { one: "im Schnitt die beste Karte über {n} durchgespielte Verteilung", other: "im Schnitt die beste Karte über {n} durchgespielte Verteilungen" },
     hint_search_equal: { one: "jede Karte schneidet in {n} durchgespielten Verteilung gleich ab", other: "jede Karte schneidet in {n} durchgespielten Verteilungen gleich ab" },
     hint_rule_of_thumb: "die Faustregel des Computers",
+    realCardsTitle: "Mit echten Karten", keeperLink: "Die Liste eines echten Tisches schreiben", tournamentLink: "Ein Vereinsturnier leiten",
   },
   ru: {
     rs_isko2018: "ISkO (турнирные)", rs_old_pre1999: "ISkO до 1999 года", rs_pub: "Пивная (рамш, контра, бок)",
@@ -388,5 +390,6 @@ export const I18N = {
     hint_search_avg: { one: "лучшая карта в среднем по {n} разыгранному раскладу", other: "лучшая карта в среднем по {n} разыгранным раскладам" },
     hint_search_equal: { one: "все карты одинаково хороши в {n} разыгранном раскладе", other: "все карты одинаково хороши в {n} разыгранных раскладах" },
     hint_rule_of_thumb: "эмпирическое правило компьютера",
+    realCardsTitle: "Игра живыми картами", keeperLink: "Вести запись живой игры", tournamentLink: "Провести клубный турнир",
   },
 };
