@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import tarfile
+import threading
 import tomllib
 import urllib.request
 import venv
@@ -54,13 +55,61 @@ def _run(args: list[str | Path], *, cwd: Path, timeout: float) -> subprocess.Com
     return done
 
 
+class Build:
+    """``python -m build`` (the sdist, then the wheel from that sdist), then a fresh virtual environment (its own
+    pip, nothing of ours) with the wheel and its dependencies, in a thread of its own. The tests' conftest starts
+    it when the session begins, so that it runs while the other tests run (it takes about a minute and a half,
+    most of it waiting for the compiler and pip); the fixtures wait for what they need."""
+
+    def __init__(self, where: Path) -> None:
+        self.out = where / "dist"
+        self.env_dir = where / "wheel-venv"
+        self.error: BaseException | None = None
+        self.built = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="wheel-build", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            import build  # noqa: F401  (a test dependency: pip install -e '.[test]')
+            self.out.mkdir(parents=True, exist_ok=True)
+            _run([sys.executable, "-m", "build", "--outdir", self.out, ROOT], cwd=ROOT, timeout=480)
+            self.built.set()
+            venv.create(self.env_dir, with_pip=True, clear=True)
+            _run([self.env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile",
+                  _one(self.out, f"skat-{VERSION}-*.whl")], cwd=self.env_dir, timeout=480)
+        except BaseException as exc:  # handed to the test that waits for it
+            self.error = exc
+        finally:
+            self.built.set()
+
+    def dist(self) -> Path:
+        self.built.wait(600)
+        if not any(self.out.glob("*.whl")) and self.error is not None:
+            raise self.error
+        return self.out
+
+    def installed(self) -> Path:
+        self.thread.join(900)
+        if self.error is not None:
+            raise self.error
+        return self.env_dir
+
+
+_BUILDS: list[Build] = []
+
+
+def start_build(where: Path) -> Build:
+    """Start the build (once a session); the conftest calls it at the start when this module's tests run."""
+    if not _BUILDS:
+        _BUILDS.append(Build(where))
+    return _BUILDS[0]
+
+
 @pytest.fixture(scope="module")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``python -m build``: the sdist, then the wheel built from that sdist (so the sdist must hold it all)."""
-    import build  # noqa: F401  (a test dependency: pip install -e '.[test]')
-    out = tmp_path_factory.mktemp("dist")
-    _run([sys.executable, "-m", "build", "--outdir", out, ROOT], cwd=ROOT, timeout=480)
-    return out
+    """The sdist and the wheel built from that sdist (so the sdist must hold it all)."""
+    return start_build(tmp_path_factory.mktemp("build")).dist()
 
 
 def _one(folder: Path, pattern: str) -> Path:
@@ -75,13 +124,9 @@ def wheel(dist: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(dist: Path) -> Path:
     """A fresh virtual environment (its own pip, nothing of ours) with the wheel and its dependencies."""
-    env_dir = tmp_path_factory.mktemp("wheel-venv")
-    venv.create(env_dir, with_pip=True, clear=True)
-    _run([env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile", wheel], cwd=env_dir,
-         timeout=480)
-    return env_dir
+    return _BUILDS[0].installed()
 
 
 def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
