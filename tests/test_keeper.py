@@ -410,3 +410,34 @@ def test_the_rounds_due_are_shown_as_they_run():
     keeper.add({"declarer": "Cid", "game": "clubs", "with": 1, "points": 60, "bid": 18})  # in the Bock round, again
     assert keeper.rounds_due() == {"current": "bock", "left": 2, "queued": ["bock"]}
     assert keeper.sheet_json()["rounds_due"] == keeper.rounds_due()
+
+
+def test_every_game_carries_its_reckoning_and_common_refusals_a_code():
+    keeper = ScoreKeeper(["Ann", "Bob", "Cid"], "pub")
+    keeper.add({"declarer": "Bob", "game": "grand", "hand": True, "with": 2, "points": 95, "bid": 48, "kontra": True})
+    keeper.add({"declarer": "ramsch", "ramsch": {"Cid": 70}, "jungfrau": ["Ann"]})  # in the Bock round
+    grand, ramsch = (g["reckoning"] for g in keeper.sheet_json()["games"])
+    # by hand: (2 + 1 game + 1 hand + 1 schneider) x 24 = 120, won, x 2 for Kontra = +240
+    assert grand["levels"] == [[2, "matadors"], [1, "game"], [1, "hand"], [1, "schneider"]]
+    assert (grand["base"], grand["value"], grand["won"], grand["kontra"], grand["score"]) == (24, 120, True, 1, 240)
+    assert grand["made"] == ["schneider"] and grand["by_declarer"] and grand["events"] == ["grand_hand_won"]
+    # Cid took most, 70, x2 for Ann's Jungfrau: -140, doubled in the Bock round: -280
+    assert ramsch["losers"] == ["Cid"] and ramsch["jungfrauen"] == ["Ann"] and ramsch["multiplier"] == 2
+    assert ramsch["entry"] == {"Cid": -140} and ramsch["round_doubled"] and keeper.totals == [0, 240, -280]
+    assert "-280 in a Bock round" in keeper.sheet_json()["games"][1]["explanation"]
+    for entry, code, params in [
+        ({"declarer": "Cid", "game": "clubs", "with": 1, "points": 130, "bid": 18}, "points_range", {"points": 130}),
+        ({"declarer": "Cid", "game": "clubs", "schneider_announced": True, "with": 1, "points": 95, "bid": 18},
+         "announce_needs_hand", {"level": "schneider"}),
+        ({"declarer": "ramsch", "ramsch": {"Ann": 50, "Bob": 40, "Cid": 20}}, "ramsch_sum", {"total": 110}),
+    ]:
+        with pytest.raises(KeeperError) as refused:
+            keeper.edit(2, entry) if entry["declarer"] == "ramsch" else keeper.add(entry)
+        number = 2 if entry["declarer"] == "ramsch" else 3
+        assert (refused.value.code, refused.value.params) == (code, {**params, "game": number})
+        assert str(refused.value).startswith(f"game {number}: ")
+    full = ScoreKeeper(["Ann", "Bob", "Cid"], limit=1)
+    full.add({"declarer": "Bob", "game": "grand", "with": 1, "points": 70, "bid": 18})
+    with pytest.raises(KeeperError) as refused:
+        full.add({"declarer": "Cid", "game": "grand", "with": 1, "points": 70, "bid": 18})
+    assert (refused.value.code, refused.value.params) == ("list_full", {"limit": 1})

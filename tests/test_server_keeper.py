@@ -70,6 +70,8 @@ def test_an_impossible_entry_is_refused_with_its_reason_and_the_others_are_kept(
     ok = [x["ok"] for x in r["results"]]
     assert ok == [True, False, False, True]
     assert "hand" in r["results"][1]["message"].lower() and r["results"][1]["message"].startswith("game 2")
+    assert (r["results"][1]["code"], r["results"][1]["params"]) == ("announce_needs_hand",
+                                                                    {"level": "schneider", "game": 2})
     assert "grand has 4 matadors at most" in r["results"][2]["message"]
     assert len(r["list"]["games"]) == 2 and r["seq"] == 2
     # a refused change is not remembered: corrected, it goes in under the same id

@@ -178,7 +178,7 @@ class KeeperService:
             else:
                 keeper.edit(number, entry)
         except KeeperError as exc:
-            return {"ok": False, "error": "impossible", "message": str(exc)}
+            return refusal(exc)
         return {"ok": True, "line": keeper.sheet_json()["games"][number - 1]}
 
     # -------------------------------------------------------------- followers
@@ -259,6 +259,15 @@ class KeeperService:
             tournament = {"id": row["tournament_id"], "series": row["series"], "table": row["table_no"]}
         return {"id": row["id"], "name": row["name"], "url": f"/k/{row['id']}", "seq": row["seq"],
                 "list": keeper.to_json(), "sheet": keeper.sheet_json(), "tournament": tournament}
+
+
+def refusal(exc: KeeperError) -> dict[str, Any]:
+    """An impossible entry as answered: ``ok`` false, the reason, and its ``code`` with ``params`` when it has one
+    (for the page to say it in its language)."""
+    out: dict[str, Any] = {"ok": False, "error": "impossible", "message": str(exc)}
+    if exc.code:
+        out.update(code=exc.code, params=exc.params)
+    return out
 
 
 def new_list_row(name: str, keeper: ScoreKeeper, key_for: Callable[[str], str], *,
@@ -353,7 +362,7 @@ def _apply(conn: Connection, shared: bool, list_id: str, key: str, key_hash: str
         try:
             number = _apply_one(keeper, ch)
         except KeeperError as exc:
-            results.append({"id": ch["id"], "ok": False, "error": "impossible", "message": str(exc)})
+            results.append({"id": ch["id"], **refusal(exc)})
             continue
         seq += 1
         answer = {"id": ch["id"], "ok": True, "number": number}

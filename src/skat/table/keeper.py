@@ -31,7 +31,7 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any
 
-from skat.deal.ramsch import score_ramsch
+from skat.deal.ramsch import RamschOutcome, score_ramsch
 from skat.errors import SkatError
 from skat.rules.contract import Contract, DeclarationError
 from skat.rules.ranking import GameType
@@ -39,13 +39,35 @@ from skat.rules.rulesets import ISKO, RuleSet, RuleSetError, get_ruleset
 from skat.rules.value import Outcome
 from skat.table.scoresheet import ScoreSheet, SheetEntry, csv_cell
 from skat.table.series import Rounds, bock_events, round_score, seats_for
-from skat.table.valuing import GameInputError, cards_mask, check_bid, check_matadors, explain, game_words, value_game
+from skat.table.valuing import (
+    GameInputError,
+    cards_mask,
+    check_bid,
+    check_matadors,
+    explain,
+    game_words,
+    reckoning,
+    value_game,
+)
 
 __all__ = ["KeeperError", "GameEntry", "ScoreKeeper", "Change", "ENTRY_FIELDS", "KEEPER_FIELDS", "SETTLE", "price_text", "levels_text", "entry_words"]
 
 
 class KeeperError(SkatError, ValueError):
-    """An entry or a list that cannot be: the message names the entry and says why."""
+    """An entry or a list that cannot be: the message names the entry and says why.
+
+    The refusals a keeper meets at the table also carry a ``code`` and its ``params`` (the game's number as
+    ``game``), so that a page can say them in its own language (docs/keeper-server.md); the others have
+    ``code`` ``""``."""
+
+    def __init__(self, message: str, code: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def in_game(self, number: int) -> KeeperError:
+        """The same refusal, named as game ``number``'s."""
+        return KeeperError(f"game {number}: {self}", self.code, **{**self.params, "game": number})
 
 
 ENTRY_FIELDS: dict[str, str] = {
@@ -253,6 +275,8 @@ class KeptGame:
     explanation: str = ""
     events: tuple[str, ...] = ()
     """The Bock triggers the game fired."""
+    reckoning: dict[str, Any] | None = None
+    """The explanation as data, for a page that words it in its own language (docs/keeper-server.md)."""
 
 
 class ScoreKeeper:
@@ -519,7 +543,7 @@ class ScoreKeeper:
                     "round": e.round, "bock": e.bock, "won": e.won, "value": e.value, "bid": e.bid,
                     "kontra": e.kontra, "scores": list(e.scores), "totals": list(running),
                     "seeger_fabian": list(sf_running), "events": list(kept.events),
-                    "explanation": kept.explanation,
+                    "explanation": kept.explanation, "reckoning": kept.reckoning,
                 })
             lines.append(line)
         out = {"players": list(self.players), "ruleset": self.rules.name, "rules": self.rules.to_json(),
@@ -652,7 +676,8 @@ class ScoreKeeper:
 
     def _check_room(self) -> None:
         if self.complete:
-            raise KeeperError(f"the list holds {self.limit} games and has them all; strike one to enter another")
+            raise KeeperError(f"the list holds {self.limit} games and has them all; strike one to enter another",
+                              "list_full", limit=self.limit)
 
     def _dealer_after(self) -> int:
         return self._next_dealer
@@ -674,8 +699,11 @@ class ScoreKeeper:
                 continue
             try:
                 kept, dealer = self._score(number, item.entry, dealer, rounds, sheet)
-            except (KeeperError, GameInputError, DeclarationError) as exc:
-                raise KeeperError(f"game {number}: {exc}") from None
+            except KeeperError as exc:
+                raise exc.in_game(number) from None
+            except (GameInputError, DeclarationError) as exc:
+                code, params = getattr(exc, "code", ""), getattr(exc, "params", {})
+                raise KeeperError(str(exc), code, **params).in_game(number) from None
             games.append(kept)
         return games, sheet, dealer, rounds
 
@@ -710,14 +738,27 @@ class ScoreKeeper:
                                scores=tuple(scores), bid=0, bock=in_bock, round=_round_name(kind),
                                details={"explanation": explanation, "redeal": redeal})
             sheet.add(entry)
-            return KeptGame(number, e, False, entry, None, explanation), dealer if redeal else (dealer + 1) % self.size
+            reck = {"kind": "passed", "redeal": redeal}
+            return (KeptGame(number, e, False, entry, None, explanation, reckoning=reck),
+                    dealer if redeal else (dealer + 1) % self.size)
         if e.kind == "ramsch":
             if not (kind in ("ramsch", "schieber") or rules.all_pass == "ramsch"):
                 raise KeeperError(f"{rules.name} has no Ramsch here: it is played when all pass under "
                                   "all_pass=ramsch, or in a Ramsch round")
-            seat_scores, explanation = self._ramsch(e, seats, kind)
+            seat_scores, explanation, ramsch = self._ramsch(e, seats, kind)
             for seat, s in enumerate(seat_scores):
                 scores[seats[seat]] += round_score(s, won=None, hand=False, round_kind=kind, rules=rules)
+            names = [self.players[p] for p in seats]
+            reck = {"kind": "ramsch", "scoring": rules.ramsch_scoring,
+                    "card_points": dict(zip(names, ramsch.card_points, strict=True)),
+                    "losers": [names[p] for p in ramsch.losers], "jungfrauen": [names[p] for p in ramsch.jungfrauen],
+                    "durchmarsch": None if ramsch.durchmarsch is None else names[ramsch.durchmarsch],
+                    "pushes": ramsch.pushes, "multiplier": ramsch.multiplier,
+                    "entry": {names[p]: ramsch.scores[p] for p in range(3) if ramsch.scores[p]},
+                    "round_doubled": any(scores[seats[p]] != ramsch.scores[p] for p in range(3))}
+            if reck["round_doubled"]:
+                explanation += "; " + ", ".join(f"{self.players[p]} {scores[p]:+d}" for p in seats if scores[p]) \
+                    + " in a Bock round"
             game_name = "ramsch"
             won = None
             value = None
@@ -747,10 +788,13 @@ class ScoreKeeper:
                     raise KeeperError(f"{rules.name} has no Ramsch here to play a Grand Hand instead of")
             if instead and e.bid is not None:
                 raise KeeperError("a Grand Hand instead of the Ramsch has no bid: leave out 'bid'")
-            outcome, explanation = self._value(e, contract, instead)
+            outcome, explanation, reck = self._value(e, contract, instead)
+            reck["instead_of_ramsch"] = instead
+            reck["revoke"] = e.revoke
             if instead:
                 explanation += "; instead of the Ramsch: the same dealer deals again"
             score = round_score(outcome.score, won=outcome.won, hand=contract.hand, round_kind=kind, rules=rules)
+            reck["round_doubled"] = score != outcome.score
             if score != outcome.score:
                 explanation += f"; {score:+d} in a Bock round"
             scores[declarer] = score
@@ -761,18 +805,20 @@ class ScoreKeeper:
         before = sheet.totals
         after = [b + s for b, s in zip(before, scores)]
         events = bock_events(result, kontra, before, after, rules)
-        if events and rules.bock_includes_trigger and not in_bock:
+        reck["trigger_doubled"] = bool(events and rules.bock_includes_trigger and not in_bock)
+        if reck["trigger_doubled"]:
             scores = [2 * s for s in scores]
             explanation += "; doubled: it starts a Bock round"
         if events:
             explanation += f"; Bock round due ({', '.join(events)})"
+        reck["events"] = list(events)
         entry = SheetEntry(number=number, dealer=dealer, seats=seats, declarer=declarer, game=game_name, won=won,
                            scores=tuple(scores), value=value, bid=bid, kontra=kontra, bock=in_bock,
                            round=_round_name(kind), details={"explanation": explanation, "events": events})
         sheet.add(entry)
         rounds.after(events, sheet.totals)
         same_dealer = e.kind == "game" and instead
-        return (KeptGame(number, e, False, entry, outcome, explanation, tuple(events)),
+        return (KeptGame(number, e, False, entry, outcome, explanation, tuple(events), reck),
                 dealer if same_dealer else (dealer + 1) % self.size)
 
     def _contract(self, e: GameEntry) -> Contract:
@@ -786,11 +832,12 @@ class ScoreKeeper:
         if (e.schneider_announced or e.schwarz_announced) and not (e.hand or e.ouvert):
             which = "Schwarz" if e.schwarz_announced else "Schneider"
             raise KeeperError(f"{which} can only be announced in a hand game: after picking up the skat no "
-                              "announcement is allowed (set hand)")
+                              "announcement is allowed (set hand)", "announce_needs_hand", level=which.lower())
         return Contract(gt, hand=e.hand, schneider=e.schneider_announced, schwarz=e.schwarz_announced,
                         ouvert=e.ouvert)
 
-    def _value(self, e: GameEntry, contract: Contract, instead_of_ramsch: bool = False) -> tuple[Outcome, str]:
+    def _value(self, e: GameEntry, contract: Contract,
+               instead_of_ramsch: bool = False) -> tuple[Outcome, str, dict[str, Any]]:
         rules = self.rules
         gt = contract.game_type
         if e.bid is None and not instead_of_ramsch:
@@ -830,7 +877,7 @@ class ScoreKeeper:
         text = explain(outcome, rules, points, outcome_kontra(e), won)
         if revoke_note:
             text = f"{revoke_note}; {text}"
-        return outcome, text
+        return outcome, text, reckoning(outcome, rules, points, outcome_kontra(e), won)
 
     @staticmethod
     def _loser_only(e: GameEntry, active: list[str]) -> dict[str, int]:
@@ -843,7 +890,8 @@ class ScoreKeeper:
         if e.durchmarsch is not None:
             raise KeeperError(f"a Durchmarsch is entered with every player's card points ({e.durchmarsch} 120)")
         if not 0 < points <= 120:
-            raise KeeperError(f"{loser}'s {points} card points are impossible for the loser of a Ramsch: 1 to 120")
+            raise KeeperError(f"{loser}'s {points} card points are impossible for the loser of a Ramsch: 1 to 120",
+                              "ramsch_points", name=loser, points=points)
         if loser in e.jungfrau:
             raise KeeperError(f"{loser} took no trick (Jungfrau) and cannot be the loser")
         others = [n for n in active if n != loser]
@@ -858,10 +906,11 @@ class ScoreKeeper:
             split[free[0]], split[free[1]] = rest - rest // 2, rest // 2
         if max(split.values()) >= points:
             raise KeeperError(f"with {points} card points {loser} need not be the only one with most: enter every "
-                              "player's card points")
+                              "player's card points", "ramsch_tie_possible", name=loser, points=points)
         return {loser: points, **split}
 
-    def _ramsch(self, e: GameEntry, seats: tuple[int, int, int], kind: str) -> tuple[tuple[int, int, int], str]:
+    def _ramsch(self, e: GameEntry, seats: tuple[int, int, int],
+                kind: str) -> tuple[tuple[int, int, int], str, RamschOutcome]:
         rules = self.rules
         if e.ramsch is None:
             raise KeeperError("a Ramsch needs each active player's card points: 'ramsch': {name: points, ...}")
@@ -883,19 +932,21 @@ class ScoreKeeper:
         pts = [ramsch[n] for n in active]
         bad = next((n for n in active if not 0 <= ramsch[n] <= 120), None)
         if bad is not None:
-            raise KeeperError(f"{bad}'s {ramsch[bad]} card points are impossible: 0 to 120")
+            raise KeeperError(f"{bad}'s {ramsch[bad]} card points are impossible: 0 to 120", "ramsch_points",
+                              name=bad, points=ramsch[bad])
         skat = e.skat
         if skat is not None and not 0 <= skat <= 22:
             raise KeeperError(f"a skat of {skat} card points is impossible: two cards hold 0 to 22")
         total = sum(pts) + (skat or 0)
         if total != 120:
             with_skat = " with the skat" if skat is not None else " (the skat counted to whom it belongs)"
-            raise KeeperError(f"the card points{with_skat} add up to {total}, not 120")
+            raise KeeperError(f"the card points{with_skat} add up to {total}, not 120", "ramsch_sum", total=total)
         for name in e.jungfrau:
             if name not in active:
                 raise KeeperError(f"Jungfrau {name!r} did not play this deal")
             if ramsch[name] != 0:
-                raise KeeperError(f"{name} took no trick (Jungfrau) but has {ramsch[name]} card points")
+                raise KeeperError(f"{name} took no trick (Jungfrau) but has {ramsch[name]} card points",
+                                  "jungfrau_points", name=name, points=ramsch[name])
         jungfrau = {active.index(n) for n in e.jungfrau}
         durch = None
         if e.durchmarsch is not None:
@@ -903,7 +954,8 @@ class ScoreKeeper:
                 raise KeeperError(f"Durchmarsch {e.durchmarsch!r} did not play this deal")
             durch = active.index(e.durchmarsch)
             if pts[durch] + (skat or 0) != 120:
-                raise KeeperError(f"{e.durchmarsch} took every trick (Durchmarsch) and so has all 120 card points")
+                raise KeeperError(f"{e.durchmarsch} took every trick (Durchmarsch) and so has all 120 card points",
+                                  "durchmarsch_points", name=e.durchmarsch)
             if durch in jungfrau:
                 raise KeeperError(f"{e.durchmarsch} cannot take every trick and none")
             jungfrau = {s for s in range(3) if s != durch}
@@ -942,7 +994,7 @@ class ScoreKeeper:
                               + ("who gets the skat" if skat is not None else "the tie"))
         out = results[candidates[0]]
         why = re.sub(r"\b([FMR])\b", lambda m: active["FMR".index(m.group(1))], out.explanation)
-        return out.scores, why
+        return out.scores, why, out
 
 
 def outcome_kontra(e: GameEntry) -> int:

@@ -14,6 +14,8 @@ Messages name what the person gave: ``opt`` is the prefix of the names, ``"--"``
 
 from __future__ import annotations
 
+from typing import Any
+
 from skat.cards import CardNotationError, mask_of
 from skat.errors import SkatError
 from skat.rules.contract import Contract
@@ -21,12 +23,18 @@ from skat.rules.ranking import GameType
 from skat.rules.rulesets import RuleSet
 from skat.rules.value import Outcome, evaluate, matador_count, matador_sequence
 
-__all__ = ["GameInputError", "holding_with", "check_matadors", "play_of", "value_game", "game_words", "explain",
+__all__ = ["GameInputError", "holding_with", "check_matadors", "play_of", "value_game", "game_words", "explain", "reckoning", "level_terms",
            "check_bid", "cards_mask"]
 
 
 class GameInputError(SkatError, ValueError):
-    """A description that no game can have; the message says why."""
+    """A description that no game can have; the message says why (and ``code`` with ``params`` for the
+    refusals a score keeper's page words in its own language)."""
+
+    def __init__(self, message: str, code: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
 
 
 def holding_with(game_type: GameType, with_: bool, count: int) -> int:
@@ -96,7 +104,8 @@ def value_game(contract: Contract, rules: RuleSet, *, matadors: tuple[bool, int]
     if kontra == 2 and not rules.kontra_re:
         raise GameInputError(f"the {rules.name} rules have no Re")
     if points is not None and not 0 <= points <= 120:
-        raise GameInputError(f"{opt}points {points} is impossible: the declarer has 0 to 120 card points")
+        raise GameInputError(f"{opt}points {points} is impossible: the declarer has 0 to 120 card points",
+                             "points_range", points=points)
     if gt == GameType.NULL:
         if points is not None:
             raise GameInputError(f"card points do not count in a Null game: say {opt}won (no trick) or {opt}lost")
@@ -183,18 +192,55 @@ def game_words(contract: Contract) -> str:
     return " ".join(words)
 
 
-def _levels(outcome: Outcome, rules: RuleSet) -> list[str]:
-    """The levels of a suit or grand game, one term each: ``2``, ``1 game``, ``1 hand``..."""
+def level_terms(outcome: Outcome, rules: RuleSet) -> list[tuple[int, str]]:
+    """The levels of a suit or grand game, one (count, level) each: (2, "matadors"), (1, "game"), (1, "hand"),
+    ... in the order players count them (docs/rules.md 4.2); they add up to the multiplier."""
     c = outcome.contract
     old_ouvert = rules.grand_ouvert_base36 and c.game_type == GameType.GRAND and c.ouvert
-    terms = [str(outcome.matadors), "1 game"]
+    terms = [(outcome.matadors or 0, "matadors"), (1, "game")]
     for on, word in ((c.hand, "hand"), (outcome.schneider or c.schneider, "schneider"),
-                     (c.schneider, "schneider announced"), (outcome.schwarz or c.schwarz, "schwarz"),
-                     (c.schwarz, "schwarz announced"), (c.ouvert and not old_ouvert, "ouvert")):
+                     (c.schneider, "schneider_announced"), (outcome.schwarz or c.schwarz, "schwarz"),
+                     (c.schwarz, "schwarz_announced"), (c.ouvert and not old_ouvert, "ouvert")):
         if on:
-            terms.append(f"1 {word}")
-    assert sum(int(t.split()[0]) for t in terms) == outcome.multiplier, (terms, outcome)
+            terms.append((1, word))
+    assert sum(n for n, _ in terms) == outcome.multiplier, (terms, outcome)
     return terms
+
+
+def _levels(outcome: Outcome, rules: RuleSet) -> list[str]:
+    """The levels in words, one term each: ``2``, ``1 game``, ``1 hand``, ``1 schneider announced``..."""
+    return [str(n) if word == "matadors" else f"{n} {word.replace('_', ' ')}" for n, word in level_terms(outcome, rules)]
+
+
+def reckoning(outcome: Outcome, rules: RuleSet, points: int | None, kontra: int = 0,
+              won: bool | None = None) -> dict[str, Any]:
+    """What :func:`explain` says, as data for a page that words it in its own language: the game (``kind``
+    ``null`` or ``suit`` for suit and grand games), ``levels`` ([count, level], see :func:`level_terms`),
+    ``base``, ``value``, how it ended (``won``, ``overbid`` and ``lost_at``, ``points``, ``made``: Schneider or
+    Schwarz made in play, ``by_declarer``, ``missed``: an announcement not made), and the entry (``factor``
+    for a lost game, ``kontra`` 0/1/2, ``score``)."""
+    c = outcome.contract
+    out: dict[str, Any] = {"kind": "null" if c.is_null else "suit", "value": outcome.game_value,
+                           "won": outcome.won, "overbid": outcome.overbid, "bid": outcome.bid, "points": points,
+                           "kontra": kontra, "score": outcome.score,
+                           "factor": 1 if outcome.won else (rules.lost_hand_game_factor if c.hand
+                                                            else rules.lost_game_factor)}
+    if c.is_null:
+        out["lost_at"] = outcome.game_value if outcome.overbid else None
+        return out
+    out.update(levels=[[n, w] for n, w in level_terms(outcome, rules)], base=outcome.base_value,
+               matadors_with=outcome.matadors_with, matadors=outcome.matadors)
+    made = [w for w, on in (("schneider", outcome.schneider), ("schwarz", outcome.schwarz)) if on]
+    out["made"] = made
+    out["by_declarer"] = bool(made) and outcome.declarer_points is not None and outcome.declarer_points > 30
+    base = outcome.base_value or 1
+    out["lost_at"] = base * -(-outcome.bid // base) if outcome.overbid else None
+    out["played_won"] = bool(won) if outcome.overbid else None
+    missed = None
+    if not outcome.won and not outcome.overbid and (points is None or points >= 61) and (c.schneider or c.schwarz):
+        missed = "schwarz" if c.schwarz else "schneider"
+    out["missed"] = missed
+    return out
 
 
 def _entry(outcome: Outcome, rules: RuleSet, amount: int, kontra: int) -> str:
