@@ -334,6 +334,12 @@ def test_pub_at_four_with_bock_and_ramsch_followed_live(browser, server):
     declarer(page, "Bob")
     tap(page, "game-clubs")
     assert "Kreuz" in page.inner_text("#k-entry") and "mit" in page.inner_text("#k-entry")
+    tap(page, "mat-1")
+    page.fill("#k-points", "130")  # the refusal in German, from its code
+    assert "130 Augen sind unmöglich" in checked(page)
+    page.fill("#k-points", "70")  # the explanation worded in German from the reckoning: (1 + 1 Spiel) x 12 = 24
+    page.wait_for_selector("#k-preview .k-explain:has-text('gewonnen mit 70 Augen')")
+    assert "(1 + 1 Spiel) × 12 = 24, gewonnen mit 70 Augen" in page.inner_text("#k-preview .k-explain")
     shot(page, "78-keeper-entry-de-phone")
     page.select_option("#k-lang", "ru")
     assert "Бок-круг" in page.inner_text("#k-next") and "Играющий" in page.text_content("#k-entry h3")

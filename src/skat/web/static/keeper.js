@@ -91,6 +91,63 @@ function matText(e) {
 
 function signed(x) { return x > 0 ? "+" + x : x < 0 ? "−" + -x : "0"; }
 
+/** A refusal in the page's language: its code's text where the page has one (de, ru), else the server's words. */
+function reasonText(r) {
+  if (!r) return "";
+  const key = r.code ? "refuse_" + r.code : "";
+  if (LANG !== "en" && key && KT[LANG] && KT[LANG][key]) {
+    const params = { ...(r.params || {}) };
+    if (params.level) params.level = k("rk_made_" + params.level);
+    return k(key, params);
+  }
+  return r.message || r.error || "";
+}
+
+/** A game's explanation in the page's language, from its reckoning (the server's words in English). */
+function reckonText(line) {
+  const r = line.reckoning;
+  if (LANG === "en" || !r) return line.explanation || "";
+  const parts = [];
+  if (r.kind === "passed") return k(r.redeal ? "rk_redeal" : "rk_passed");
+  if (r.kind === "ramsch") {
+    const entry = Object.entries(r.entry || {}).map(([n, v]) => n + " " + signed(v)).join(", ");
+    if (r.durchmarsch && !r.losers.length) parts.push(k("rk_durchmarsch", { name: r.durchmarsch }));
+    else if (!r.losers.length) parts.push(k("rk_nobody"));
+    else {
+      const most = Math.max(...Object.values(r.card_points));
+      let s = k("rk_ramsch_most", { names: r.losers.join(" & "), points: most });
+      const why = [];
+      if (r.pushes) why.push(k("rk_pushes", { n: r.pushes }));
+      if (r.jungfrauen.length) why.push(k("rk_jungfrau", { n: r.jungfrauen.length }));
+      if (r.multiplier > 1) s += " × " + r.multiplier + (why.length ? " (" + why.join(", ") + ")" : "");
+      parts.push(s + ": " + entry);
+    }
+  } else {
+    let head;
+    if (r.kind === "null") head = k("rk_null", { value: r.value });
+    else {
+      const levels = r.levels.map(([n, w]) => (w === "matadors" ? String(n) : n + " " + k("rk_level_" + w)));
+      head = "(" + levels.join(" + ") + ") × " + r.base + " = " + r.value;
+    }
+    let how;
+    if (r.overbid) how = k("rk_overbid", { bid: r.bid, at: r.lost_at });
+    else how = k(r.won ? "rk_won" : "rk_lost");
+    if (r.points !== null && r.points !== undefined) how += " " + k("rk_points", { points: r.points });
+    if (r.made && r.made.length) how += ", " + r.made.map((m) => k("rk_made_" + m)).join(", ");
+    if (r.missed) how += ", " + k("rk_missed_" + r.missed);
+    let entry = r.won ? "+" + (r.overbid ? r.lost_at : r.value) : (r.factor > 1 ? "−" + r.factor + " × " : "−") + (r.overbid ? r.lost_at : r.value);
+    if (r.kontra) entry += " × " + 2 ** r.kontra + " (" + k(r.kontra === 1 ? "rk_kontra" : "rk_kontra_re") + ")";
+    if (entry !== signed(r.score)) entry += " = " + signed(r.score);
+    if (r.revoke) parts.push(k("rk_revoke_" + r.revoke));
+    parts.push(head + ", " + how + ": " + entry);
+    if (r.instead_of_ramsch) parts.push(k("rk_instead"));
+  }
+  if (r.round_doubled) parts.push(k("rk_bock_doubled"));
+  if (r.trigger_doubled) parts.push(k("rk_trigger_doubled"));
+  if (r.events && r.events.length) parts.push(k("rk_bock_due"));
+  return parts.join("; ");
+}
+
 function ruleLabel(name) {
   const key = "rs_" + (name === "isko" ? "isko2018" : name);
   const label = t(key);
@@ -421,7 +478,7 @@ async function flush() {
     if (done) { K.direct.delete(c.id); heard.push([done, r]); }
     if (r.ok) continue;
     if (done) continue;  // refused while the keeper looks: the form (or the dialog) shows why and keeps it
-    left.push({ ...c, error: r.message || r.error || "refused" });
+    left.push({ ...c, error: reasonText(r) || "refused" });
   }
   setQueue(K.id, left);
   applyState(res);
@@ -784,7 +841,7 @@ function renderPreview() {
   else if (ch.checking) { out.push(h("p", { cls: "muted" }, k("checking"))); }
   else if (ch.offline) { ready = true; out.push(h("p", { cls: "k-note" }, k("offlineCheck"))); }
   else if (ch.ok === false) {
-    out.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), ch.message || ""));
+    out.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), reasonText(ch)));
   } else if (ch.ok) {
     ready = true;
     out.push(lineSummary(ch.line, ch.entry));
@@ -810,7 +867,7 @@ function lineSummary(line, entry) {
   }
   if (line.bock) head.push(" ", h("span", { cls: "mark" }, k("roundShort_bock")));
   return h("div", { cls: "k-value" }, h("p", { cls: "k-value-head" }, head),
-    line.explanation ? h("p", { cls: "k-explain" }, line.explanation) : "");
+    line.explanation ? h("p", { cls: "k-explain" }, reckonText(line)) : "");
 }
 
 async function save() {
@@ -841,7 +898,7 @@ async function save() {
       if (next && next.getBoundingClientRect().top < 0) next.scrollIntoView({ block: "start" });
       return;
     }
-    K.check = { ok: false, message: res.message || res.error, entry: r.entry };
+    K.check = { ok: false, message: res.message || res.error, code: res.code, params: res.params, entry: r.entry };
     renderPreview();
   });
 }
@@ -1222,7 +1279,7 @@ async function act(c) {
   const changeObj = { id: newId(), ...c, author: who, at: nowIso() };
   submit(changeObj, (res) => {
     if (res.ok || res.offline) { K.strikeOpen = false; K.dialogMessage = ""; if (K.dialog) renderDialog(); return; }
-    K.dialogMessage = res.message || res.error || "";
+    K.dialogMessage = reasonText(res);
     if (K.dialog) renderDialog();
   });
   if (!K.dialog) openGame(c.number);
