@@ -119,6 +119,7 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     page.wait_for_function("() => document.querySelector('#k-ruleset').options.length >= 4")
     assert page.input_value("#k-ruleset") == "isko2018" and "Skat Order" in page.inner_text("#k-ruleset-about")
     page.fill("#k-price", "0,05")
+    page.select_option("#k-settle", "pairwise")  # everybody settles with everybody (docs/rules.md 10.4)
     page.fill("#k-name", "Thursday")
     page.fill("#k-author", "Ann")
     problems = axe_problems(page, "new list")
@@ -132,7 +133,7 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     assert "Game 1" in page.inner_text("#k-next") and "Ann deals" in page.inner_text("#k-next")
     # at three the dealer plays too: forehand Bob, middlehand Cid, rearhand Ann (dealer)
     assert page.eval_on_selector_all("#k-entry .k-decl .k-name", "els => els.map(e => e.textContent)") == ["Bob", "Cid", "Ann"]
-    expect = ScoreKeeper(["Ann", "Bob", "Cid"], "isko", price="0.05")
+    expect = ScoreKeeper(["Ann", "Bob", "Cid"], "isko", price="0.05", settle="pairwise")
 
     # game 1: Bob plays clubs with 2, 72 card points, bid 36: (2 + 1 game) x 12 = 36
     declarer(page, "Bob")
@@ -224,6 +225,8 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     assert_like_library(page, expect)
     assert expect.totals == [0, 8, 28] and expect.seeger_fabian == [80, 48, 68]
     assert foot(page)["Money at 0.05 a point"] == [f"{float(m):.2f}" for m in expect.money]
+    assert [float(x.replace("−", "-")) for x in foot(page)["Pairwise (everybody with everybody)"]] == \
+        [float(b) for b in expect.balance] and expect.balance == [3 * x for x in expect.settlement]
     problems += axe_problems(page, "list with entries")
     shot(page, "72-keeper-list-phone")
     assert fits(page)

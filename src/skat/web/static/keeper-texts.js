@@ -62,6 +62,8 @@ export const KT = {
     offlineFollow: "No connection: the list may be out of date. Reconnecting…",
     sending: { one: "{n} game waiting to be sent", other: "{n} games waiting to be sent" },
     badKey: "This phone's key does not open the list for keeping: {m}", error: "Error: {m}",
+    settle: "Settle", settleAverage: "each against the average", settlePairwise: "everybody with everybody (pairwise)",
+    pairwise: "Pairwise (everybody with everybody)", tournamentTable: "Tournament: series {series}, table {table}",
   },
   de: {
     pageTitle: "Skatliste", keeperHome: "Skat", language: "Sprache",
@@ -140,6 +142,8 @@ export const KT = {
     refuse_jungfrau_points: "Spiel {game}: {name} hat keinen Stich (Jungfrau), aber {points} Augen",
     refuse_durchmarsch_points: "Spiel {game}: {name} hat alle Stiche (Durchmarsch) und damit alle 120 Augen",
     refuse_list_full: "Die Liste hat ihre {limit} Spiele; erst eines streichen, dann ein neues eintragen",
+    settle: "Abrechnung", settleAverage: "jeder gegen den Durchschnitt", settlePairwise: "jeder mit jedem",
+    pairwise: "Jeder mit jedem", tournamentTable: "Turnier: Serie {series}, Tisch {table}",
   },
   ru: {
     pageTitle: "Запись", keeperHome: "Скат", language: "Язык",
@@ -219,5 +223,7 @@ export const KT = {
     refuse_jungfrau_points: "Игра {game}: {name} не взял ни одной взятки (юнгфрау), но у него {points} очков",
     refuse_durchmarsch_points: "Игра {game}: {name} взял все взятки (дурхмарш) и значит все 120 очков",
     refuse_list_full: "В записи уже все {limit} игр; чтобы записать новую, вычеркните одну",
+    settle: "Расчёт", settleAverage: "каждый против среднего", settlePairwise: "каждый с каждым",
+    pairwise: "Каждый с каждым", tournamentTable: "Турнир: серия {series}, стол {table}",
   },
 };

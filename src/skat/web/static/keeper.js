@@ -257,6 +257,7 @@ async function createList(ev) {
   const body = { players: names, ruleset: NEW.ruleset, first_dealer: names[NEW.first] };
   const price = $("#k-price").value.trim().replace(",", ".");
   if (price) body.price = price;
+  if ($("#k-settle").value === "pairwise") body.settle = "pairwise";
   const name = $("#k-name").value.trim();
   if (name) body.name = name;
   const who = $("#k-author").value.trim();
@@ -344,7 +345,8 @@ function renderAll() {
   if (!K.state) return;
   $("#k-loading").classList.add("hidden");
   const st = K.state;
-  const name = st.name || (st.tournament ? st.tournament.name : "");
+  const name = st.tournament ? k("tournamentTable", { series: st.tournament.series, table: st.tournament.table })
+    : st.name || "";
   $("#k-list-name").textContent = name;
   document.title = (name ? name + " · " : "") + k("pageTitle");
   renderNext();
@@ -994,6 +996,7 @@ function renderSheet() {
     h("tr", { cls: "total" }, label(k("seeger")), sh.seeger_fabian.map((x) => h("td", { cls: "num" }, x))),
     h("tr", {}, label(k("settlement"), "muted"), sh.settlement.map((x) => h("td", { cls: "num" }, fmtNum(x)))),
   ];
+  if (sh.settle === "pairwise") footRows.push(h("tr", {}, label(k("pairwise"), "muted"), sh.balance.map((x) => h("td", { cls: "num" }, fmtNum(x)))));
   if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: fmtPrice(sh.price) })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
   const foot = h("tfoot", {}, footRows);
   const table = h("table", { cls: "list sheet k-table k-p" + n }, head, body, foot);
