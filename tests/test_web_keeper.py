@@ -197,6 +197,20 @@ def test_an_evening_entered_by_taps_on_a_phone(browser, server):
     save(page, 5)
     expect.add({"declarer": "Cid", "game": "spades", "with": 1, "points": 40, "bid": 18})
 
+    # the declarer's cards instead of with/without: the club and spade jacks make a grand "with 2",
+    # (2 + 1 game) x 24 = 72 with 61 card points (checked, not saved)
+    declarer(page, "Ann")
+    tap(page, "game-grand")
+    tap(page, "by-cards")
+    for card in ["CJ", "SJ", "HA", "HT", "HK", "HQ", "H9", "H8", "H7", "DA", "DT", "SA", "S7"]:  # the 13th is refused
+        tap(page, "card-" + card)
+    assert page.get_attribute('#k-entry [data-f="card-S7"]', "aria-pressed") == "false"
+    assert "12 of 12" in page.inner_text("#k-entry")
+    page.fill("#k-points", "61")
+    assert "Worth 72 · +72" in checked(page)
+    page.locator("#k-g-mat").scroll_into_view_if_needed()
+    shot(page, "71b-keeper-cards-phone")
+
     # an edit: game 1 had 95 card points, Schneider: (2 + 1 game + 1 schneider) x 12 = 48
     page.click('#k-sheet tr[data-n="1"] button.k-open')
     page.wait_for_selector("#k-dialog #k-edit")

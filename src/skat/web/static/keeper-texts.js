@@ -64,6 +64,9 @@ export const KT = {
     badKey: "This phone's key does not open the list for keeping: {m}", error: "Error: {m}",
     settle: "Settle", settleAverage: "each against the average", settlePairwise: "everybody with everybody (pairwise)",
     pairwise: "Pairwise (everybody with everybody)", tournamentTable: "Tournament: series {series}, table {table}",
+    byCards: "Enter the declarer's cards instead", cardsCount: "{n} of 12 cards: the hand and the skat (or the two put away)",
+    need_cards: "Tap the declarer's 12 cards.",
+    rank_J: "J", rank_A: "A", rank_K: "K", rank_Q: "Q",
   },
   de: {
     pageTitle: "Skatliste", keeperHome: "Skat", language: "Sprache",
@@ -144,6 +147,9 @@ export const KT = {
     refuse_list_full: "Die Liste hat ihre {limit} Spiele; erst eines streichen, dann ein neues eintragen",
     settle: "Abrechnung", settleAverage: "jeder gegen den Durchschnitt", settlePairwise: "jeder mit jedem",
     pairwise: "Jeder mit jedem", tournamentTable: "Turnier: Serie {series}, Tisch {table}",
+    byCards: "Stattdessen die Karten des Alleinspielers", cardsCount: "{n} von 12 Karten: das Blatt und der Skat (oder die gedrückten zwei)",
+    need_cards: "Die 12 Karten des Alleinspielers antippen.",
+    rank_J: "B", rank_A: "A", rank_K: "K", rank_Q: "D",
   },
   ru: {
     pageTitle: "Запись", keeperHome: "Скат", language: "Язык",
@@ -225,5 +231,8 @@ export const KT = {
     refuse_list_full: "В записи уже все {limit} игр; чтобы записать новую, вычеркните одну",
     settle: "Расчёт", settleAverage: "каждый против среднего", settlePairwise: "каждый с каждым",
     pairwise: "Каждый с каждым", tournamentTable: "Турнир: серия {series}, стол {table}",
+    byCards: "Вместо этого ввести карты разыгрывающего", cardsCount: "{n} из 12 карт: рука и прикуп (или две снесённые)",
+    need_cards: "Отметьте 12 карт разыгрывающего.",
+    rank_J: "В", rank_A: "Т", rank_K: "К", rank_Q: "Д",
   },
 };

@@ -493,7 +493,8 @@ async function flush() {
 function blankForm() {
   return { kind: null, declarer: null, game: null, hand: false, schneider_announced: false, schwarz_announced: false,
     ouvert: false, matWith: true, mat: null, points: "", result: null, schneider: false, schwarz: false, bid: null,
-    kontra: false, re: false, revoke: null, note: "", ramsch: {}, jungfrau: [], durchmarsch: null, pushes: 0, more: false };
+    kontra: false, re: false, revoke: null, note: "", ramsch: {}, jungfrau: [], durchmarsch: null, pushes: 0, more: false,
+    byCards: false, cards: [] };
 }
 
 function formFromEntry(e) {
@@ -508,6 +509,7 @@ function formFromEntry(e) {
     jungfrau: e.jungfrau ? [...e.jungfrau] : [], durchmarsch: e.durchmarsch || null, pushes: e.pushes || 0,
   });
   if (e.with) { f.matWith = true; f.mat = e.with; } else if (e.without) { f.matWith = false; f.mat = e.without; }
+  if (e.cards) { f.byCards = true; f.cards = [...e.cards]; }
   if (e.ramsch) for (const [n, p] of Object.entries(e.ramsch)) f.ramsch[n] = String(p);
   f.more = Boolean(e.revoke || e.note);
   return f;
@@ -530,6 +532,25 @@ function ctx() {
 const isRamschRound = (round) => round === "ramsch" || round === "schieber";
 
 /** The entry the form holds, as the server takes it, or what is still missing (`need`). */
+const CARD_SUITS = ["C", "S", "H", "D"];
+const CARD_RANKS = ["J", "A", "T", "K", "Q", "9", "8", "7"];
+const SUIT_OF = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+
+/** The declarer's 12 cards (hand and skat), tapped in a grid of the 32: the server counts the matadors. */
+function cardPicker(f) {
+  const rank = (r) => (r === "T" ? "10" : /\d/.test(r) ? r : k("rank_" + r));
+  const rows = CARD_SUITS.map((su) => h("div", { cls: "k-card-row" },
+    h("span", { cls: "k-card-suit" + (RED.has(SUIT_OF[su]) ? " red" : ""), "aria-hidden": "true" }, SYMBOL[SUIT_OF[su]]),
+    CARD_RANKS.map((r) => {
+      const card = su + r;
+      const on = f.cards.includes(card);
+      return tog(rank(r), on, () => change((x) => {
+        x.cards = on ? x.cards.filter((c) => c !== card) : x.cards.length < 12 ? [...x.cards, card] : x.cards;
+      }), { f: "card-" + card, cls: "k-card" + (RED.has(SUIT_OF[su]) ? " red" : ""), label: gameName(SUIT_OF[su]) + " " + rank(r) });
+    })));
+  return h("div", { cls: "k-cards" }, h("p", { cls: "muted small", "aria-live": "polite" }, k("cardsCount", { n: f.cards.length })), rows);
+}
+
 function entryOf(f, c) {
   const r = rules();
   if (!f.kind) return { need: "need_declarer" };
@@ -559,7 +580,10 @@ function entryOf(f, c) {
     if (f.schwarz_announced) e.schwarz_announced = true;
     else if (f.schneider_announced) e.schneider_announced = true;
   }
-  if (!isNull) {
+  if (!isNull && f.byCards) {
+    if (f.cards.length !== 12) return { need: "need_cards" };
+    e.cards = [...f.cards];
+  } else if (!isNull) {
     if (!f.mat) return { need: "need_matadors" };
     e[f.matWith ? "with" : "without"] = f.mat;
   }
@@ -719,13 +743,15 @@ function gameParts(f, r, ramschRound) {
   // matadors: with/without 1..4 (grand) or 1..11 (a suit game)
   if (!isNull) {
     const max = f.game === "grand" ? 4 : 11;
+    const byCards = tog(k("byCards"), f.byCards, () => change((x) => { x.byCards = !x.byCards; }), { f: "by-cards" });
     parts.push(group("k-g-mat", k("matadors"),
       h("div", { cls: "k-buttons k-seg2" },
-        tog(k("with"), f.matWith, () => change((x) => { x.matWith = true; }), { f: "mat-with" }),
-        tog(k("without"), !f.matWith, () => change((x) => { x.matWith = false; }), { f: "mat-without" })),
-      h("div", { cls: "k-buttons k-mats k-max" + max }, Array.from({ length: max }, (_, i) => i + 1).map((n) =>
+        tog(k("with"), f.matWith && !f.byCards, () => change((x) => { x.matWith = true; x.byCards = false; }), { f: "mat-with" }),
+        tog(k("without"), !f.matWith && !f.byCards, () => change((x) => { x.matWith = false; x.byCards = false; }), { f: "mat-without" })),
+      f.byCards ? cardPicker(f) : h("div", { cls: "k-buttons k-mats k-max" + max }, Array.from({ length: max }, (_, i) => i + 1).map((n) =>
         tog(String(n), f.mat === n, () => change((x) => { x.mat = n; }),
-          { f: "mat-" + n, label: t(f.matWith ? "matadorsWith" : "matadorsWithout", { n }) })))));
+          { f: "mat-" + n, label: t(f.matWith ? "matadorsWith" : "matadorsWithout", { n }) }))),
+      h("div", { cls: "k-buttons" }, byCards)));
   }
   // the result: card points, or won / lost (Null: always), with Schneider / Schwarz made
   if (!f.revoke) {
