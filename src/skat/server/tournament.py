@@ -102,6 +102,10 @@ class TournamentService:
         """Change a tournament with the library (``how``), as its director; answers the new state."""
         _check_id(tid)
         await self._director(tid, key)
+        try:  # tried first on the tournament as read, so that an impossible change is answered without a write
+            how(await self.tournament(tid))
+        except (TournamentError, KeeperError) as exc:
+            raise _impossible(exc) from None
 
         def op(conn: Connection) -> Any:
             row = self._locked_row(conn, tid)
