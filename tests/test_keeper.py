@@ -441,3 +441,33 @@ def test_every_game_carries_its_reckoning_and_common_refusals_a_code():
     with pytest.raises(KeeperError) as refused:
         full.add({"declarer": "Cid", "game": "grand", "with": 1, "points": 70, "bid": 18})
     assert (refused.value.code, refused.value.params) == ("list_full", {"limit": 1})
+
+
+def test_a_series_of_the_rules_vectors_games_scores_what_each_vector_says():
+    """A 3-player list of every ISkO game-value case of the rules vectors (tests/data/vectors.json, each
+    checked by hand in its "check"), entered as a keeper would (the declarer's cards, card points or won/lost):
+    each entry is the vector's score and the totals are their sums."""
+    from conftest import vectors
+
+    cases = [c for c in vectors("game_value", ("isko2018",)) if "historical_game_kind" not in c["input"]]
+    assert len(cases) >= 30
+    players = ["Ann", "Bob", "Cid"]
+    keeper = ScoreKeeper(players)
+    totals = [0, 0, 0]
+    for number, case in enumerate(cases, 1):
+        given, want = case["input"], case["expected"]
+        entry = {"declarer": players[number % 3], "game": given["game"], "hand": given["hand"],
+                 "schneider_announced": given["schneider_announced"], "schwarz_announced": given["schwarz_announced"],
+                 "ouvert": given["ouvert"], "bid": given["bid"]}
+        if given["game"] == "null":
+            entry["result"] = "won" if given["declarer_tricks"] == 0 else "lost"
+        else:
+            entry["cards"] = given["declarer_cards"]
+            entry["points"] = given["declarer_card_points"]
+            entry["schwarz"] = given["declarer_tricks"] in (0, 10)
+        keeper.add(entry)
+        line = keeper.sheet_json()["games"][-1]
+        assert (line["value"], line["won"]) == (want["game_value"], want["won"]), case["id"]
+        assert line["scores"][number % 3] == want["score"], (case["id"], case["check"], line["explanation"])
+        totals[number % 3] += want["score"]
+    assert keeper.totals == totals
