@@ -210,7 +210,7 @@ def test_a_list_entered_at_one_process_is_followed_at_another(postgres):  # noqa
     a, b = ServerProcess(url).start(), ServerProcess(url).start()
     try:
         made = httpx.post(a.url + "/api/keeper", json={"players": PLAYERS}).json()
-        ws = connect(b.url.replace("http", "ws") + f"/ws/keeper/{made['id']}", open_timeout=10)
+        ws = connect(b.url.replace("http", "ws") + f"/ws/keeper/{made['id']}", open_timeout=10, legacy=True)
         assert json.loads(ws.recv(timeout=10))["seq"] == 0
         t0 = time.time()
         r = httpx.post(a.url + f"/api/keeper/{made['id']}/changes", headers={"X-Keeper-Key": made["key"]},
