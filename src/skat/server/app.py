@@ -26,8 +26,9 @@ from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level
-from skat.server.errors import BadJSONError, ErrorBoundary, json_object
+from skat.server.errors import ErrorBoundary
 from skat.server.keeper import KeeperService
+from skat.server.keeper import json_body as _json_body
 from skat.server.keeper import router as keeper_router
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
 from skat.server.officers import router as officers_router
@@ -396,13 +397,6 @@ class RetryLaterError(TableError):
     def __init__(self, code: str, message: str, status: int, *, retry_after: int) -> None:
         super().__init__(code, message, status)
         self.retry_after = retry_after
-
-
-async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        return json_object(await request.body())
-    except BadJSONError as exc:
-        raise TableError("bad_json", str(exc)) from None
 
 
 class _RateLimit:

@@ -42,7 +42,8 @@ from skat.server.store import Store, keeper_changes_t, keeper_lists_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import ENTRY_FIELDS, KeeperError, ScoreKeeper
 
-__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row"]
+__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row",
+           "serve_followers", "json_body", "refusal"]
 
 log = logging.getLogger("skat.server.keeper")
 
@@ -399,7 +400,8 @@ def _service(request: Request | WebSocket) -> KeeperService:
     return request.app.state.keeper
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request) -> dict[str, Any]:
+    """A request's JSON object body; anything else is answered 400 ``bad_json`` saying why."""
     try:
         return json_object(await request.body())
     except BadJSONError as exc:
@@ -415,7 +417,7 @@ async def keeper_meta() -> dict[str, Any]:
 
 @router.post("/api/keeper", status_code=201)
 async def create_list(request: Request) -> dict[str, Any]:
-    return await _service(request).create(await _body(request))
+    return await _service(request).create(await json_body(request))
 
 
 @router.get("/api/keeper/{list_id}")
@@ -425,12 +427,12 @@ async def list_state(list_id: str, request: Request) -> dict[str, Any]:
 
 @router.post("/api/keeper/{list_id}/changes")
 async def list_changes(list_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).apply(list_id, request.headers.get(KEY_HEADER), await _body(request))
+    return await _service(request).apply(list_id, request.headers.get(KEY_HEADER), await json_body(request))
 
 
 @router.post("/api/keeper/{list_id}/check")
 async def list_check(list_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).check(list_id, await _body(request))
+    return await _service(request).check(list_id, await json_body(request))
 
 
 @router.get("/api/keeper/{list_id}/sheet.csv")
@@ -455,10 +457,11 @@ async def list_pdf(list_id: str, request: Request, blank: bool = False) -> Respo
                     headers={"Content-Disposition": f'inline; filename="skat-list-{list_id[:8]}.pdf"'})
 
 
-@router.websocket("/ws/keeper/{list_id}")
-async def follow_list(ws: WebSocket, list_id: str) -> None:
-    """Follow a list: its state at once and after every change."""
-    service = _service(ws)
+async def serve_followers(ws: WebSocket, service: KeeperService, channel: str, kind: str,
+                          state: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+    """A follower's WebSocket (a list's or a tournament's): ``{"type": kind, ...state}`` at once and whenever
+    ``channel`` hears of a change; it answers ``ping`` with ``pong`` and ``state`` with the state, anything else
+    with ``bad_message``; an unknown list or tournament is answered with its error and closed."""
     await ws.accept()
     lock = asyncio.Lock()
 
@@ -467,14 +470,14 @@ async def follow_list(ws: WebSocket, list_id: str) -> None:
             await ws.send_text(json.dumps(message, ensure_ascii=False))
 
     try:
-        state = await service.state(list_id)
+        first = await state()
     except TableError as exc:
         await send({"type": "error", "code": exc.code, "message": str(exc)})
         await ws.close(code=4404)
         return
-    service.follow("k:" + list_id, send)
+    service.follow(channel, send)
     try:
-        await send({"type": "list", **state})
+        await send({"type": kind, **first})
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
@@ -486,16 +489,23 @@ async def follow_list(ws: WebSocket, list_id: str) -> None:
             if isinstance(msg, dict) and msg.get("type") == "ping":
                 await send({"type": "pong"})
             elif isinstance(msg, dict) and msg.get("type") == "state":
-                await send({"type": "list", **await service.state(list_id)})
+                await send({"type": kind, **await state()})
             else:
                 await send({"type": "error", "code": "bad_message",
                             "message": "a follower sends only {\"type\": \"ping\"} or {\"type\": \"state\"}"})
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:
-        log.exception("following list %s failed", list_id)
+        log.exception("a follower of %s failed", channel)
     finally:
-        service.unfollow("k:" + list_id, send)
+        service.unfollow(channel, send)
+
+
+@router.websocket("/ws/keeper/{list_id}")
+async def follow_list(ws: WebSocket, list_id: str) -> None:
+    """Follow a list: its state at once and after every change."""
+    service = _service(ws)
+    await serve_followers(ws, service, "k:" + list_id, "list", lambda: service.state(list_id))
 
 
 @router.get("/keeper", include_in_schema=False)

@@ -23,13 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, Response
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from skat.server.errors import BadJSONError, json_object
-from skat.server.keeper import KeeperService, new_list_row, table_key
+from skat.server.keeper import KeeperService, json_body, new_list_row, serve_followers, table_key
 from skat.server.store import Store, keeper_lists_t, tournaments_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import KeeperError, ScoreKeeper
@@ -275,16 +274,9 @@ def _service(request: Request | WebSocket) -> TournamentService:
     return request.app.state.tournaments
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        return json_object(await request.body())
-    except BadJSONError as exc:
-        raise TableError("bad_json", str(exc)) from None
-
-
 @router.post("/api/tournaments", status_code=201)
 async def create_tournament(request: Request) -> dict[str, Any]:
-    return await _service(request).create(await _body(request))
+    return await _service(request).create(await json_body(request))
 
 
 @router.get("/api/tournaments/{tid}")
@@ -294,12 +286,12 @@ async def tournament_state(tid: str, request: Request) -> dict[str, Any]:
 
 @router.post("/api/tournaments/{tid}/players")
 async def tournament_players(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).register(tid, request.headers.get(KEY_HEADER), await _body(request))
+    return await _service(request).register(tid, request.headers.get(KEY_HEADER), await json_body(request))
 
 
 @router.post("/api/tournaments/{tid}/series")
 async def tournament_series(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).draw(tid, request.headers.get(KEY_HEADER), await _body(request))
+    return await _service(request).draw(tid, request.headers.get(KEY_HEADER), await json_body(request))
 
 
 @router.get("/api/tournaments/{tid}/keys")
@@ -343,40 +335,7 @@ async def series_pdf(tid: str, number: int, request: Request, blank: bool = Fals
 async def follow_tournament(ws: WebSocket, tid: str) -> None:
     """Follow a tournament: its state (with the live ranking) at once and after every change of it or its lists."""
     service = _service(ws)
-    await ws.accept()
-    lock = asyncio.Lock()
-
-    async def send(message: dict[str, Any]) -> None:
-        async with lock:
-            await ws.send_text(json.dumps(message, ensure_ascii=False))
-
-    try:
-        state = await service.state(tid)
-    except TableError as exc:
-        await send({"type": "error", "code": exc.code, "message": str(exc)})
-        await ws.close(code=4404)
-        return
-    service.lists.follow("t:" + tid, send)
-    try:
-        await send({"type": "tournament", **state})
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            try:
-                msg = json.loads(message.get("text") or "")
-            except ValueError:
-                msg = None
-            if isinstance(msg, dict) and msg.get("type") == "ping":
-                await send({"type": "pong"})
-            else:
-                await send({"type": "error", "code": "bad_message", "message": "a follower sends only {\"type\": \"ping\"}"})
-    except (WebSocketDisconnect, RuntimeError):
-        pass
-    except Exception:
-        log.exception("following tournament %s failed", tid)
-    finally:
-        service.lists.unfollow("t:" + tid, send)
+    await serve_followers(ws, service.lists, "t:" + tid, "tournament", lambda: service.state(tid))
 
 
 @router.get("/tournament", include_in_schema=False)
