@@ -146,3 +146,23 @@ def test_all_lists_of_a_series_in_one_pdf():
     assert "series 2 — table 2" in second and numbered_rows(second)[:3] == [1, 2, 3]
     with pytest.raises(TournamentError, match="no series 3"):
         series_tables_pdf(t, 3, blank=True)
+
+
+def test_lists_and_rankings_print_in_german_and_russian():
+    k = four_table()
+    de = text_of(table_list_pdf(k, title="Vereinspokal", lang="de"))
+    assert "Geber" in de and "Alleinspieler" in de and "Unterschriften" in de and "Seite 1" in de
+    assert "Kreuz" in de and "ohne 2" in de and "Schneider" in de and "gestrichen" in de
+    summary = re.search(r"^ *Summe +(.*)$", de, re.M).group(1).split()
+    assert summary == [str(x) for x in k.sheet_json()["totals"]]  # the same numbers in every language
+    ru = text_of(table_list_pdf(k, lang="ru"))
+    assert "сдающий" in ru and "разыгрывающий" in ru and "Подписи" in ru and "гранд" in ru and "трефы" in ru
+    t = Tournament([GERMAN, RUSSIAN, "Bob", "Ann", "Cid", "Dan", "Eve"], name="Pokal")
+    t.add_series([[GERMAN, RUSSIAN, "Bob", "Ann"], ["Cid", "Dan", "Eve"]])
+    t.record(1, 1, k)
+    ranking = text_of(ranking_pdf(t, lang="de"))
+    assert "Rangliste" in ranking and "Platz" in ranking and "Serie 1" in ranking
+    assert "серия 1 — стол 2" in text_of(series_tables_pdf(t, 1, blank=True, lang="ru"))
+    with pytest.raises(ValueError, match="speaks en, de, ru"):
+        table_list_pdf(k, lang="fr")
+    assert ranking_csv(t).startswith("rank,player")  # the CSV keeps its English column names

@@ -179,6 +179,10 @@ def test_the_list_is_kept_over_a_restart_and_exported(tmp_path):
         csv = c.get(f"/api/keeper/{made['id']}/sheet.csv")
         assert csv.headers["content-type"].startswith("text/csv") and csv.text.startswith("\ufeff#,struck,dealer")
         assert "Seeger-Fabian" in csv.text and len(csv.text.strip().splitlines()) == 1 + 3 + 2
+        pdf = c.get(f"/api/keeper/{made['id']}/list.pdf?lang=de")
+        assert pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF")
+        assert c.get(f"/api/keeper/{made['id']}/list.pdf?blank=1").content.startswith(b"%PDF")
+        assert c.get(f"/api/keeper/{made['id']}/list.pdf?lang=fr").status_code == 400
         meta = c.get("/api/keeper/meta").json()
         pub = next(r for r in meta["rulesets"] if r["name"] == "pub")
         assert pub["kontra"] and pub["ramsch"] and pub["bock"] and "tournee" not in {r["name"] for r in meta["rulesets"]}

@@ -97,7 +97,10 @@ def test_a_tournament_of_13_over_two_series(app_url):
             text = subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf.content, capture_output=True,
                                   check=True).stdout.decode()
             assert "Мария" in text and "Günther" in text and text.index(best_four[0]) < text.index(best_four[3])
-        blank = c.get(f"/api/tournaments/{tid}/series/2/lists.pdf?blank=1")
+        german = c.get(f"/api/tournaments/{tid}/ranking.pdf?lang=de")
+        assert german.status_code == 200 and german.content.startswith(b"%PDF")
+        assert c.get(f"/api/tournaments/{tid}/ranking.pdf?lang=xx").json()["error"] == "bad_request"
+        blank = c.get(f"/api/tournaments/{tid}/series/2/lists.pdf?blank=1&lang=ru")
         assert blank.status_code == 200 and blank.content.startswith(b"%PDF")
         assert c.get(f"/api/tournaments/{tid}/series/3/lists.pdf").json()["error"] == "no_series"
         before = c.get(f"/api/tournaments/{tid}").json()

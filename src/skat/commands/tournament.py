@@ -88,12 +88,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--json", action="store_true", help="print the ranking as JSON")
     out.add_argument("--csv", action="store_true", help="print the ranking as CSV")
     out.add_argument("--pdf", metavar="OUT.pdf", help="write the ranking as a PDF")
+    p.add_argument("--lang", choices=("en", "de", "ru"), default="en", help="the PDF's language (default en)")
 
     p = sub.add_parser("lists", help="every table's list of a series as a PDF, filled or --blank")
     p.add_argument("file", metavar="TOURNAMENT.json")
     p.add_argument("series", type=int, metavar="SERIES", help="the series, from 1")
     p.add_argument("--pdf", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--blank", action="store_true", help="blank lists to keep by hand (default: as handed in)")
+    p.add_argument("--lang", choices=("en", "de", "ru"), default="en", help="the PDF's language (default en)")
 
 
 def _tables_of(parser: argparse.ArgumentParser) -> None:
@@ -260,7 +262,7 @@ def _ranking(args: argparse.Namespace) -> int:
 
     t = load(args.file)
     if args.pdf:
-        _write(args.pdf, printing.ranking_pdf(t))
+        _write(args.pdf, printing.ranking_pdf(t, lang=args.lang))
         print(f"{args.pdf}: the ranking after {len(t.series)} series")
     elif args.csv:
         sys.stdout.write(printing.ranking_csv(t))
@@ -291,7 +293,7 @@ def _lists(args: argparse.Namespace) -> int:
     from skat.table import printing
 
     t = load(args.file)
-    pdf = printing.series_tables_pdf(t, args.series, blank=args.blank)
+    pdf = printing.series_tables_pdf(t, args.series, blank=args.blank, lang=args.lang)
     _write(args.pdf, pdf)
     tables = len(t.series[args.series - 1].draw)
     print(f"{args.pdf}: {'blank ' if args.blank else ''}lists of series {args.series}, {tables} tables")

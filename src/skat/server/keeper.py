@@ -28,6 +28,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ from skat.server.tables import TableError, hash_token
 from skat.table.keeper import ENTRY_FIELDS, KeeperError, ScoreKeeper
 
 __all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row",
-           "serve_followers", "json_body", "refusal"]
+           "serve_followers", "json_body", "refusal", "print_language"]
 
 log = logging.getLogger("skat.server.keeper")
 
@@ -262,6 +263,15 @@ class KeeperService:
                 "list": keeper.to_json(), "sheet": keeper.sheet_json(), "tournament": tournament}
 
 
+def print_language(lang: str) -> str:
+    """A printed list's language from a query (``en``, ``de``, ``ru``); anything else is 400 ``bad_request``."""
+    from skat.table.printing import LANGUAGES
+
+    if lang not in LANGUAGES:
+        raise TableError("bad_request", f"'lang' is one of {', '.join(LANGUAGES)}, not {lang[:20]!r}")
+    return lang
+
+
 def refusal(exc: KeeperError) -> dict[str, Any]:
     """An impossible entry as answered: ``ok`` false, the reason, and its ``code`` with ``params`` when it has one
     (for the page to say it in its language)."""
@@ -443,16 +453,18 @@ async def list_csv(list_id: str, request: Request) -> Response:
 
 
 @router.get("/api/keeper/{list_id}/list.pdf")
-async def list_pdf(list_id: str, request: Request, blank: bool = False) -> Response:
-    """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand)."""
+async def list_pdf(list_id: str, request: Request, blank: bool = False, lang: str = "en") -> Response:
+    """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand; ``?lang=de``
+    or ``ru``: its words in that language)."""
     from skat.table.printing import table_list_pdf
 
+    print_language(lang)
     state = await _service(request).state(list_id)
     data = state["list"]
     if blank:
         data = {**data, "games": []}
     keeper = ScoreKeeper.from_json(data)
-    pdf = await asyncio.to_thread(table_list_pdf, keeper, title=state["name"] or "Skat list")
+    pdf = await asyncio.to_thread(partial(table_list_pdf, keeper, title=state["name"], lang=lang))
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="skat-list-{list_id[:8]}.pdf"'})
 

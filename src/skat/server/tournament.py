@@ -20,6 +20,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,7 @@ from fastapi.responses import FileResponse, Response
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from skat.server.keeper import KeeperService, json_body, new_list_row, serve_followers, table_key
+from skat.server.keeper import KeeperService, json_body, new_list_row, print_language, serve_followers, table_key
 from skat.server.store import Store, keeper_lists_t, tournaments_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import KeeperError, ScoreKeeper
@@ -309,22 +310,24 @@ async def ranking_csv(tid: str, request: Request) -> Response:
 
 
 @router.get("/api/tournaments/{tid}/ranking.pdf")
-async def ranking_pdf(tid: str, request: Request) -> Response:
+async def ranking_pdf(tid: str, request: Request, lang: str = "en") -> Response:
     from skat.table.printing import ranking_pdf as pdf_of
 
+    print_language(lang)
     t = await _service(request).tournament(tid)
-    pdf = await asyncio.to_thread(pdf_of, t)
+    pdf = await asyncio.to_thread(partial(pdf_of, t, lang=lang))
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="skat-ranking-{tid[:8]}.pdf"'})
 
 
 @router.get("/api/tournaments/{tid}/series/{number}/lists.pdf")
-async def series_pdf(tid: str, number: int, request: Request, blank: bool = False) -> Response:
+async def series_pdf(tid: str, number: int, request: Request, blank: bool = False, lang: str = "en") -> Response:
     from skat.table.printing import series_tables_pdf
 
+    print_language(lang)
     t = await _service(request).tournament(tid)
     try:
-        pdf = await asyncio.to_thread(series_tables_pdf, t, number, blank=blank)
+        pdf = await asyncio.to_thread(partial(series_tables_pdf, t, number, blank=blank, lang=lang))
     except TournamentError as exc:
         raise TableError("no_series", str(exc), 404) from None
     return Response(pdf, media_type="application/pdf",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from contextvars import ContextVar
 from importlib.resources import files
 from typing import Any
 from xml.sax.saxutils import escape
@@ -43,7 +44,7 @@ from skat.table.keeper import ScoreKeeper, entry_words, levels_text
 from skat.table.scoresheet import csv_cell
 from skat.table.tournament import Tournament, TournamentError
 
-__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD"]
+__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD", "LANGUAGES"]
 
 FONT, BOLD = "SkatSans", "SkatSans-Bold"
 """The names the embedded DejaVu Sans and DejaVu Sans Bold are registered under."""
@@ -53,6 +54,94 @@ MARGIN = 12 * mm
 WIDTH = PAGE[0] - 2 * MARGIN
 GRID = colors.Color(0.55, 0.55, 0.55)
 SHADE = colors.Color(0.92, 0.92, 0.92)
+
+LANGUAGES = ("en", "de", "ru")
+"""The languages a printed list or ranking speaks (the tables' languages)."""
+_LANG: ContextVar[str] = ContextVar("skat_print_language", default="en")
+_WORDS: dict[str, dict[str, str]] = {
+    "de": {
+        "page {n}": "Seite {n}", "dealer": "Geber", "declarer": "Alleinspieler", "game": "Spiel",
+        "with/without": "mit/ohne", "levels": "Stufen", "bid": "Reizwert", "value": "Wert", "entry": "Wertung",
+        "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
+        "lost at a table of {n}": "Seeger-Fabian: +{won} je gewonnenes Spiel, −{lost} je verlorenes; jeder andere "
+        "Spieler +{bonus} je verlorenes Spiel am {n}er-Tisch",
+        "<b>Players</b> (seat order, {first} deals first): {seats}":
+            "<b>Spieler</b> (Sitzfolge, {first} gibt zuerst): {seats}",
+        "{played} of {limit}": "{played} von {limit}",
+        "<b>Rule set</b> {rules} · <b>games</b> {games}": "<b>Regeln</b> {rules} · <b>Spiele</b> {games}",
+        "struck": "gestrichen", "points": "Punkte", "games won": "gewonnene Spiele", "games lost": "verlorene Spiele",
+        "games lost by the others": "von den anderen verloren", "total": "Summe", "passed": "eingepasst",
+        "{n} push": "{n}× geschoben", "{n} pushes": "{n}× geschoben", "lost": "verloren",
+        "with {n}": "mit {n}", "without {n}": "ohne {n}",
+        "<b>Signatures</b> (the list is right):": "<b>Unterschriften</b> (die Liste stimmt):",
+        "series {n}": "Serie {n}", "table {n}": "Tisch {n}", "rank": "Platz", "player": "Spieler", "won": "gew.",
+        "after {n} series · {handed} of {tables} lists handed in":
+            "nach {n} Serie(n) · {handed} von {tables} Listen abgegeben",
+        "lists in progress count as they stand": "laufende Listen zählen mit ihrem Stand",
+        "ranking": "Rangliste", "withdrawn": "abgemeldet", "rule set {rules}": "Regeln {rules}",
+        "Seeger-Fabian points; ties: more games won, fewer lost, the better series":
+            "Seeger-Fabian-Punkte; bei Gleichstand: mehr gewonnene, weniger verlorene Spiele, die bessere Serie",
+        "Skat list": "Skatliste", "grand": "Grand", "null": "Null", "clubs": "Kreuz", "spades": "Pik", "hearts": "Herz", "diamonds": "Karo",
+        "hand": "Hand", "ouvert": "Ouvert", "schwarz ann.": "Schwarz angesagt", "schneider ann.": "Schneider angesagt",
+        "schwarz": "Schwarz", "schneider": "Schneider", "overbid": "überreizt",
+    },
+    "ru": {
+        "page {n}": "стр. {n}", "dealer": "сдающий", "declarer": "разыгрывающий", "game": "игра",
+        "with/without": "с/без", "levels": "уровни", "bid": "заявка", "value": "стоимость", "entry": "запись",
+        "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
+        "lost at a table of {n}": "Зегер-Фабиан: +{won} за выигранную игру, −{lost} за проигранную; каждому другому "
+        "игроку +{bonus} за проигранную игру за столом на {n}",
+        "<b>Players</b> (seat order, {first} deals first): {seats}":
+            "<b>Игроки</b> (по местам, первым сдаёт {first}): {seats}",
+        "{played} of {limit}": "{played} из {limit}",
+        "<b>Rule set</b> {rules} · <b>games</b> {games}": "<b>Правила</b> {rules} · <b>игр</b> {games}",
+        "struck": "вычеркнуто", "points": "очки", "games won": "выиграно", "games lost": "проиграно",
+        "games lost by the others": "проиграно другими", "total": "итого", "Seeger-Fabian": "Зегер-Фабиан",
+        "passed": "все спасовали", "Ramsch": "рамш", "{n} push": "передач: {n}", "{n} pushes": "передач: {n}",
+        "Bock": "бок", "Kontra": "контра", "Re": "ре", "lost": "проиграна", "with {n}": "с {n}", "without {n}": "без {n}",
+        "<b>Signatures</b> (the list is right):": "<b>Подписи</b> (запись верна):",
+        "series {n}": "серия {n}", "table {n}": "стол {n}", "rank": "место", "player": "игрок", "won": "выигр.",
+        "after {n} series · {handed} of {tables} lists handed in": "серий: {n} · сдано записей: {handed} из {tables}",
+        "lists in progress count as they stand": "незаконченные записи учтены как есть",
+        "ranking": "рейтинг", "withdrawn": "выбыл", "rule set {rules}": "правила {rules}",
+        "Seeger-Fabian points; ties: more games won, fewer lost, the better series":
+            "очки Зегера-Фабиана; при равенстве: больше выигранных, меньше проигранных, лучшая серия",
+        "Skat list": "Запись ската", "clubs": "трефы", "spades": "пики", "hearts": "червы", "diamonds": "бубны",
+        "grand": "гранд", "null": "нуль", "hand": "хенд", "ouvert": "открытая", "schwarz ann.": "шварц объявлен",
+        "schneider ann.": "шнайдер объявлен", "schwarz": "шварц", "schneider": "шнайдер", "overbid": "перезаявлено",
+    },
+}
+"""The printed words in German and Russian, by their English text (a word missing prints in English)."""
+
+
+class _language:
+    """``with _language(lang):`` prints in ``lang`` (one of :data:`LANGUAGES`)."""
+
+    def __init__(self, lang: str) -> None:
+        if lang not in LANGUAGES:
+            raise ValueError(f"a printed list speaks {', '.join(LANGUAGES)}, not {lang!r}")
+        self.lang = lang
+
+    def __enter__(self) -> None:
+        self.token = _LANG.set(self.lang)
+
+    def __exit__(self, *exc: Any) -> None:
+        _LANG.reset(self.token)
+
+
+def _w(text: str, **params: Any) -> str:
+    """``text`` in the language being printed, its ``{name}`` places filled."""
+    words = _WORDS.get(_LANG.get(), {}).get(text, text)
+    return words.format(**params) if params else words
+
+
+def _words(levels: str) -> str:
+    """The levels column (:func:`skat.table.keeper.levels_text`, English words) in the language being printed."""
+    if _LANG.get() == "en" or not levels:
+        return levels
+    for phrase in ("schwarz ann.", "schneider ann."):
+        levels = levels.replace(phrase, phrase.replace(" ", "_"))
+    return " ".join(_w(w.replace("_", " ")) for w in levels.split())
 
 
 def _fonts() -> None:
@@ -102,7 +191,7 @@ def _footer(title: str):
         canvas.setFont(FONT, 7)
         canvas.setFillColor(colors.Color(0.35, 0.35, 0.35))
         canvas.drawString(MARGIN, MARGIN, _fit(title, WIDTH / 2, FONT, 7))
-        canvas.drawRightString(PAGE[0] - MARGIN, MARGIN, f"page {doc.page}")
+        canvas.drawRightString(PAGE[0] - MARGIN, MARGIN, _w("page {n}", n=doc.page))
         canvas.restoreState()
     return draw
 
@@ -122,8 +211,8 @@ _FIXED = [("#", 22), ("dealer", 70), ("declarer", 70), ("game", 52), ("with/with
 def _seeger_words(keeper: ScoreKeeper) -> str:
     r = keeper.rules
     bonus = r.fabian_bonus[keeper.size - 3]
-    return (f"Seeger-Fabian: +{r.seeger_won} for a game won, −{r.seeger_lost} for a game lost; each other player "
-            f"+{bonus} for a game lost at a table of {keeper.size}")
+    return _w("Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
+              "lost at a table of {n}", won=r.seeger_won, lost=r.seeger_lost, bonus=bonus, n=keeper.size)
 
 
 def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> list[Any]:
@@ -144,15 +233,16 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
     if title:
         story.append(Paragraph(_text(title), st["title"]))
     seats = " · ".join(f"{i}. {_text(p)}" for i, p in enumerate(names, 1))
-    story.append(Paragraph(f"<b>Players</b> (seat order, {_text(names[keeper.first_dealer])} deals first): {seats}",
-                           st["line"]))
-    games = f"{sheet['played']} of {keeper.limit}" if keeper.limit else str(sheet["played"])
-    story.append(Paragraph(f"<b>Rule set</b> {_text(keeper.rules.name)} · <b>games</b> "
-                           f"{games if not blank else keeper.limit or rows_blank} · {_seeger_words(keeper)}",
-                           st["line"]))
+    story.append(Paragraph(_w("<b>Players</b> (seat order, {first} deals first): {seats}",
+                              first=_text(names[keeper.first_dealer]), seats=seats), st["line"]))
+    games = _w("{played} of {limit}", played=sheet["played"], limit=keeper.limit) if keeper.limit \
+        else str(sheet["played"])
+    story.append(Paragraph(_w("<b>Rule set</b> {rules} · <b>games</b> {games}", rules=_text(keeper.rules.name),
+                              games=games if not blank else keeper.limit or rows_blank)
+                           + f" · {_seeger_words(keeper)}", st["line"]))
     story.append(Spacer(1, 3 * mm))
 
-    head = [Paragraph(_text(t), st["head"]) if i >= 6 else t for i, (t, _) in enumerate(fixed)]
+    head = [Paragraph(_text(_w(t)), st["head"]) if i >= 6 else _w(t) for i, (t, _) in enumerate(fixed)]
     head += [Paragraph(_text(p), st["head"]) for p in names]
     data: list[list[Any]] = [head]
     style: list[tuple[Any, ...]] = []
@@ -160,7 +250,7 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
         r = len(data)
         if line["struck"]:
             words = _text(entry_words(kept.entry))
-            data.append([str(line["number"]), Paragraph(f"<strike>{words}</strike> · struck", st["cell"])]
+            data.append([str(line["number"]), Paragraph(f"<strike>{words}</strike> · {_w('struck')}", st["cell"])]
                         + [""] * (len(widths) - 2))
             style += [("SPAN", (1, r), (-1, r)), ("TEXTCOLOR", (0, r), (-1, r), colors.grey)]
             continue
@@ -181,7 +271,7 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
     label_span = len(fixed) - 1
     for label, values in summary:
         r = len(data)
-        cells = [label] + [""] * label_span + (["" for _ in names] if values is None else [str(v) for v in values])
+        cells = [_w(label)] + [""] * label_span + (["" for _ in names] if values is None else [str(v) for v in values])
         data.append(cells)
         style += [("SPAN", (0, r), (label_span, r)), ("ALIGN", (0, r), (label_span, r), "RIGHT")]
     last = len(data) - 1
@@ -215,23 +305,23 @@ def _game_row(kept: Any, line: dict[str, Any], names: Sequence[str], widths: Seq
     scores = line["scores"]
     if e.kind == "game":
         mat = "" if o is None or o.matadors is None else \
-            f"{'with' if o.matadors_with else 'without'} {o.matadors}"
-        levels = levels_text(e, o)
+            _w("with {n}" if o.matadors_with else "without {n}", n=o.matadors)
+        levels = _words(levels_text(e, o))
         decl = line["declarer"] or ""
         entry = f"{scores[names.index(decl)]:+d}" if decl else ""
-        game, value, bid = line["game"], str(line["value"] or ""), str(line["bid"] or "")
+        game, value, bid = _w(line["game"]), str(line["value"] or ""), str(line["bid"] or "")
     else:
         mat, levels, bid, value, game = "", "", "", "", ""
-        decl = "passed" if e.kind == "passed" else "Ramsch"
+        decl = _w("passed") if e.kind == "passed" else _w("Ramsch")
         entry = " ".join(f"{v:+d}" for v in scores if v) if e.kind == "ramsch" else ""
         if e.kind == "ramsch" and e.pushes:
-            levels = f"{e.pushes} push{'es' if e.pushes > 1 else ''}"
-    marks = [m for m, on in (("Bock", line["bock"]), ("Kontra" if line["kontra"] == 1 else "Re", line["kontra"] > 0))
-             if on]
+            levels = _w("{n} push" if e.pushes == 1 else "{n} pushes", n=e.pushes)
+    marks = [_w(m) for m, on in (("Bock", line["bock"]), ("Kontra" if line["kontra"] == 1 else "Re",
+                                                         line["kontra"] > 0)) if on]
     if marks:
         levels = (levels + " " if levels else "") + " ".join(marks)
     if line["won"] is False:
-        levels = (levels + " " if levels else "") + "lost"
+        levels = (levels + " " if levels else "") + _w("lost")
     cells = [str(line["number"]), line["dealer"], decl, game, mat, levels, bid, value, entry]
     cells = [_fit(c, w) for c, w in zip(cells, widths)]
     return cells + [str(t) if s else "" for s, t in zip(scores, line["totals"])]
@@ -255,41 +345,44 @@ def _signatures(names: Sequence[str], st: dict[str, ParagraphStyle]) -> list[Any
         ("ALIGN", (0, 0), (-1, -1), "RIGHT"),
         *[("LINEBELOW", (2 * k + 1, 0), (2 * k + 1, -1), 0.6, colors.black) for k in range(per_row)],
     ]))
-    return [Paragraph("<b>Signatures</b> (the list is right):", st["line"]), table]
+    return [Paragraph(_w("<b>Signatures</b> (the list is right):"), st["line"]), table]
 
 
-def table_list_pdf(keeper: ScoreKeeper, *, title: str = "", blank_rows: int | None = None) -> bytes:
+def table_list_pdf(keeper: ScoreKeeper, *, title: str = "", blank_rows: int | None = None, lang: str = "en") -> bytes:
     """One table's list as a PDF: filled from ``keeper``'s games, or blank when it has none.
 
     A blank list has ``blank_rows`` numbered rows (default: the keeper's :attr:`~ScoreKeeper.limit`, else 12
     per player) to keep by hand; ``blank_rows`` after games adds that many empty rows to go on with.
     """
-    return _build(_table_story(keeper, title, blank_rows), title or "Skat list")
+    with _language(lang):
+        return _build(_table_story(keeper, title, blank_rows), title or _w("Skat list"))
 
 
-def series_tables_pdf(tournament: Tournament, series: int, *, blank: bool) -> bytes:
+def series_tables_pdf(tournament: Tournament, series: int, *, blank: bool, lang: str = "en") -> bytes:
     """Every table's list of one series (numbered from 1) in one PDF, each from a new page: blank (to keep by
     hand), or as handed in (a table without a list prints blank)."""
     if isinstance(series, bool) or not isinstance(series, int) or not 1 <= series <= len(tournament.series):
         raise TournamentError(f"there is no series {series} (the tournament has {len(tournament.series)})")
     s = tournament.series[series - 1]
     story: list[Any] = []
-    for number, kept in enumerate(s.tables, 1):
-        keeper = kept if kept is not None and not blank else tournament.table_keeper(series, number)
-        if story:
-            story.append(PageBreak())
-        story += _table_story(keeper, _series_title(tournament, series, number), None)
-    return _build(story, _series_title(tournament, series))
+    with _language(lang):
+        for number, kept in enumerate(s.tables, 1):
+            keeper = kept if kept is not None and not blank else tournament.table_keeper(series, number)
+            if story:
+                story.append(PageBreak())
+            story += _table_story(keeper, _series_title(tournament, series, number), None)
+        return _build(story, _series_title(tournament, series))
 
 
 def _series_title(tournament: Tournament, series: int, table: int | None = None) -> str:
-    words = [w for w in (tournament.name, f"series {series}", table and f"table {table}") if w]
+    words = [w for w in (tournament.name, _w("series {n}", n=series), table and _w("table {n}", n=table)) if w]
     return " — ".join(words)
 
 
 # ---------------------------------------------------------------------- the ranking
 def _ranking_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
-    head = ["rank", "player", "points", "won", "lost"] + [f"series {i}" for i in range(1, len(tournament.series) + 1)]
+    head = [_w(w) for w in ("rank", "player", "points", "won", "lost")] + [
+        _w("series {n}", n=i) for i in range(1, len(tournament.series) + 1)]
     rows = [[s.rank, s.player, s.points, s.won, s.lost, *("" if x is None else x for x in s.series)]
             for s in tournament.ranking()]
     return head, rows
@@ -299,15 +392,21 @@ def _progress(tournament: Tournament) -> str:
     tables = [k for s in tournament.series for k in s.tables]
     handed = [k for k in tables if k is not None]
     live = len(handed) < len(tables) or any(k.limit is not None and not k.complete for k in handed)
-    words = f"after {len(tournament.series)} series · {len(handed)} of {len(tables)} lists handed in"
-    return words + (" · lists in progress count as they stand" if live else "")
+    words = _w("after {n} series · {handed} of {tables} lists handed in", n=len(tournament.series),
+               handed=len(handed), tables=len(tables))
+    return words + (" · " + _w("lists in progress count as they stand") if live else "")
 
 
-def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
+def ranking_pdf(tournament: Tournament, *, title: str | None = None, lang: str = "en") -> bytes:
     """The ranking as a PDF: rank, player, Seeger-Fabian points, games won and lost, the points of each series."""
+    with _language(lang):
+        return _ranking_pdf(tournament, title)
+
+
+def _ranking_pdf(tournament: Tournament, title: str | None) -> bytes:
     _fonts()
     st = _styles()
-    title = title if title is not None else " — ".join(w for w in (tournament.name, "ranking") if w)
+    title = title if title is not None else " — ".join(w for w in (tournament.name, _w("ranking")) if w)
     head, rows = _ranking_rows(tournament)
     standings = tournament.ranking()
     n_series = len(tournament.series)
@@ -316,7 +415,7 @@ def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
     widths = fixed + [series_w] * n_series
     data: list[list[Any]] = [[Paragraph(_text(h), st["head"]) if i != 1 else h for i, h in enumerate(head)]]
     for standing, row in zip(standings, rows, strict=True):
-        name = _fit(row[1] + (" (withdrawn)" if standing.withdrawn else ""), fixed[1])
+        name = _fit(row[1] + (f" ({_w('withdrawn')})" if standing.withdrawn else ""), fixed[1])
         data.append([str(row[0]), name, *(str(x) for x in row[2:])])
     table = Table(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
@@ -331,8 +430,9 @@ def ranking_pdf(tournament: Tournament, *, title: str | None = None) -> bytes:
         ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.Color(0.97, 0.97, 0.97)]),
     ]))
     story: list[Any] = [Paragraph(_text(title), st["title"]),
-                        Paragraph(f"{_text(_progress(tournament))} · rule set {_text(tournament.ruleset)} · "
-                                  "Seeger-Fabian points; ties: more games won, fewer lost, the better series",
+                        Paragraph(f"{_text(_progress(tournament))} · "
+                                  + _w("rule set {rules}", rules=_text(tournament.ruleset)) + " · "
+                                  + _w("Seeger-Fabian points; ties: more games won, fewer lost, the better series"),
                                   st["line"]),
                         Spacer(1, 3 * mm), CondPageBreak(40 * mm), table]
     return _build(story, title)

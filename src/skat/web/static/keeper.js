@@ -1205,8 +1205,8 @@ function renderShare() {
   }
   parts.push(h("p", { cls: "k-downloads" }, h("span", { cls: "muted" }, k("downloads") + ": "),
     h("a", { href: `/api/keeper/${K.id}/sheet.csv`, download: "" }, k("csv")), " · ",
-    h("a", { href: `/api/keeper/${K.id}/list.pdf`, target: "_blank", rel: "noopener" }, k("pdf")), " · ",
-    h("a", { href: `/api/keeper/${K.id}/list.pdf?blank=1`, target: "_blank", rel: "noopener" }, k("pdfBlank"))));
+    h("a", { href: `/api/keeper/${K.id}/list.pdf?lang=${LANG}`, target: "_blank", rel: "noopener" }, k("pdf")), " · ",
+    h("a", { href: `/api/keeper/${K.id}/list.pdf?blank=1&lang=${LANG}`, target: "_blank", rel: "noopener" }, k("pdfBlank"))));
   box.replaceChildren(...parts);
   box.classList.remove("hidden");
 }

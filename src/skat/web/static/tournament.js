@@ -241,7 +241,7 @@ function render() {
   $("#tn-share").classList.toggle("hidden", !TN.director);
   $("#tn-public-url").replaceWith(readable(base, "tn-public-url"));
   $("#tn-projector").href = s.url + "?view=public";
-  $("#tn-rank-pdf").href = `/api/tournaments/${s.id}/ranking.pdf`;
+  $("#tn-rank-pdf").href = `/api/tournaments/${s.id}/ranking.pdf?lang=${LANG}`;
   $("#tn-rank-csv").href = `/api/tournaments/${s.id}/ranking.csv`;
   $("#tn-live").classList.toggle("off", !TN.connected);
   if (TN.director) renderDesk(s);
@@ -336,8 +336,8 @@ function renderSeries(s) {
       h("div", { cls: "tn-h-row" }, h("h3", { id: `tn-s-${series.number}` }, T("series", { n: series.number })),
         h("span", { cls: "muted" }, open ? T("games", open) : T("finished") + " ✓")),
       TN.director ? h("p", { cls: "tn-files" },
-        h("a", { href: base + "?blank=1", target: "_blank", rel: "noopener" }, T("blankLists")),
-        h("a", { href: base, target: "_blank", rel: "noopener" }, T("filledLists"))) : "",
+        h("a", { href: `${base}?blank=1&lang=${LANG}`, target: "_blank", rel: "noopener" }, T("blankLists")),
+        h("a", { href: `${base}?lang=${LANG}`, target: "_blank", rel: "noopener" }, T("filledLists"))) : "",
       h("p", { cls: "muted small" }, T("seatOrder")),
       h("div", { cls: "tn-tables" }, series.tables.map((t) => tableCard(s, series, t))));
   }));
