@@ -61,7 +61,7 @@ _LANG: ContextVar[str] = ContextVar("skat_print_language", default="en")
 _WORDS: dict[str, dict[str, str]] = {
     "de": {
         "page {n}": "Seite {n}", "dealer": "Geber", "declarer": "Alleinspieler", "game": "Spiel",
-        "with/without": "mit/ohne", "levels": "Stufen", "bid": "Reizwert", "value": "Wert", "entry": "Wertung",
+        "with/without": "mit/ohne", "levels": "Stufen", "bid": "Reiz", "value": "Wert", "entry": "Wertung",
         "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
         "lost at a table of {n}": "Seeger-Fabian: +{won} je gewonnenes Spiel, −{lost} je verlorenes; jeder andere "
         "Spieler +{bonus} je verlorenes Spiel am {n}er-Tisch",
@@ -86,8 +86,8 @@ _WORDS: dict[str, dict[str, str]] = {
         "schwarz": "Schwarz", "schneider": "Schneider", "overbid": "überreizt",
     },
     "ru": {
-        "page {n}": "стр. {n}", "dealer": "сдающий", "declarer": "разыгрывающий", "game": "игра",
-        "with/without": "с/без", "levels": "уровни", "bid": "заявка", "value": "стоимость", "entry": "запись",
+        "page {n}": "стр. {n}", "dealer": "сдающий", "declarer": "играющий", "game": "игра",
+        "with/without": "с/без", "levels": "уровни", "bid": "заяв.", "value": "стоим.", "entry": "запись",
         "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
         "lost at a table of {n}": "Зегер-Фабиан: +{won} за выигранную игру, −{lost} за проигранную; каждому другому "
         "игроку +{bonus} за проигранную игру за столом на {n}",
@@ -204,8 +204,8 @@ def _build(story: list[Any], title: str) -> bytes:
 
 
 # ---------------------------------------------------------------------- a table's list
-_FIXED = [("#", 22), ("dealer", 70), ("declarer", 70), ("game", 52), ("with/without", 64), ("levels", 96),
-          ("bid", 26), ("value", 32), ("entry", 38)]
+_FIXED = [("#", 22), ("dealer", 70), ("declarer", 72), ("game", 50), ("with/without", 64), ("levels", 74),
+          ("bid", 34), ("value", 38), ("entry", 46)]
 
 
 def _seeger_words(keeper: ScoreKeeper) -> str:
