@@ -331,7 +331,7 @@ class ScoreKeeper:
         game = self._read(entry, len(self._items) + 1)
         self._check_room()
         item = _Item(game, history=[Change("add", at or _now(), author, game.to_json())])
-        self._commit(self._items + [item])
+        self._append(item)
         return len(self._items)
 
     def edit(self, number: int, entry: GameEntry | Mapping[str, Any], *, author: str = "",
@@ -688,6 +688,28 @@ class ScoreKeeper:
         self._items, self._games, self._sheet, self._next_dealer = items, games, sheet, dealer
         self._rounds, self._peek_round = rounds, rounds.peek()
 
+    def _append(self, item: _Item) -> None:
+        """Add one entry at the end: only it is scored, from where the list stands (as :meth:`_compute`
+        would score it after all the others); on an impossible entry raise and keep the old list."""
+        if self._rounds.rules is not self.rules:  # the rules were changed since the list was computed
+            self._commit(self._items + [item])
+            return
+        sheet, rounds = self._sheet.copy(), self._rounds.copy()
+        number = len(self._items) + 1
+        kept, dealer = self._scored(number, item, self._next_dealer, rounds, sheet)
+        self._items, self._games = self._items + [item], self._games + [kept]
+        self._sheet, self._next_dealer, self._rounds, self._peek_round = sheet, dealer, rounds, rounds.peek()
+
+    def _scored(self, number: int, item: _Item, dealer: int, rounds: Rounds,
+                sheet: ScoreSheet) -> tuple[KeptGame, int]:
+        try:
+            return self._score(number, item.entry, dealer, rounds, sheet)
+        except KeeperError as exc:
+            raise exc.in_game(number) from None
+        except (GameInputError, DeclarationError) as exc:
+            code, params = getattr(exc, "code", ""), getattr(exc, "params", {})
+            raise KeeperError(str(exc), code, **params).in_game(number) from None
+
     def _compute(self, items: list[_Item]) -> tuple[list[KeptGame], ScoreSheet, int, Rounds]:
         sheet = self._new_sheet()
         rounds = Rounds(self.size, self.rules)
@@ -697,13 +719,7 @@ class ScoreKeeper:
             if item.struck:
                 games.append(KeptGame(number, item.entry, True, None))
                 continue
-            try:
-                kept, dealer = self._score(number, item.entry, dealer, rounds, sheet)
-            except KeeperError as exc:
-                raise exc.in_game(number) from None
-            except (GameInputError, DeclarationError) as exc:
-                code, params = getattr(exc, "code", ""), getattr(exc, "params", {})
-                raise KeeperError(str(exc), code, **params).in_game(number) from None
+            kept, dealer = self._scored(number, item, dealer, rounds, sheet)
             games.append(kept)
         return games, sheet, dealer, rounds
 

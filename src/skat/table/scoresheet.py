@@ -93,6 +93,9 @@ class ScoreSheet:
         self.fabian_bonus = tuple(fabian_bonus)
         self.ruleset = ruleset
         self.entries: list[SheetEntry] = []
+        self._totals = [0] * len(names)
+        self._counted = 0
+        """Entries summed into ``_totals`` (the running totals are kept as games are added)."""
 
     @property
     def size(self) -> int:
@@ -106,15 +109,24 @@ class ScoreSheet:
             raise ValueError(f"game {entry.number}: no player {entry.declarer}")
         self.entries.append(entry)
 
+    def copy(self) -> ScoreSheet:
+        """A sheet with the same entries, to add to without changing this one."""
+        other = ScoreSheet(self.players, won_bonus=self.won_bonus, lost_malus=self.lost_malus,
+                           fabian_bonus=self.fabian_bonus, ruleset=self.ruleset)
+        other.entries = list(self.entries)
+        return other
+
     # ----------------------------------------------------------------- totals
     @property
     def totals(self) -> list[int]:
         """Classic totals: the sum of every player's entries."""
-        out = [0] * self.size
-        for e in self.entries:
+        if self._counted > len(self.entries):  # entries taken away behind the sheet's back: count again
+            self._totals, self._counted = [0] * self.size, 0
+        for e in self.entries[self._counted:]:
             for i, s in enumerate(e.scores):
-                out[i] += s
-        return out
+                self._totals[i] += s
+        self._counted = len(self.entries)
+        return list(self._totals)
 
     def games_won(self) -> list[int]:
         """Declarer games won per player."""

@@ -168,12 +168,16 @@ class Rounds:
         if self.kind != "normal":
             self.left += 1
 
-    def peek(self) -> str:
-        """The round kind the next deal will have, without taking its place."""
+    def copy(self) -> Rounds:
+        """The same rounds, to go on with without changing these."""
         other = Rounds(self.size, self.rules)
         other.queue, other.kind, other.left = deque(self.queue), self.kind, self.left
         other.pirate_next, other.pirate_active = self.pirate_next, self.pirate_active
-        return other.next()
+        return other
+
+    def peek(self) -> str:
+        """The round kind the next deal will have, without taking its place."""
+        return self.copy().next()
 
     def after(self, events: Sequence[str], totals: Sequence[int]) -> None:
         """Queue the rounds a finished game starts: its Bock ``events``, and the pirate sequence at ``totals``."""
