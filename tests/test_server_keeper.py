@@ -237,3 +237,17 @@ def test_a_list_entered_at_one_process_is_followed_at_another(postgres):  # noqa
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_list_holds_at_most_max_games_entries(client, monkeypatch):
+    import skat.server.keeper as server_keeper
+
+    monkeypatch.setattr(server_keeper, "MAX_GAMES", 2)
+    made = make(client)
+    r = change(client, made, *({"id": f"g{i}", "op": "add", "entry": g} for i, g in enumerate(GAMES))).json()
+    assert [x["ok"] for x in r["results"]] == [True, True, False]
+    assert (r["results"][2]["code"], r["results"][2]["params"]) == ("list_too_long", {"limit": 2})
+    check = client.post(f"/api/keeper/{made['id']}/check", json={"entry": GAMES[2]}).json()
+    assert check["code"] == "list_too_long" and "start a new list" in check["message"]
+    # striking or editing still works on a full list
+    assert change(client, made, {"id": "s", "op": "strike", "number": 1}).json()["results"][0]["ok"]

@@ -18,12 +18,14 @@ the history of every entry); this module stores and serves:
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import json
 import logging
 import re
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -56,6 +58,9 @@ MAX_AUTHOR = 100
 CHANGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STATE_CACHE = 256
 """Lists whose computed state a process keeps in memory (the most recently used)."""
+MAX_GAMES = 1000
+"""Entries a list may hold (struck ones included): a real evening has a hundred at most; the cap keeps one
+list from making every change to it slow."""
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "keeper.html"
 OPS = ("add", "edit", "strike", "restore")
 
@@ -99,6 +104,10 @@ class KeeperService:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._states: OrderedDict[str, tuple[int, dict[str, Any]]] = OrderedDict()
+        self._keepers: OrderedDict[str, tuple[int, ScoreKeeper]] = OrderedDict()
+        """The lists as :class:`ScoreKeeper` objects, by id, with the seq they stand at (used by the writer
+        thread, the readers and the event loop: each takes a shallow copy, which it may change alone)."""
+        self._keepers_lock = threading.Lock()
         self._followers: dict[str, set[Sender]] = {}
         self._tasks: set[asyncio.Task] = set()
         self.on_tournament: Callable[[str], None] | None = None
@@ -120,25 +129,30 @@ class KeeperService:
         def op(conn: Connection) -> None:
             conn.execute(insert(keeper_lists_t).values(**row))
         await self.store.write(op)
+        self._keep(row["id"], 0, keeper)
         state = self._remember(row["id"], 0, self._state(row, keeper))
         return {**state, "key": key, "keeper_url": f"/k/{row['id']}#key={key}"}
 
     async def state(self, list_id: str) -> dict[str, Any]:
         """The list's state (docs/keeper-server.md): seq, the stored list, the computed sheet."""
         _check_id(list_id)
-        row = await self.store.read(self._load_row, list_id)
+        row = await self.store.read(self._load_head, list_id)
         if row is None:
             raise _NoList(list_id)
         cached = self._states.get(list_id)
         if cached is not None and cached[0] == row["seq"]:
             self._states.move_to_end(list_id)
             return cached[1]
-        keeper = ScoreKeeper.from_json(json.loads(row["data"]))
+        keeper = await self.store.read(self._kept, row)
         return self._remember(list_id, row["seq"], self._state(row, keeper))
 
     async def keeper(self, list_id: str) -> ScoreKeeper:
-        """The list as a :class:`ScoreKeeper` (for the CSV and the printed list)."""
-        return ScoreKeeper.from_json((await self.state(list_id))["list"])
+        """The list as a :class:`ScoreKeeper` of its own (for the CSV, the printed list, a check)."""
+        _check_id(list_id)
+        row = await self.store.read(self._load_head, list_id)
+        if row is None:
+            raise _NoList(list_id)
+        return await self.store.read(self._kept, row)
 
     async def apply(self, list_id: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
         """Apply a change request: one result per change, then the new state."""
@@ -147,13 +161,13 @@ class KeeperService:
         if not key:
             raise TableError("bad_key", f"entering games needs the list's key (header {KEY_HEADER})", 403)
         key_hash = hash_token(key)
-        stored = await self.store.read(self._load_row, list_id)
+        stored = await self.store.read(self._load_head, list_id)
         if stored is None:
             raise _NoList(list_id)
         _check_key(stored, key, key_hash)
 
         def op(conn: Connection) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
-            return _apply(conn, self.store.shared, list_id, key, key_hash, changes)
+            return self._apply(conn, list_id, key, key_hash, changes)
         notice = {"kl": list_id}
         if stored["tournament_id"]:
             notice["tn"] = stored["tournament_id"]
@@ -176,6 +190,8 @@ class KeeperService:
         keeper = await self.keeper(list_id)
         try:
             if number is None:
+                if len(keeper.games) >= MAX_GAMES:
+                    raise _too_long()
                 number = keeper.add(entry)
             else:
                 keeper.edit(number, entry)
@@ -240,10 +256,81 @@ class KeeperService:
         task.add_done_callback(done)
 
     # -------------------------------------------------------------- internals
-    def _load_row(self, list_id: str) -> dict[str, Any] | None:
+    def _load_head(self, list_id: str) -> dict[str, Any] | None:
+        """The list's row without its data (in a reader thread)."""
         with self.store.engine.connect() as conn:
-            row = conn.execute(select(keeper_lists_t).where(keeper_lists_t.c.id == list_id)).mappings().first()
+            row = conn.execute(select(*_HEAD).where(keeper_lists_t.c.id == list_id)).mappings().first()
         return None if row is None else dict(row)
+
+    def _kept(self, row: dict[str, Any], conn: Connection | None = None) -> ScoreKeeper:
+        """The list of ``row`` (its head) as a :class:`ScoreKeeper` of the caller's own: a copy of the one kept
+        in memory when it stands at the row's seq, else read from its stored data."""
+        with self._keepers_lock:
+            kept = self._keepers.get(row["id"])
+            if kept is not None and kept[0] == row["seq"]:
+                self._keepers.move_to_end(row["id"])
+                return copy.copy(kept[1])
+        query = select(keeper_lists_t.c.data).where(keeper_lists_t.c.id == row["id"])
+        if conn is None:
+            with self.store.engine.connect() as own:
+                data = own.execute(query).scalar_one()
+        else:
+            data = conn.execute(query).scalar_one()
+        keeper = ScoreKeeper.from_json(json.loads(data))
+        self._keep(row["id"], row["seq"], keeper)
+        return copy.copy(keeper)
+
+    def _keep(self, list_id: str, seq: int, keeper: ScoreKeeper) -> None:
+        with self._keepers_lock:
+            kept = self._keepers.get(list_id)
+            if kept is None or kept[0] <= seq:
+                self._keepers[list_id] = (seq, keeper)
+                self._keepers.move_to_end(list_id)
+                while len(self._keepers) > STATE_CACHE:
+                    self._keepers.popitem(last=False)
+
+    def _apply(self, conn: Connection, list_id: str, key: str, key_hash: str,
+               changes: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
+        """In the writer's transaction: read the list (locked), apply the changes, write it back. The list kept
+        in memory is a copy until the changes are written; if the transaction then fails, its seq no longer
+        matches the stored one and the next change reads the stored list."""
+        query = select(*_HEAD).where(keeper_lists_t.c.id == list_id)
+        row = conn.execute(query.with_for_update() if self.store.shared else query).mappings().first()
+        if row is None:
+            raise _NoList(list_id)
+        row = dict(row)
+        _check_key(row, key, key_hash)
+        ids = [c["id"] for c in changes]
+        seen = {r.change_id: json.loads(r.answer) for r in conn.execute(
+            select(keeper_changes_t.c.change_id, keeper_changes_t.c.answer).where(
+                keeper_changes_t.c.list_id == list_id, keeper_changes_t.c.change_id.in_(ids)))}
+        keeper = self._kept(row, conn)
+        results: list[dict[str, Any]] = []
+        accepted = []
+        seq = row["seq"]
+        for ch in changes:
+            if ch["id"] in seen:
+                results.append(seen[ch["id"]])
+                continue
+            try:
+                if ch["op"] == "add" and len(keeper.games) >= MAX_GAMES:
+                    raise _too_long()
+                number = _apply_one(keeper, ch)
+            except KeeperError as exc:
+                results.append({"id": ch["id"], **refusal(exc)})
+                continue
+            seq += 1
+            answer = {"id": ch["id"], "ok": True, "number": number}
+            seen[ch["id"]] = answer
+            results.append(answer)
+            accepted.append({"list_id": list_id, "change_id": ch["id"], "seq": seq, "answer": json.dumps(answer)})
+        if accepted:
+            row.update(seq=seq, updated=time.time())
+            conn.execute(update(keeper_lists_t).where(keeper_lists_t.c.id == list_id).values(
+                seq=seq, updated=row["updated"], data=json.dumps(keeper.to_json(), ensure_ascii=False)))
+            conn.execute(insert(keeper_changes_t), accepted)
+            self._keep(list_id, seq, keeper)
+        return results, row, copy.copy(keeper)
 
     def _remember(self, list_id: str, seq: int, state: dict[str, Any]) -> dict[str, Any]:
         cached = self._states.get(list_id)
@@ -349,43 +436,13 @@ def _check_key(row: dict[str, Any], key: str, key_hash: str) -> None:
                      "ask its keeper for the link with the key", 403)
 
 
-def _apply(conn: Connection, shared: bool, list_id: str, key: str, key_hash: str,
-           changes: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, Any], ScoreKeeper]:
-    """In the writer's transaction: read the list (locked), apply the changes, write it back."""
-    query = select(keeper_lists_t).where(keeper_lists_t.c.id == list_id)
-    row = conn.execute(query.with_for_update() if shared else query).mappings().first()
-    if row is None:
-        raise _NoList(list_id)
-    row = dict(row)
-    _check_key(row, key, key_hash)
-    ids = [c["id"] for c in changes]
-    seen = {r.change_id: json.loads(r.answer) for r in conn.execute(
-        select(keeper_changes_t.c.change_id, keeper_changes_t.c.answer).where(
-            keeper_changes_t.c.list_id == list_id, keeper_changes_t.c.change_id.in_(ids)))}
-    keeper = ScoreKeeper.from_json(json.loads(row["data"]))
-    results: list[dict[str, Any]] = []
-    accepted = []
-    seq = row["seq"]
-    for ch in changes:
-        if ch["id"] in seen:
-            results.append(seen[ch["id"]])
-            continue
-        try:
-            number = _apply_one(keeper, ch)
-        except KeeperError as exc:
-            results.append({"id": ch["id"], **refusal(exc)})
-            continue
-        seq += 1
-        answer = {"id": ch["id"], "ok": True, "number": number}
-        seen[ch["id"]] = answer
-        results.append(answer)
-        accepted.append({"list_id": list_id, "change_id": ch["id"], "seq": seq, "answer": json.dumps(answer)})
-    if accepted:
-        row.update(seq=seq, updated=time.time(), data=json.dumps(keeper.to_json(), ensure_ascii=False))
-        conn.execute(update(keeper_lists_t).where(keeper_lists_t.c.id == list_id).values(
-            seq=row["seq"], updated=row["updated"], data=row["data"]))
-        conn.execute(insert(keeper_changes_t), accepted)
-    return results, row, keeper
+_HEAD = [c for c in keeper_lists_t.c if c.name != "data"]
+"""The columns of a list's row but its data (the list itself, read only when it is not kept in memory)."""
+
+
+def _too_long() -> KeeperError:
+    return KeeperError(f"a list holds at most {MAX_GAMES} entries: start a new list", "list_too_long",
+                       limit=MAX_GAMES)
 
 
 def _apply_one(keeper: ScoreKeeper, ch: dict[str, Any]) -> int:

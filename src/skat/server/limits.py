@@ -221,7 +221,8 @@ _LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), "create"),
     ("POST", re.compile(r"/api/keeper/?"), "create"),
     ("POST", re.compile(r"/api/tournaments/?"), "create"),
-    ("POST", re.compile(r"/api/keeper/[^/]+/(changes|check)/?"), "action"),
+    ("POST", re.compile(r"/api/keeper/[^/]+/check/?"), "action"),
+    ("POST", re.compile(r"/api/keeper/[^/]+/changes/?"), "join"),
     ("POST", re.compile(r"/api/tournaments/[^/]+/(players|series)/?"), "join"),
     ("POST", re.compile(r"/api/tables/[^/]+/join/?"), "join"),
     ("GET", re.compile(r"/api/tables/[^/]+/games/[^/]+/analysis/?"), "analysis"),
@@ -237,8 +238,8 @@ def request_kind(method: str, path: str) -> str | None:
 
 
 class RateLimits:
-    """ASGI middleware: a table (list, tournament) creation, join or analysis request, or a score keeper's change,
-    over its client's rate is answered
+    """ASGI middleware: a table (list, tournament) creation, join or analysis request, a score keeper's change
+    (counted as a join) or check (as an action), over its client's rate is answered
     ``429 {"error": "rate_limited", "message", "detail"}`` with ``Retry-After`` before any handler runs."""
 
     def __init__(self, app: ASGIApp, limiter: ClientLimits) -> None:

@@ -108,25 +108,31 @@ class ScoreSheet:
         if entry.declarer is not None and not 0 <= entry.declarer < self.size:
             raise ValueError(f"game {entry.number}: no player {entry.declarer}")
         self.entries.append(entry)
+        if self._counted == len(self.entries) - 1:
+            for i, s in enumerate(entry.scores):
+                self._totals[i] += s
+            self._counted += 1
 
     def copy(self) -> ScoreSheet:
         """A sheet with the same entries, to add to without changing this one."""
         other = ScoreSheet(self.players, won_bonus=self.won_bonus, lost_malus=self.lost_malus,
                            fabian_bonus=self.fabian_bonus, ruleset=self.ruleset)
         other.entries = list(self.entries)
+        other._totals, other._counted = list(self._totals), self._counted
         return other
 
     # ----------------------------------------------------------------- totals
     @property
     def totals(self) -> list[int]:
-        """Classic totals: the sum of every player's entries."""
-        if self._counted > len(self.entries):  # entries taken away behind the sheet's back: count again
-            self._totals, self._counted = [0] * self.size, 0
-        for e in self.entries[self._counted:]:
+        """Classic totals: the sum of every player's entries (kept as they are added; reading them changes
+        nothing, so several threads may read one sheet)."""
+        if self._counted == len(self.entries):
+            return list(self._totals)
+        out = [0] * self.size  # entries changed behind the sheet's back: count them all
+        for e in self.entries:
             for i, s in enumerate(e.scores):
-                self._totals[i] += s
-        self._counted = len(self.entries)
-        return list(self._totals)
+                out[i] += s
+        return out
 
     def games_won(self) -> list[int]:
         """Declarer games won per player."""
