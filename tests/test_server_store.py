@@ -147,3 +147,23 @@ def test_old_records_leave_memory_and_come_back_from_the_database(tmp_path, monk
             got = client.get(f"/api/tables/{t['table_id']}/games/{deal_no}.json")
             assert got.status_code == 200 and got.json() == seen[deal_no]
         assert client.get(f"/api/tables/{t['table_id']}/games/6.json").json()["error"] == "no_deal"
+
+
+def test_a_process_ignores_its_own_notices_without_reading_them_and_hears_the_others():
+    from types import SimpleNamespace
+
+    from skat.server.fanout import Fanout
+
+    heard: list[dict] = []
+    mine = SimpleNamespace(process_id="aa11", shared=True)
+    fanout = Fanout(mine, heard.append, lambda: None, lambda: None)  # type: ignore[arg-type]
+    store = SimpleNamespace(process_id="aa11")
+    payloads = Store._notice_payloads(store, [{"t": "x", "k": "a"}])  # type: ignore[arg-type]
+    assert payloads[0].startswith('{"p":"aa11",')
+    fanout._deliver(payloads[0])
+    assert heard == [] and fanout.received == 0
+    other = Store._notice_payloads(SimpleNamespace(process_id="bb22"), [{"t": "x", "k": "a"}])  # type: ignore[arg-type]
+    fanout._deliver(other[0])
+    assert heard == [{"t": "x", "k": "a"}] and fanout.received == 1
+    fanout._deliver("not json")  # logged, ignored
+    assert fanout.received == 1

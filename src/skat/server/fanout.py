@@ -66,6 +66,8 @@ class Fanout:
         self._task: asyncio.Task | None = None
         self._lease_lock = asyncio.Lock()
         self.received = 0
+        self._own = f'{{"p":"{store.process_id}",'
+        """How this process's own payloads begin (:meth:`skat.server.store.Store._notice_payloads`)."""
 
     @property
     def active(self) -> bool:
@@ -128,6 +130,8 @@ class Fanout:
                 await asyncio.sleep(delay)
 
     def _deliver(self, payload: str) -> None:
+        if payload.startswith(self._own):  # this process's own commit (LISTEN hears it too): not even parsed
+            return
         try:
             notice = json.loads(payload)
         except ValueError:
