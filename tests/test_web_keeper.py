@@ -365,6 +365,16 @@ def test_pub_at_four_with_bock_and_ramsch_followed_live(browser, server):
     shot(page, "79-keeper-entry-ru-phone")
     page.select_option("#k-lang", "en")
     assert page.evaluate("() => localStorage.getItem('skat.lang')") == "en"
+
+    # game 4, all passed again: a Ramsch written down by its loser alone (Dan deals; Ann, Bob, Cid play)
+    tap(page, "ramsch")
+    page.fill("#k-rp-1", "62")
+    assert "loser alone" in page.inner_text("#k-ramsch-sum")
+    assert "−124" in checked(page)  # Bob took most, 62, doubled in the Bock round (by hand)
+    save(page, 4)
+    expect.add({"declarer": "ramsch", "ramsch": {"Bob": 62}})
+    assert expect.sheet_json()["games"][3]["scores"] == [0, -124, 0, 0]
+    assert_like_library(page, expect)
     page.set_viewport_size(DESKTOP["viewport"])
     shot(page, "80-keeper-pub-desktop")
     follower.set_viewport_size(DESKTOP["viewport"])

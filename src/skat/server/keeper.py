@@ -82,7 +82,8 @@ def keeper_rulesets() -> list[dict[str, Any]]:
         out.append({"name": name, "description": rules.description, "kontra": rules.kontra,
                     "kontra_re": rules.kontra_re, "all_pass": rules.all_pass,
                     "ramsch": rules.all_pass == "ramsch" or rules.bock_ramsch_round or rules.pirate,
-                    "ramsch_grand_hand": rules.ramsch_grand_hand, "schieberamsch": rules.schieberamsch or rules.pirate,
+                    "ramsch_grand_hand": rules.ramsch_grand_hand, "ramsch_scoring": rules.ramsch_scoring,
+                    "schieberamsch": rules.schieberamsch or rules.pirate,
                     "bock": bool(rules.bock_triggers) or rules.pirate, "pirate": rules.pirate,
                     "bid_values": list(rules.bid_values)})
     return out

@@ -558,11 +558,14 @@ function entryOf(f, c) {
   if (f.kind === "passed") return { entry: { declarer: "passed", ...note } };
   if (f.kind === "ramsch") {
     const ramsch = {};
-    for (const name of c.seats) {
-      const v = (f.ramsch[name] || "").trim();
+    const given = c.seats.filter((name) => (f.ramsch[name] || "").trim());
+    for (const name of given) {
+      const v = f.ramsch[name].trim();
       if (!/^\d+$/.test(v)) return { need: "need_ramsch" };
       ramsch[name] = Number(v);
     }
+    // every player's card points, or the loser's alone (the others took fewer: all the list needs)
+    if (given.length !== c.seats.length && (given.length !== 1 || r.ramsch_scoring === "hoyle")) return { need: "need_ramsch" };
     const e = { declarer: "ramsch", ramsch };
     const jf = f.jungfrau.filter((n) => c.seats.includes(n));
     if (jf.length) e.jungfrau = jf;
@@ -817,8 +820,10 @@ function renderRamschSum() {
   if (!el) return;
   const c = ctx();
   const sum = c.seats.reduce((s, n) => s + (Number(K.form.ramsch[n]) || 0), 0);
-  el.textContent = sum === 120 ? k("sumOk") : k("sum", { s: sum });
-  el.classList.toggle("ok", sum === 120);
+  const given = c.seats.filter((n) => String(K.form.ramsch[n] || "").trim()).length;
+  const loserOnly = given === 1 && rules().ramsch_scoring !== "hoyle";
+  el.textContent = loserOnly ? k("loserOnly") : sum === 120 ? k("sumOk") : k("sum", { s: sum });
+  el.classList.toggle("ok", sum === 120 || loserOnly);
   el.classList.toggle("off", sum > 120);
 }
 
