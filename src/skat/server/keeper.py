@@ -144,7 +144,7 @@ class KeeperService:
         if cached is not None and cached[0] == row["seq"]:
             self._states.move_to_end(list_id)
             return cached[1]
-        keeper = await self.store.read(self._kept, row)
+        keeper = await self.store.read(self.kept, row)
         return self._remember(list_id, row["seq"], self._state(row, keeper))
 
     async def keeper(self, list_id: str) -> ScoreKeeper:
@@ -153,7 +153,7 @@ class KeeperService:
         row = await self.store.read(self._load_head, list_id)
         if row is None:
             raise _NoList(list_id)
-        return await self.store.read(self._kept, row)
+        return await self.store.read(self.kept, row)
 
     async def apply(self, list_id: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
         """Apply a change request: one result per change, then the new state."""
@@ -263,7 +263,7 @@ class KeeperService:
             row = conn.execute(select(*_HEAD).where(keeper_lists_t.c.id == list_id)).mappings().first()
         return None if row is None else dict(row)
 
-    def _kept(self, row: dict[str, Any], conn: Connection | None = None) -> ScoreKeeper:
+    def kept(self, row: dict[str, Any], conn: Connection | None = None) -> ScoreKeeper:
         """The list of ``row`` (its head) as a :class:`ScoreKeeper` of the caller's own: a copy of the one kept
         in memory when it stands at the row's seq, else read from its stored data."""
         with self._keepers_lock:
@@ -305,7 +305,7 @@ class KeeperService:
         seen = {r.change_id: json.loads(r.answer) for r in conn.execute(
             select(keeper_changes_t.c.change_id, keeper_changes_t.c.answer).where(
                 keeper_changes_t.c.list_id == list_id, keeper_changes_t.c.change_id.in_(ids)))}
-        keeper = self._kept(row, conn)
+        keeper = self.kept(row, conn)
         results: list[dict[str, Any]] = []
         accepted = []
         seq = row["seq"]

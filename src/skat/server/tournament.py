@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from skat.server.keeper import KeeperService, json_body, new_list_row, print_language, serve_followers, table_key
 from skat.server.store import Store, keeper_lists_t, tournaments_t
 from skat.server.tables import TableError, hash_token
-from skat.table.keeper import KeeperError, ScoreKeeper
+from skat.table.keeper import KeeperError
 from skat.table.tournament import Tournament, TournamentError
 
 __all__ = ["TournamentService", "router", "KEY_HEADER"]
@@ -66,8 +66,6 @@ class TournamentService:
         self.lists = lists
         lists.on_tournament = self._changed
         self._states: dict[str, tuple[tuple, dict[str, Any]]] = {}
-        self._keepers: dict[str, tuple[int, ScoreKeeper]] = {}
-        """The tables' lists read so far, by id, with their seq (never changed once read)."""
 
     # ------------------------------------------------------------------ changes
     async def create(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +108,7 @@ class TournamentService:
         def op(conn: Connection) -> Any:
             row = self._locked_row(conn, tid)
             data = json.loads(row["data"])
-            t = self._tournament(data, self._list_rows(conn, tid))
+            t = self._tournament(data, self._list_rows(conn, tid), conn)
             lists_before = len(t.series)
             try:
                 answer = how(t)
@@ -174,7 +172,7 @@ class TournamentService:
         if cached is not None and cached[0] == version:
             return cached[1]
         data = json.loads(row["data"])
-        t = self._tournament(data, lists)
+        t = await self.store.read(self._tournament, data, lists)
         by_id = {r["id"]: r for r in lists}
         series = []
         for number, (s, ids) in enumerate(zip(t.series, data["lists"], strict=True), 1):
@@ -197,7 +195,7 @@ class TournamentService:
         row, lists = await self.store.read(self._load, tid)
         if row is None:
             raise _NoTournament(tid)
-        return self._tournament(json.loads(row["data"]), lists)
+        return await self.store.read(self._tournament, json.loads(row["data"]), lists)
 
     async def keys(self, tid: str, key: str | None) -> dict[str, Any]:
         """Each table's keeper link with its key (the director's answer)."""
@@ -253,17 +251,18 @@ class TournamentService:
 
     @staticmethod
     def _list_rows(conn: Connection, tid: str) -> list[dict[str, Any]]:
+        """The heads of the tournament's lists (id, seq, series, table; not the lists themselves)."""
         c = keeper_lists_t.c
-        return [dict(r) for r in conn.execute(select(c.id, c.seq, c.data, c.series, c.table_no).where(
+        return [dict(r) for r in conn.execute(select(c.id, c.seq, c.series, c.table_no).where(
             c.tournament_id == tid)).mappings()]
 
-    def _tournament(self, data: dict[str, Any], lists: list[dict[str, Any]]) -> Tournament:
+    def _tournament(self, data: dict[str, Any], lists: list[dict[str, Any]],
+                    conn: Connection | None = None) -> Tournament:
+        """The tournament with its tables' lists (in a reader or the writer thread): each list as the keeper
+        service keeps it in memory, read from the database only when it changed."""
         t = Tournament.from_json(data["tournament"])
         for r in lists:
-            kept = self._keepers.get(r["id"])
-            if kept is None or kept[0] != r["seq"]:
-                kept = self._keepers[r["id"]] = (r["seq"], ScoreKeeper.from_json(json.loads(r["data"])))
-            t.record(r["series"], r["table_no"], kept[1])
+            t.record(r["series"], r["table_no"], self.lists.kept(r, conn))
         return t
 
 
