@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import gc
 import json
 import os
 import random
@@ -97,61 +99,156 @@ async def ping_anchor(base: str, ws_base: str, n: int = 300) -> float:
     return statistics.median(times)
 
 
-async def seat_client(session: aiohttp.ClientSession, ws_base: str, table_id: str, token: str,
-                      rng: random.Random, latencies: list[float], counts: dict, pace: float) -> None:
-    """One seat: act on every state that asks it to, until cancelled (the generator's own cost is kept low,
-    aiohttp's compiled frame reader, orjson, no timeout per message, so that it leaves the cores to the
-    servers it measures)."""
-    async with session.ws_connect(f"{ws_base}/ws/{table_id}", max_msg_size=2**20, compress=0) as ws:
-        await ws.send_str(orjson.dumps({"type": "hello", "protocol": 1, "token": token}).decode())
-        pending: tuple[int, float, int] | None = None
-        asked_next = -1
-        async for frame in ws:
-            if frame.type is not aiohttp.WSMsgType.TEXT:
-                continue
-            m = orjson.loads(frame.data)
-            if m["type"] == "error":
-                counts["errors"] += 1
-                counts["codes"][m.get("code")] = counts["codes"].get(m.get("code"), 0) + 1
-                pending = None
-                await ws.send_str('{"type":"state"}')  # recover: act again on a fresh state
-                continue
-            if m["type"] != "state" or m["view"] is None:
-                continue
-            v = m["view"]
-            if pending is not None and m["table"]["deal_no"] == pending[0] and m["seq"] > pending[2]:
-                if pending[1] >= counts["from"]:  # sent after the warm-up
-                    latencies.append((time.perf_counter() - pending[1]) * 1000)
-                    counts["actions"] += 1
-                pending = None
-            if v["phase"] == "finished":
-                if asked_next != m["table"]["deal_no"]:
-                    asked_next = m["table"]["deal_no"]
-                    counts["deals"] += 1 if m["you"]["position"] == 0 and time.perf_counter() >= counts["from"] else 0
-                    await ws.send_str('{"type":"next_deal"}')
-                continue
-            if pending is None and v["to_move"] == v["seat"] and v["legal_actions"]:
-                legal = v["legal_actions"]
-                if v["phase"] == "bidding":
-                    action = rng.choice(["pass", legal[0]]) if legal[0] != "hold" else rng.choice(["hold", "pass"])
-                else:
-                    action = rng.choice(legal)
-                if pace:
-                    await asyncio.sleep(rng.uniform(0.5 * pace, 1.5 * pace))  # a computer player's pace
-                pending = (m["table"]["deal_no"], time.perf_counter(), m["seq"])
-                await ws.send_str(orjson.dumps({"type": "action", "action": action, "seq": m["seq"]}).decode())
+class SeatProtocol(asyncio.Protocol):
+    """One seat over a real WebSocket (RFC 6455 on a plain asyncio transport): it acts on every state that
+    asks it to, until the run ends. The generator is kept lean (no client framework: the upgrade request
+    and the frames written and read here, orjson) so that it leaves the cores to the servers it measures;
+    its frames are masked as a browser's are."""
+
+    def __init__(self, path: str, host: str, token: str, rng: random.Random, latencies: list[float], counts: dict,
+                 pace: float) -> None:
+        self.path, self.host, self.token, self.rng = path, host, token, rng
+        self.latencies, self.counts, self.pace = latencies, counts, pace
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.pending: tuple[int, float, int] | None = None
+        self.asked_next = -1
+        self.done: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.loop = asyncio.get_running_loop()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write((f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+                              f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                              "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.done.done():
+            self.done.set_exception(ConnectionError(f"the server closed the connection of a seat ({exc})"))
+
+    def send(self, text: str | bytes) -> None:
+        """One masked text frame."""
+        if self.transport is None or self.transport.is_closing():
+            return
+        payload = text.encode() if isinstance(text, str) else text
+        n = len(payload)
+        mask = os.urandom(4)
+        head = bytes((0x81, 0x80 | n)) if n < 126 else bytes((0x81, 0xFE)) + n.to_bytes(2, "big")
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes((mask * (n // 4 + 1))[:n], "big")).to_bytes(n, "big")
+        self.transport.write(head + mask + masked)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.upgraded:
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status = bytes(buf[:buf.find(b"\r\n")])
+            del buf[:end + 4]
+            if b" 101 " not in status:
+                self.done.set_exception(ConnectionError(f"the WebSocket upgrade was refused: {status!r}"))
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            self.upgraded = True
+            self.send(orjson.dumps({"type": "hello", "protocol": 1, "token": self.token}))
+        while len(buf) >= 2:
+            opcode, n = buf[0] & 0x0F, buf[1] & 0x7F
+            at = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            payload = bytes(buf[at:at + n])
+            del buf[:at + n]
+            if opcode == 1:
+                self.on_message(orjson.loads(payload))
+            elif opcode == 8:
+                self.transport.close()  # type: ignore[union-attr]
+                return
+            elif opcode == 9:  # a ping: answer with a pong carrying its payload
+                mask = os.urandom(4)
+                self.transport.write(bytes((0x8A, 0x80 | len(payload))) + mask  # type: ignore[union-attr]
+                                     + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def on_message(self, m: dict) -> None:
+        counts = self.counts
+        if m["type"] == "error":
+            counts["errors"] += 1
+            counts["codes"][m.get("code")] = counts["codes"].get(m.get("code"), 0) + 1
+            self.pending = None
+            self.send('{"type":"state"}')  # recover: act again on a fresh state
+            return
+        if m["type"] != "state" or m["view"] is None:
+            return
+        v = m["view"]
+        pending = self.pending
+        if pending is not None and m["table"]["deal_no"] == pending[0] and m["seq"] > pending[2]:
+            if pending[1] >= counts["from"]:  # sent after the warm-up
+                now = time.perf_counter()
+                self.latencies.append((now - pending[1]) * 1000)
+                self.counts["stamps"].append(now - self.counts["from"])
+                counts["actions"] += 1
+            self.pending = pending = None
+        if v["phase"] == "finished":
+            if self.asked_next != m["table"]["deal_no"]:
+                self.asked_next = m["table"]["deal_no"]
+                counts["deals"] += 1 if m["you"]["position"] == 0 and time.perf_counter() >= counts["from"] else 0
+                self.send('{"type":"next_deal"}')
+            return
+        if pending is None and v["to_move"] == v["seat"] and v["legal_actions"]:
+            legal, rng = v["legal_actions"], self.rng
+            if v["phase"] == "bidding":
+                action = rng.choice(["pass", legal[0]]) if legal[0] != "hold" else rng.choice(["hold", "pass"])
+            else:
+                action = rng.choice(legal)
+            deal_no, seq = m["table"]["deal_no"], m["seq"]
+            self.pending = (deal_no, 0.0, seq)  # nothing else is sent meanwhile
+            if self.pace:  # a computer player's pace
+                self.loop.call_later(rng.uniform(0.5 * self.pace, 1.5 * self.pace), self.act, deal_no, seq, action)
+            else:
+                self.act(deal_no, seq, action)
+
+    def act(self, deal_no: int, seq: int, action: str) -> None:
+        self.pending = (deal_no, time.perf_counter(), seq)
+        self.send(orjson.dumps({"type": "action", "action": action, "seq": seq}))
+
+
+async def seat_client(ws_base: str, table_id: str, token: str, rng: random.Random, latencies: list[float],
+                      counts: dict, pace: float) -> None:
+    """One seat (:class:`SeatProtocol`) until cancelled; raises when its connection fails."""
+    host_port = ws_base.split("://", 1)[1]
+    host, port = host_port.rsplit(":", 1)
+    loop = asyncio.get_running_loop()
+    transport, seat = await loop.create_connection(
+        lambda: SeatProtocol(f"/ws/{table_id}", host_port, token, rng, latencies, counts, pace), host, int(port))
+    try:
+        await seat.done
+    finally:
+        transport.close()
 
 
 async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: float = 0.0,
-               ruleset: str = "isko2018", route: str = "spread", warmup: float = 0.0) -> dict:
+               ruleset: str = "isko2018", route: str = "spread", warmup: float = 0.0,
+               pids: list[int] | None = None) -> dict:
     """Play ``tables`` tables of three people for ``seconds``. With several server processes (``bases``)
     table i is made at process i; ``route`` "spread" connects its three seats to three processes in turn,
     so that every action reaches the other seats through the fan-out (the fan-out's worst case), "table"
     connects them all to process i, as a balancer routing by table id does (docs/deployment.md). The first
-    ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted."""
+    ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted.
+    ``pids``: the server processes, whose CPU time in the measured seconds is reported with the generator's."""
+    pids = pids or []
     rng = random.Random(seed)
     latencies: list[float] = []
-    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}}
+    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}, "stamps": []}
     seats = []
     n = len(bases)
     async with httpx.AsyncClient(timeout=60) as http:
@@ -165,21 +262,51 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
                 seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
     start = time.perf_counter()
     counts["from"] = start + warmup
-    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-    clients = [asyncio.create_task(seat_client(session, b.replace("http", "ws", 1), tid, tok,
-                                               random.Random(rng.random()), latencies, counts, pace))
-               for b, tid, tok in seats]
-    done, _ = await asyncio.wait(clients, timeout=warmup + seconds)
+    clients = [asyncio.create_task(seat_client(b.replace("http", "ws", 1), tid, tok, random.Random(rng.random()),
+                                               latencies, counts, pace)) for b, tid, tok in seats]
+    done: set = set()
+    if warmup:
+        done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] - time.perf_counter()))
+    gc.collect()  # the generator's own full collections (every seat's objects) stay out of the measured time
+    gc.freeze()
+    cpu_from = cpu_seconds(pids)
+    if not done:
+        done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] + seconds - time.perf_counter()))
+    cpu_to = cpu_seconds(pids)
     elapsed = time.perf_counter() - start - warmup
     for task in clients:
         task.cancel()
     await asyncio.gather(*clients, return_exceptions=True)
-    await session.close()
+    gc.unfreeze()
     for task in done:  # a seat that ended before the time was up failed: say why
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
-    return {"latencies": latencies, "elapsed": elapsed, "actions": counts["actions"], "errors": counts["errors"],
-            "deals": counts["deals"], "codes": counts["codes"]}
+    return {"latencies": latencies, "stamps": counts["stamps"], "elapsed": elapsed, "actions": counts["actions"],
+            "errors": counts["errors"],
+            "deals": counts["deals"], "codes": counts["codes"],
+            "cpu": {k: cpu_to[k] - cpu_from[k] for k in cpu_to}}
+
+
+def cpu_seconds(pids: list[int]) -> dict[str, float]:
+    """CPU seconds used so far by this process (the load generator), by the server processes and by PostgreSQL's
+    processes (Linux /proc; a PostgreSQL process that ended meanwhile is missed)."""
+    out = {"generator": time.process_time(), "servers": 0.0, "database": 0.0}
+    tick = os.sysconf("SC_CLK_TCK")
+    wanted = set(pids)
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as stat:
+                head, _, rest = stat.read().rpartition(")")
+        except OSError:
+            continue
+        used = sum(int(f) for f in rest.split()[11:13]) / tick
+        if int(name) in wanted:
+            out["servers"] += used
+        elif head.endswith("(postgres"):  # PostgreSQL's processes (the bench's own cluster, or a local one)
+            out["database"] += used
+    return out
 
 
 async def random_step(table, rng: random.Random) -> int:
@@ -244,7 +371,7 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
         try:
             with asyncio.Runner(loop_factory=fast_loop()) as runner:  # the clients as cheap as the servers' loop
                 res = runner.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset, args.route,
-                                            args.warmup))
+                                      args.warmup, [proc.pid for proc, _ in procs]))
         finally:
             sampling.set()
             sampler.join()
@@ -256,9 +383,18 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
     lat = res["latencies"] or [float("nan")]
     run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
            "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "codes": res["codes"],
-           "elapsed": res["elapsed"],
+           "elapsed": res["elapsed"], "cpu": res["cpu"], "timeline": timeline(res["stamps"], res["latencies"], 5.0),
            "memory": res["memory"]}
     return run, anchor
+
+
+def timeline(stamps: list[float], latencies: list[float], width: float) -> list[tuple[float, int, float, float]]:
+    """(start second, actions, p50, p99) of each ``width``-second slice of the measured time, by when the
+    answer came: where the slow answers fall (a stall shows as one slice)."""
+    slices: dict[int, list[float]] = {}
+    for at, ms in zip(stamps, latencies):
+        slices.setdefault(int(at // width), []).append(ms)
+    return [(k * width, len(v), percentile(v, 0.5), percentile(v, 0.99)) for k, v in sorted(slices.items())]
 
 
 def rss_kib(pid: int) -> int:
@@ -316,6 +452,8 @@ def main() -> int:
     parser.add_argument("--ruleset", default="isko2018",
                         help="rule set of the tables (pub: Ramsch, Kontra/Re, Bock rounds through skat.Table)")
     parser.add_argument("--pings", type=int, default=300, help="pings of the idle anchor (one every 60 ms)")
+    parser.add_argument("--timeline", action="store_true",
+                        help="print the round trip p50/p99 of every 5 s of the measured time (where a stall falls)")
     parser.add_argument("--no-cost", action="store_true", help="skip the in-process cost of the server's path")
     parser.add_argument("--memory-every", type=float, default=30.0,
                         help="seconds between samples of the server processes' memory (a soak: --seconds 600)")
@@ -339,6 +477,13 @@ def main() -> int:
                       f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors"
                       f"{' (' + ', '.join(f'{c} {n}' for c, n in sorted(run['codes'].items(), key=str)) + ')' if run['codes'] else ''}; idle ping "
                       f"{anchor:.2f} ms", flush=True)
+                per = max(1, run["actions"])
+                print(f"  CPU per acknowledged action: servers {run['cpu']['servers'] / per * 1000:.2f} ms, "
+                      f"load generator {run['cpu']['generator'] / per * 1000:.2f} ms, PostgreSQL "
+                      f"{run['cpu']['database'] / per * 1000:.2f} ms", flush=True)
+                if args.timeline:
+                    print("  by 5 s of the measured time (from s: actions, p50, p99 ms): " + "; ".join(
+                        f"{at:.0f}: {n}, {p50:.0f}, {p99:.0f}" for at, n, p50, p99 in run["timeline"]), flush=True)
                 if len(run["memory"]) >= 2:
                     samples = run["memory"]
                     print(f"  server memory (MiB per process) every {args.memory_every:.0f} s: "

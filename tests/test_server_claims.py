@@ -89,7 +89,7 @@ def test_computer_defenders_concede_a_persons_sound_claim(tmp_path: Path):
                 else:
                     action = rng.choice(legal)
                 ws.send_text(json.dumps({"type": "action", "action": action}))
-        result = table.records[1]["result"]
+        result = table.kept_record(1)["result"]
         assert claimed and result["kind"] == "claimed" and result["won"]
         assert table.game.declarer == 0 and len(table.game.tricks) < 10
 

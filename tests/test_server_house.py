@@ -236,10 +236,10 @@ def test_restart_resumes_a_pub_series_with_a_bock_round_pending(db_url):
     assert [s.token_hash for s in table.seats] == tokens
     assert table.series.sheet() == sheet and table.series.next.round == "bock"
     # the rebuilt rows carry the Skatliste's columns too (they come from the replayed deals' results)
-    row, result = sheet["rows"][-1], table.results[table.deal_no]["result"]
+    row, result = sheet["rows"][-1], table.deal_result(table.deal_no)["result"]
     assert row["kontra"] == 2 and row["bid"] == result["bid"] >= 18 and row["value"] == result["outcome"]["game_value"]
     assert row["matadors"] == result["outcome"]["matadors"] and row["hand"] is False
-    assert table.results[table.deal_no]["sheet_row"] == row
+    assert table.deal_result(table.deal_no)["sheet_row"] == row
     assert table.series.table.queued_rounds == old.series.table.queued_rounds
     assert table.game.is_over and [str(a) for _, a in table.game.history] == [str(a) for _, a in old.game.history]
     nxt = table.series.next.game
@@ -297,5 +297,5 @@ def test_a_table_stored_without_its_series_seed_is_restored_from_its_stored_card
     assert manager.restore() == 1
     table = manager.get(old.id)
     assert table.series.sheet()["rows"] == old.series.sheet()["rows"]
-    assert {k: r["result"] for k, r in table.results.items()} == {k: r["result"] for k, r in old.results.items()}
+    assert [r["result"] for r in table.game_results()] == [r["result"] for r in old.game_results()]
     manager.shutdown()

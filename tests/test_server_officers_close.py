@@ -483,9 +483,9 @@ def test_a_failed_write_changes_nothing_and_can_be_retried(db_url, monkeypatch):
 
         def fail_once(kind: str):
             """The next write whose notice is of ``kind`` fails in its transaction (its insert is rolled back)."""
-            def patched(op, notice=None):
+            def patched(op, notice=None, **kw):
                 if (notice or {}).get("k") != kind or any((n or {}).get("k") == kind for n in failed):
-                    return submit(op, notice)
+                    return submit(op, notice, **kw)
 
                 def failing(conn):
                     op(conn)

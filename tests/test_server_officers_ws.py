@@ -93,7 +93,7 @@ def hidden_cards(game: OfficersGame, seat: int) -> set[str]:
 def game_at(client: TestClient, table_id: str, deal_no: int, seq: int) -> OfficersGame:
     """The table's game ``deal_no`` as it was after ``seq`` actions (from the server's own copy)."""
     table = client.app.state.manager.get(table_id)
-    record = table.records.get(deal_no)
+    record = table.kept_record(deal_no)
     if record is None:
         assert deal_no == table.deal_no
         record = table.game.to_record()
@@ -201,7 +201,7 @@ def test_a_whole_game_against_the_computer_then_the_next_with_seats_swapped(clie
         assert view == officers_view_to_json(table.game.view(0))
         final = play_game(client, ws, tid, state)
         result = final["view"]["result"]
-        assert result == table.records[1]["result"] and final["table"]["status"] == "between_deals"
+        assert result == table.kept_record(1)["result"] and final["table"]["status"] == "between_deals"
         sheet = ws_sheet(ws)
         assert [r["deal_no"] for r in sheet["rows"]] == [1] and sheet["rows"][0]["forehand"] == 0
         assert sheet["totals"] == result["scores"] and sheet["rows"][0]["scores"] == result["scores"]
@@ -397,7 +397,7 @@ def test_another_server_process_takes_the_actions_and_the_next_game(tmp_path):
                 asyncio.run(there.take_notice({"t": tid, "k": "act", "d": 1, "s": seq, "seat": seat, "a": str(action)}))
                 assert there.game.history == here.game.history and there.game.is_over
                 assert there.series.sheet()["rows"] == here.series.sheet()["rows"]
-                assert there.results[1]["result"] == final["view"]["result"]
+                assert there.deal_result(1)["result"] == final["view"]["result"]
                 ws.send_text(json.dumps({"type": "next_deal"}))
                 until(ws, recv_state(ws), lambda s: s["table"]["deal_no"] == 2)
                 assert asyncio.run(there.take_notice({"t": tid, "k": "deal", "d": 2}))

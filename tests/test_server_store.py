@@ -4,6 +4,7 @@ open tables exactly where they were (SQLite and a real PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -12,7 +13,7 @@ from fastapi.testclient import TestClient
 from skat.deal.game import Game
 from skat.records.wire import view_to_json
 from skat.server import create_app
-from skat.server.store import Store, normalize_db_url
+from skat.server.store import Store, Written, _Write, normalize_db_url
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
@@ -103,12 +104,14 @@ def test_database_urls():
     assert normalize_db_url("skat.sqlite").startswith("sqlite:////")
 
 
-@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["play", "--deals", "0", "--text"]])
+@pytest.mark.parametrize("argv", [["serve", "--port", "70000"], ["play", "--deals", "0", "--text"],
+                                  ["serve", "--gc-thaw", "-5"], ["serve", "--gc-thaw", "nan"]])
 def test_commands_refuse_bad_options(argv, capsys):
     from skat.cli import main
 
     assert main(argv) == 2
-    assert "skat" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "skat" in err and ("--gc-thaw" in err) == ("--gc-thaw" in argv)
 
 
 def test_a_server_restored_in_the_background_answers_at_once_and_loads_every_table(tmp_path):
@@ -140,7 +143,7 @@ def test_old_records_leave_memory_and_come_back_from_the_database(tmp_path, monk
         while len(seen) < 5:
             assert time.time() < deadline, "the computers did not finish 5 deals"
             for deal_no, record in list(table.records.items()):
-                seen.setdefault(deal_no, json.loads(json.dumps(record)))
+                seen.setdefault(deal_no, json.loads(record))
             time.sleep(0.005)
         assert len(table.records) == 2 and len(table.series.table.records) == 1  # memory stays bounded
         for deal_no in range(1, 6):  # the old ones rebuilt from the database, exactly as they were
@@ -167,3 +170,42 @@ def test_a_process_ignores_its_own_notices_without_reading_them_and_hears_the_ot
     assert heard == [{"t": "x", "k": "a"}] and fanout.received == 1
     fanout._deliver("not json")  # logged, ignored
     assert fanout.received == 1
+
+
+def grouped_actions_answer_each_write(url: str) -> None:
+    """Actions queued together are inserted in one statement and each answered as if alone: stored, or
+    not (its point was stored already, or its table is closed), in the order they were queued."""
+    store = Store(url)
+    try:
+        store.create_table("t1", "one", {}, []).result(10)
+        store.create_table("t2", "two", {}, []).result(10)
+        store.start_deal("t1", 1, 0, (0, 1, 2), {}).result(10)
+        store.start_deal("t2", 1, 0, (0, 1, 2), {}).result(10)
+        assert store.add_action("t1", 1, 0, 1, "18").result(10) is True
+        store.close_table("t2").result(10)
+        store._queue.put(None)  # stop the writer, queue the writes, start it again: it takes them at once
+        store._writer.join(10)
+        rows = [("t1", 0, "pass"), ("t1", 1, "pass"), ("t2", 0, "18"), ("t1", 2, "hold"), ("t1", 1, "20")]
+        writes = [_Write(lambda conn: None, Written(store, None), None, {"table_id": table_id, "deal_no": 1, "seq": seq,
+                                                              "seat": 0, "token": token, "at": 1.0})
+                  for table_id, seq, token in rows]
+        for w in writes:
+            store._queue.put(w)
+        commits = store.commits
+        store._writer = threading.Thread(target=store._write_loop, daemon=True)
+        store._writer.start()
+        assert [w.future.result(10) for w in writes] == [False, True, False, True, False]
+        assert store.commits == commits + 1
+        deal = store.load_deal("t1", 1)
+        assert deal.actions == [(1, "18"), (0, "pass"), (0, "hold")]
+        assert store.load_deal("t2", 1).actions == []
+    finally:
+        store.close()
+
+
+def test_grouped_actions_answer_each_write_sqlite(tmp_path):
+    grouped_actions_answer_each_write(f"sqlite:///{tmp_path / 'g.sqlite'}")
+
+
+def test_grouped_actions_answer_each_write_postgresql(postgres):  # noqa: F811 - the fixture
+    grouped_actions_answer_each_write(postgres.new_database())

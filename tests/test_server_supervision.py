@@ -221,10 +221,10 @@ def test_a_table_stopped_at_one_process_is_stopped_at_the_others(tmp_path, monke
     notices: list[dict] = []
     real_submit = store.submit
 
-    def submit(op, notice=None):
+    def submit(op, notice=None, **kw):
         if notice is not None:
             notices.append(notice)
-        return real_submit(op, notice)
+        return real_submit(op, notice, **kw)
 
     monkeypatch.setattr(store, "submit", submit)
     other_store = Store(f"sqlite:///{tmp_path / 'skat.sqlite'}")

@@ -49,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--robot-deals", type=int, default=None, metavar="N",
                         help="deals a table of computer players only deals while nobody watches; then it pauses "
                              "until somebody connects (default 20)")
+    parser.add_argument("--gc-thaw", type=float, default=None, metavar="SECONDS",
+                        help="the garbage collector freezes what survives a full collection, so that the next ones "
+                             "are short, and gives it back every SECONDS (default 600; 0: Python's own policy); "
+                             "see skat.server.collector")
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
 
 
@@ -95,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("skat serve: --bot-delay cannot be negative", file=sys.stderr)
         return 2
+    if args.gc_thaw is not None and (not args.gc_thaw >= 0 or args.gc_thaw == float("inf")):
+        print("skat serve: --gc-thaw must be a number of seconds, or 0 for Python's own collector policy",
+              file=sys.stderr)
+        return 2
     from skat.server.security import MAX_BODY_BYTES, parse_origins
 
     try:
@@ -124,6 +132,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
     print(f"skat serve: http://{args.host}:{args.port}/ (database {db.split('@')[-1]})", flush=True)
+    from skat.server.collector import THAW_SECONDS, CollectorPolicy
+
+    thaw = THAW_SECONDS if args.gc_thaw is None else args.gc_thaw
+    if thaw:
+        CollectorPolicy(thaw).install()
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES,
                 ws_per_message_deflate=False)
     return 0

@@ -158,7 +158,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
         await mgr().restored()
-        return {"tables": mgr().lobby()}
+        return {"tables": await mgr().lobby_tables()}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request) -> dict[str, Any]:
@@ -219,7 +219,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         table = await readable(request, table_id)
         body = {"table": {"id": table.id, "name": table.name, "players": [s.name for s in table.seats],
                           "ruleset": table.settings.get("ruleset")},
-                "sheet": table.series.sheet(), "games": [table.results[k] for k in sorted(table.results)]}
+                "sheet": table.series.sheet(), "games": table.game_results()}
         return Response(json.dumps(body, indent=1), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.json"'})
 
@@ -234,7 +234,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/tables/{table_id}/games")
     async def games(table_id: str, request: Request) -> dict[str, Any]:
         table = await readable(request, table_id)
-        return {"games": [table.results[k] for k in sorted(table.results)]}
+        return {"games": table.game_results()}
 
     @app.get("/api/tables/{table_id}/games/{deal_no}.json")
     async def game_json(table_id: str, deal_no: int, request: Request) -> Response:

@@ -23,11 +23,12 @@ process) there is no fan-out and every table's lease is this process's.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import zlib
 from collections.abc import Callable, Iterable
 from typing import Any
+
+import orjson
 
 from skat.server.store import NOTICE_CHANNEL, Store
 
@@ -133,7 +134,7 @@ class Fanout:
         if payload.startswith(self._own):  # this process's own commit (LISTEN hears it too): not even parsed
             return
         try:
-            notice = json.loads(payload)
+            notice = orjson.loads(payload)
         except ValueError:
             log.error("a notice that is not JSON was ignored: %r", payload[:200])
             return

@@ -40,11 +40,12 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -60,6 +61,7 @@ from sqlalchemy import (
     event,
     exists,
     false,
+    func,
     insert,
     inspect,
     select,
@@ -358,11 +360,63 @@ Op = Callable[[Connection], Any]
 """One write: runs inside the writer's transaction and returns its answer."""
 
 
+class Written:
+    """The answer of a queued write (:meth:`Store.submit`). Awaited on the event loop that queued it (the
+    writer answers all of a commit's writes there in one callback, not one wake-up each), or waited for from
+    any thread with :meth:`result`. Cancelling the awaiting task before the writer takes the write leaves it
+    unwritten."""
+
+    __slots__ = ("_store", "_aio", "_done", "_answer", "_error")
+
+    def __init__(self, store: Store, loop: asyncio.AbstractEventLoop | None) -> None:
+        self._store = store
+        self._aio: asyncio.Future | None = None if loop is None else loop.create_future()
+        self._done = False
+        self._answer: Any = None
+        self._error: BaseException | None = None
+
+    def cancelled(self) -> bool:
+        """Whether the task awaiting it gave up on it."""
+        return self._aio is not None and self._aio.cancelled()
+
+    def done(self) -> bool:
+        """Whether the write is answered (committed, failed or not written)."""
+        return self._done
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Wait for the answer from any thread (``TimeoutError`` after ``timeout`` seconds); raises the write's
+        error, or ``CancelledError`` when it was not written."""
+        answered = self._store._answered
+        with answered:
+            if not answered.wait_for(lambda: self._done, timeout):
+                raise TimeoutError("the database write is not answered yet")
+        if self._error is not None:
+            raise self._error
+        return self._answer
+
+    def __await__(self) -> Any:
+        if self._aio is None:  # queued outside an event loop: wait in a thread
+            return asyncio.get_running_loop().run_in_executor(None, self.result).__await__()
+        return self._aio.__await__()
+
+
+def _answer_on_loop(answers: list[tuple[asyncio.Future, Any, BaseException | None]]) -> None:
+    """The writer's answers to one loop's writes of a commit (run on that loop)."""
+    for aio, answer, error in answers:
+        if not aio.done():
+            if error is None:
+                aio.set_result(answer)
+            else:
+                aio.set_exception(error)
+
+
 @dataclass
 class _Write:
     op: Op
-    future: Future
+    future: Written
     notice: dict[str, Any] | None
+    action: dict[str, Any] | None = None
+    """The row of an action (:meth:`Store.add_action`): consecutive ones are inserted in one statement."""
 
 
 class Store:
@@ -402,6 +456,8 @@ class Store:
         self._queue: queue.SimpleQueue[_Write | None] = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
+        self._answered = threading.Condition()
+        """Notified when the writer answered writes (threads waiting in :meth:`Written.result`)."""
         self._conn: Connection | None = None
         self._readers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="skat-db-read")
         self._inserts: dict[str, Any] = {}
@@ -440,23 +496,29 @@ class Store:
             self._served = None
 
     # ------------------------------------------------------------ the writer
-    def submit(self, op: Op, notice: dict[str, Any] | None = None) -> Future:
-        """Queue one write; the future gets its answer once it is committed (or its error, nothing stored).
+    def submit(self, op: Op, notice: dict[str, Any] | None = None, *, action: dict[str, Any] | None = None) -> Written:
+        """Queue one write; its :class:`Written` gets the answer once it is committed (or its error, nothing
+        stored).
 
-        ``notice`` is sent to the other server processes (PostgreSQL) in the same transaction."""
-        future: Future = Future()
+        ``notice`` is sent to the other server processes (PostgreSQL) in the same transaction. ``action`` (an
+        action's row; ``op`` inserts it alone) lets the writer insert a run of actions in one statement."""
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        future = Written(self, loop)
         writer = self._writer
         if writer is None or not writer.is_alive():
             with self._writer_lock:
                 if self._writer is None or not self._writer.is_alive():
                     self._writer = threading.Thread(target=self._write_loop, name="skat-db-writer", daemon=True)
                     self._writer.start()
-        self._queue.put(_Write(op, future, notice))
+        self._queue.put(_Write(op, future, notice, action))
         return future
 
     async def write(self, op: Op, notice: dict[str, Any] | None = None) -> Any:
         """:meth:`submit` for the event loop: await the committed answer."""
-        return await asyncio.wrap_future(self.submit(op, notice))
+        return await self.submit(op, notice)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a read (a method of this store) in a reader thread."""
@@ -478,7 +540,16 @@ class Store:
                     stop = True
                     break
                 batch.append(item)
-            batch = [item for item in batch if item.future.set_running_or_notify_cancel()]
+            taken: list[_Write] = []
+            dropped: list[tuple[_Write, Any, BaseException | None]] = []
+            for item in batch:
+                if item.future.cancelled():
+                    dropped.append((item, None, asyncio.CancelledError()))
+                else:
+                    taken.append(item)
+            if dropped:
+                self._answer(dropped)
+            batch = taken
             if batch:  # a write cancelled before it started (its table is closing) is not written
                 self._commit(batch)
 
@@ -509,18 +580,44 @@ class Store:
                 return
         self.commits += 1
         self.writes += len(batch)
-        for item, answer in zip(batch, answers):
-            item.future.set_result(answer)
+        self._answer([(item, answer, None) for item, answer in zip(batch, answers)])
+
+    def _answer(self, answers: list[tuple[_Write, Any, BaseException | None]]) -> None:
+        """Answer writes: for waiting threads at once, for each event loop in one callback."""
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future, Any, BaseException | None]]] = {}
+        with self._answered:
+            for item, answer, error in answers:
+                written = item.future
+                written._answer, written._error, written._done = answer, error, True
+                if written._aio is not None:
+                    loops.setdefault(written._aio.get_loop(), []).append((written._aio, answer, error))
+            self._answered.notify_all()
+        for loop, theirs in loops.items():
+            try:
+                loop.call_soon_threadsafe(_answer_on_loop, theirs)
+            except RuntimeError:  # that loop is closed: nobody awaits these answers any more
+                pass
 
     def _fail(self, item: _Write, exc: BaseException) -> None:
         log.warning("a database write failed (%s: %s); nothing of it was stored", type(exc).__name__,
                     str(exc).splitlines()[0][:300] if str(exc) else "")
-        item.future.set_exception(exc)
+        self._answer([(item, None, exc)])
 
     def _transaction(self, batch: list[_Write]) -> list[Any]:
         conn = self._connection()
         with conn.begin():
-            answers = [item.op(conn) for item in batch]
+            answers: list[Any] = []
+            i = 0
+            while i < len(batch):
+                j = i
+                while j < len(batch) and batch[j].action is not None:
+                    j += 1
+                if j - i > 1:  # a run of actions: one statement
+                    answers.extend(self._insert_actions(conn, [item.action for item in batch[i:j]]))  # type: ignore[misc]
+                    i = j
+                else:
+                    answers.append(batch[i].op(conn))
+                    i += 1
             if self.shared:
                 for payload in self._notice_payloads([item.notice for item in batch if item.notice is not None]):
                     conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": NOTICE_CHANNEL, "p": payload})
@@ -533,15 +630,40 @@ class Store:
         chunk: list[str] = []
         size = 0
         for notice in notices:
-            text_ = json.dumps(notice, separators=(",", ":"))
-            if chunk and size + len(text_) > MAX_NOTICE_BYTES:
+            data = orjson.dumps(notice)  # UTF-8: its length is its size in bytes
+            if chunk and size + len(data) > MAX_NOTICE_BYTES:
                 payloads.append(f'{{"p":"{self.process_id}","n":[{",".join(chunk)}]}}')
                 chunk, size = [], 0
-            chunk.append(text_)
-            size += len(text_) + 1
+            chunk.append(data.decode())
+            size += len(data) + 1
         if chunk:
             payloads.append(f'{{"p":"{self.process_id}","n":[{",".join(chunk)}]}}')
         return payloads
+
+    def _insert_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> list[bool]:
+        """Insert several actions (of open tables, each unless its ``seq`` is stored already) in one
+        statement, as :meth:`add_action` inserts one; answers for each whether it was inserted. Of two rows
+        for the same point (never sent by one process) only the first can be inserted."""
+        n = len(rows)
+        sql = self._inserts.get(f"actions:{n}")
+        if sql is None:  # the driver's own SQL (no SQLAlchemy objects to keep per batch size)
+            mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+            names = ("table_id", "deal_no", "seq", "seat", "token", "at")
+            casts = ("VARCHAR(32)", "INTEGER", "INTEGER", "INTEGER", "VARCHAR(80)", "FLOAT")
+            one = "(" + ", ".join(f"CAST({mark} AS {c})" for c in casts) + ")"
+            sql = self._inserts[f"actions:{n}"] = (
+                f"WITH v({', '.join(names)}) AS (VALUES {', '.join([one] * n)}) "
+                f"INSERT INTO {actions_t.name} ({', '.join(names)}) SELECT {', '.join('v.' + k for k in names)} "
+                f"FROM v WHERE NOT EXISTS (SELECT 1 FROM {tables_t.name} t WHERE t.id = v.table_id AND t.closed) "
+                "ON CONFLICT DO NOTHING RETURNING table_id, deal_no, seq")
+        params = tuple(row[k] for row in rows for k in ("table_id", "deal_no", "seq", "seat", "token", "at"))
+        inserted = {tuple(r) for r in conn.exec_driver_sql(sql, params)}
+        answers = []
+        for row in rows:
+            k = (row["table_id"], row["deal_no"], row["seq"])
+            answers.append(k in inserted)
+            inserted.discard(k)  # a second row for the same point was not inserted
+        return answers
 
     def _insert_if_open(self, table: Table, keys: tuple[str, ...]) -> Any:
         """:meth:`_insert_new` for a row of an open table only: ``INSERT ... SELECT (the values) WHERE NOT EXISTS
@@ -566,16 +688,16 @@ class Store:
         return stmt
 
     # ------------------------------------------------------------- writes
-    def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Future:
+    def create_table(self, table_id: str, name: str, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Written:
         """A new table with its seats (the future answers None once committed)."""
         def op(conn: Connection) -> None:
             conn.execute(insert(tables_t).values(
                 id=table_id, name=name, created=time.time(), settings=json.dumps(settings), closed=False))
             for s in seats:
                 conn.execute(insert(seats_t).values(table_id=table_id, **s))
-        return self.submit(op, {"t": table_id, "k": "new"})
+        return self.submit(op, {"t": table_id, "k": "new", "bots": any(s.get("kind") == "bot" for s in seats)})
 
-    def take_seat(self, table_id: str, position: int, token_hash: str, name: str) -> Future:
+    def take_seat(self, table_id: str, position: int, token_hash: str, name: str) -> Written:
         """A person takes a free seat; answers False (nothing changed) when it was taken already."""
         def op(conn: Connection) -> bool:
             done = conn.execute(update(seats_t).where(
@@ -584,7 +706,7 @@ class Store:
             return done.rowcount == 1
         return self.submit(op, {"t": table_id, "k": "seat", "pos": position, "token_hash": token_hash, "name": name})
 
-    def update_seat(self, table_id: str, position: int, **values: Any) -> Future:
+    def update_seat(self, table_id: str, position: int, **values: Any) -> Written:
         """Change a seat (a person took it); the other processes hear of it."""
         def op(conn: Connection) -> None:
             conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.position == position)
@@ -592,7 +714,7 @@ class Store:
         return self.submit(op, {"t": table_id, "k": "seat", "pos": position, **values})
 
     def start_deal(self, table_id: str, deal_no: int, dealer: int, positions: tuple[int, ...],
-                   start: dict[str, Any]) -> Future:
+                   start: dict[str, Any]) -> Written:
         """Store a deal's start; answers False (nothing changed) when that deal is stored already or the table
         was closed."""
         row = {"table_id": table_id, "deal_no": deal_no, "dealer": dealer, "positions": json.dumps(list(positions)),
@@ -603,7 +725,7 @@ class Store:
             return conn.execute(stmt, row).first() is not None
         return self.submit(op, {"t": table_id, "k": "deal", "d": deal_no})
 
-    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> Future:
+    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> Written:
         """Store action ``seq`` of a deal; answers False (nothing changed) when that ``seq`` is stored already
         (another server process stored its own action first) or the table was closed."""
         row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time()}
@@ -611,16 +733,16 @@ class Store:
 
         def op(conn: Connection) -> bool:
             return conn.execute(stmt, row).first() is not None
-        return self.submit(op, {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token})
+        return self.submit(op, {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token}, action=row)
 
-    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> Future:
+    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> Written:
         """Write a finished deal's result and sheet row (writing them twice changes nothing)."""
         def op(conn: Connection) -> None:
             conn.execute(update(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)
                          .values(finished=True, result=json.dumps(result), sheet_row=json.dumps(sheet_row)))
         return self.submit(op)
 
-    def add_ready(self, table_id: str, deal_no: int, position: int) -> Future:
+    def add_ready(self, table_id: str, deal_no: int, position: int) -> Written:
         """A person is ready for the deal after ``deal_no`` (a second time changes nothing)."""
         stmt = self._insert_new(ready_t)
 
@@ -628,7 +750,7 @@ class Store:
             conn.execute(stmt, {"table_id": table_id, "deal_no": deal_no, "position": position})
         return self.submit(op, {"t": table_id, "k": "ready", "d": deal_no, "pos": position})
 
-    def close_table(self, table_id: str) -> Future:
+    def close_table(self, table_id: str) -> Written:
         """Close a table for good (its records stay); the other processes drop it."""
         def op(conn: Connection) -> None:
             conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(closed=True))
@@ -642,11 +764,30 @@ class Store:
                                               .order_by(tables_t.c.created))]
             return [t for t in (self._load(conn, table_id) for table_id in ids) if t is not None]
 
-    def open_table_ids(self) -> list[str]:
-        """The ids of the open tables, oldest first."""
+    def open_table_ids(self, with_bots: bool = False) -> list[str]:
+        """The ids of the open tables, oldest first (``with_bots``: only those with a computer player's seat)."""
+        query = select(tables_t.c.id).where(tables_t.c.closed.is_(False)).order_by(tables_t.c.created)
+        if with_bots:
+            query = query.where(exists().where(seats_t.c.table_id == tables_t.c.id, seats_t.c.kind == "bot"))
         with self.engine.connect() as conn:
-            return [r.id for r in conn.execute(select(tables_t.c.id).where(tables_t.c.closed.is_(False))
-                                               .order_by(tables_t.c.created))]
+            return [r.id for r in conn.execute(query)]
+
+    def lobby_rows(self) -> list[dict[str, Any]]:
+        """The open tables as the lobby needs them, oldest first: id, name, settings, seats (position, kind,
+        name, bot, taken) and the number of the last deal (0 before the first)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id, tables_t.c.name, tables_t.c.settings)
+                                .where(tables_t.c.closed.is_(False)).order_by(tables_t.c.created)).all()
+            seats: dict[str, list[dict[str, Any]]] = {}
+            for r in conn.execute(select(seats_t.c.table_id, seats_t.c.position, seats_t.c.kind, seats_t.c.name,
+                                         seats_t.c.bot, seats_t.c.token_hash).order_by(seats_t.c.position)):
+                seats.setdefault(r.table_id, []).append({
+                    "position": r.position, "kind": r.kind, "name": r.name, "bot": r.bot,
+                    "taken": r.kind == "bot" or r.token_hash is not None})
+            deals = dict(conn.execute(select(deals_t.c.table_id, func.max(deals_t.c.deal_no))
+                                      .group_by(deals_t.c.table_id)).all())
+        return [{"id": r.id, "name": r.name, "settings": json.loads(r.settings), "seats": seats.get(r.id, []),
+                 "deal_no": deals.get(r.id) or 0} for r in rows]
 
     def load_table(self, table_id: str, since_deal: int = 1) -> StoredTable | None:
         """One table (closed or not: see ``closed``) with its seats and the deals from ``since_deal`` on,

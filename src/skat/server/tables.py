@@ -69,6 +69,8 @@ TABLE_VARIANTS = ("standard", "officers")
 """The games a server table plays: ``standard`` Skat (its rule set picks Tournee Skat too) at 3 or 4 and
 Officers' Skat at 2 (one of :data:`skat.variants.officers.options.VARIANTS` as ``officers_variant``)."""
 RECENT_RECORDS = 8
+LOBBY_READ_SECONDS = 2.0
+"""With several server processes: how old the lobby's entries of tables held elsewhere may be (seconds)."""
 """Finished deals whose records a table keeps in memory (the others come from the database)."""
 BOT_SEED_BITS = 64
 """Bits of a computer player's seed (drawn from the operating system when its table is built)."""
@@ -166,10 +168,12 @@ class ServerTable:
     clients: list[Client] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     bot_task: asyncio.Task | None = None
-    records: dict[int, dict[str, Any]] = field(default_factory=dict)
-    """The records of the last :data:`RECENT_RECORDS` finished deals (older ones are rebuilt from the database
-    when asked for: :meth:`finished_record`), so that a long series does not grow the server's memory."""
-    results: dict[int, dict[str, Any]] = field(default_factory=dict)
+    records: dict[int, bytes] = field(default_factory=dict)
+    """The records of the last :data:`RECENT_RECORDS` finished deals as JSON (older ones are rebuilt from the
+    database when asked for: :meth:`finished_record`), so that a long series does not grow the server's memory.
+    Kept encoded, one object each instead of a tree of them that every full garbage collection would scan."""
+    results: dict[int, bytes] = field(default_factory=dict)
+    """Each finished deal's result and sheet row as JSON (encoded, as :attr:`records`): :meth:`game_results`."""
     sheet_changed: bool = False
     claim_checked: set[tuple[int, int, int]] = field(default_factory=set)
     """(deal, action count, seat) at which a computer defender has judged the declarer's claim."""
@@ -400,7 +404,7 @@ class ServerTable:
         record = start.game.to_record()
         record.pop("actions", None)
         record.pop("result", None)
-        await asyncio.wrap_future(self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record))
+        await self.store.start_deal(self.id, deal_no, start.dealer, start.positions, record)
         self.pending_start = None
         self._enter(start, deal_no)
 
@@ -419,20 +423,33 @@ class ServerTable:
         if store:
             self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
-        self.records[self.deal_no] = self._record(game)
+        self.records[self.deal_no] = orjson.dumps(self._record(game))
         while len(self.records) > RECENT_RECORDS:
             del self.records[min(self.records)]
-        self.results[self.deal_no] = {"deal_no": self.deal_no, "game_no": self.current.number,
-                                      "round": self.current.round, "dealer": self.dealer,
-                                      "positions": list(self.positions), "result": result_json,
-                                      "sheet_row": None if row is None else row.to_json()}
+        self.results[self.deal_no] = orjson.dumps({
+            "deal_no": self.deal_no, "game_no": self.current.number, "round": self.current.round,
+            "dealer": self.dealer, "positions": list(self.positions), "result": result_json,
+            "sheet_row": None if row is None else row.to_json()})
+
+    def game_results(self) -> list[dict[str, Any]]:
+        """The finished deals' results and sheet rows, in order."""
+        return [orjson.loads(self.results[k]) for k in sorted(self.results)]
+
+    def deal_result(self, deal_no: int) -> dict[str, Any]:
+        """One finished deal's result and sheet row (``KeyError`` for a deal not finished)."""
+        return orjson.loads(self.results[deal_no])
+
+    def kept_record(self, deal_no: int) -> dict[str, Any] | None:
+        """The record of a recent finished deal kept in memory, or None (see :meth:`finished_record`)."""
+        record = self.records.get(deal_no)
+        return None if record is None else orjson.loads(record)
 
     async def settle(self) -> None:
         """Finish what a failed try left (each step raises again while it still fails): write the finished
         deal whose write failed, and apply the action that was stored but not applied. Nothing is stored twice."""
         if self.pending_finish is not None:
             deal_no, result_json, row_json = self.pending_finish
-            await asyncio.wrap_future(self.store.finish_deal(self.id, deal_no, result_json, row_json))
+            await self.store.finish_deal(self.id, deal_no, result_json, row_json)
             self.pending_finish = None
         pending = self.pending_action
         if pending is not None:
@@ -487,7 +504,7 @@ class ServerTable:
         database (its stored cards and actions replayed)."""
         record = self.records.get(deal_no)
         if record is not None:
-            return record
+            return orjson.loads(record)
         if deal_no == self.deal_no and self.game is not None and not self.game.is_over:
             raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
                              409)
@@ -625,7 +642,7 @@ class ServerTable:
         seq = len(game.history)
         write = self.store.add_action(self.id, self.deal_no, seq, seat, str(action))
         try:
-            stored = await asyncio.wrap_future(write)
+            stored = await write
         except asyncio.CancelledError:
             # the table is closing or the server stopping while the write is under way: when it is
             # committed, apply it still, so that this process's table is what the database holds
@@ -663,7 +680,7 @@ class ServerTable:
             if self.game is not None and not self.game.is_over:
                 raise TableError("deal_running", "the current deal is still being played")
             if position not in self.ready and self.deal_no:
-                await asyncio.wrap_future(self.store.add_ready(self.id, self.deal_no, position))
+                await self.store.add_ready(self.id, self.deal_no, position)
             self.ready.add(position)
         await self.after_change()
 
@@ -1021,6 +1038,8 @@ class TableManager:
         self._restoring: asyncio.Task | None = None
         self._loading: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()
+        self._lobby_rows: list[dict[str, Any]] | None = None
+        self._lobby_read = 0.0
 
     @property
     def processes(self) -> ProcessPoolExecutor | None:
@@ -1145,7 +1164,7 @@ class TableManager:
             settings["invite_hash"] = hash_token(invite)  # the secret itself is never stored
         name = _clean_name(name) or f"Table {table_id[:4]}"
         await self._make_room()
-        await asyncio.wrap_future(self.store.create_table(table_id, name, settings, rows))
+        await self.store.create_table(table_id, name, settings, rows)
         table = self._build(table_id, name, settings, rows)
         self._register(table)
         await self._take_leases([table])
@@ -1169,7 +1188,7 @@ class TableManager:
     async def _archive(self, table: ServerTable, reason: str) -> None:
         """Take a table out of memory and the lobby for good (as :meth:`close` does; the other server processes
         drop it too); its records stay."""
-        await asyncio.wrap_future(self.store.close_table(table.id))
+        await self.store.close_table(table.id)
         table.closed = True
         self.tables.pop(table.id, None)
         if table.bot_task is not None:
@@ -1309,7 +1328,7 @@ class TableManager:
         token_hash, seat_name = hash_token(token), _clean_name(name) or f"Player {position + 1}"
         seat.token_hash, seat.name = token_hash, seat_name  # held at once: a second join here finds it taken
         try:
-            taken = await asyncio.wrap_future(self.store.take_seat(table_id, position, token_hash, seat_name))
+            taken = await self.store.take_seat(table_id, position, token_hash, seat_name)
         except BaseException:
             seat.token_hash, seat.name = None, ""
             raise
@@ -1350,8 +1369,25 @@ class TableManager:
         table.check_invite(invite)
 
     def lobby(self) -> list[dict[str, Any]]:
-        """The lobby: the public tables (private ones are reached by their invite link only)."""
+        """The public tables this process holds (private ones are reached by their invite link only); see
+        :meth:`lobby_tables` for every process's."""
         return [t.public_info() for t in self.tables.values() if t.public]
+
+    async def lobby_tables(self) -> list[dict[str, Any]]:
+        """The lobby: the public tables of every server process. With several processes a table is held only
+        where it is asked for (or where its computer players move): the ones this process does not hold come
+        from the database (read at most every :data:`LOBBY_READ_SECONDS`), with what the database knows of
+        them (names, taken seats, the deal's number; ``status`` "waiting" while a seat is free, else "playing")."""
+        held = self.lobby()
+        if not self.store.shared:
+            return held
+        now = time.monotonic()
+        if self._lobby_rows is None or now - self._lobby_read >= LOBBY_READ_SECONDS:
+            self._lobby_rows = await self.store.read(self.store.lobby_rows)
+            self._lobby_read = now
+        others = [_lobby_entry(r) for r in self._lobby_rows
+                  if r["id"] not in self.tables and bool(r["settings"].get("public", True))]
+        return held + others
 
     async def close(self, table_id: str, token: Any) -> None:
         """Close a table for good (a person seated at it asks): it leaves the lobby; its records stay."""
@@ -1360,7 +1396,7 @@ class TableManager:
             raise TableError("bad_token", "only a person seated at this table can close it: send your seat token", 403)
         async with table.lock:
             table.check_open()  # closed meanwhile (another request, another process)
-            await asyncio.wrap_future(self.store.close_table(table_id))
+            await self.store.close_table(table_id)
             table.closed = True  # a request waiting for the lock is refused
         await self._drop(table, "this table was closed by a player")
 
@@ -1404,7 +1440,8 @@ class TableManager:
 
     async def _restore_all(self) -> None:
         started = asyncio.get_running_loop().time()
-        ids = await self.store.read(self.store.open_table_ids)
+        # one process: every open table; several: those with computer players (the others where asked for)
+        ids = await self.store.read(self.store.open_table_ids, self.store.shared)
         for table_id in ids:
             try:
                 await self.table(table_id)
@@ -1465,8 +1502,10 @@ class TableManager:
                 listener.on_notice(notice)
             return
         table = self.tables.get(table_id)
-        if notice.get("k") == "new":
-            if table is None and table_id not in self._loading:
+        if notice.get("k") == "new":  # held here once somebody asks for it; a table with computer players at
+            # once, so that a process is there to move them when the one that made it stops
+            self._lobby_rows = None
+            if table is None and table_id not in self._loading and notice.get("bots", True):
                 self._background(self.table(table_id), f"loading table {table_id}")
             return
         if table is None:
@@ -1519,6 +1558,19 @@ def encode_message(message: dict[str, Any]) -> str:
     return orjson.dumps(message).decode()
 
 
+def _lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
+    """The lobby's entry of a table held by another server process (:meth:`TableManager.lobby_tables`), from
+    its stored row: the keys of :meth:`ServerTable.public_info` that the database knows."""
+    settings = row["settings"]
+    seats = [dict(s, connected=None, game_seat=None) for s in row["seats"]]
+    return {"id": row["id"], "name": row["name"], "variant": settings.get("variant", "standard"),
+            "ruleset": None if settings.get("variant") == "officers" else settings.get("ruleset", "isko2018"),
+            "officers_variant": settings.get("officers_variant"), "options": settings.get("options") or {},
+            "seeded": bool(settings.get("seeded")), "public": bool(settings.get("public", True)),
+            "n_players": len(seats), "status": "waiting" if not all(s["taken"] for s in seats) else "playing",
+            "deal_no": row["deal_no"], "seats": seats, "held_elsewhere": True}
+
+
 def _sorted_cards(view: Any, own: bool = True) -> dict[str, Any]:
     """The cards of a view in display order for the game (trumps first): the own hand and open hands."""
     gt = None if view.contract is None else view.contract.game_type
@@ -1544,8 +1596,10 @@ def _dealt(game: Any) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=8192)  # about the hands in play at 2,000 tables; bounded memory
-def _display(mask: int, game_type: Any) -> list[str]:
-    return [c.name for c in display_order(mask, game_type)]
+def _display(mask: int, game_type: Any) -> tuple[str, ...]:
+    """Card names in display order (a tuple of strings: shared by the cache, and not scanned by the garbage
+    collector)."""
+    return tuple(c.name for c in display_order(mask, game_type))
 
 
 def _check_options(ruleset: str, options: Any) -> dict[str, Any]:

@@ -1,0 +1,55 @@
+"""With several server processes a table is held only where it is asked for (issue 14): a table of people
+made at one process is not loaded by the others until somebody joins or watches there, while a table with
+computer players is held at once (a process must be there to move them when its maker stops); the lobby of
+every process lists every public table. Two managers on one real PostgreSQL, in one process."""
+
+from __future__ import annotations
+
+import asyncio
+
+from skat.server.store import Store
+from skat.server.tables import TableManager
+from test_server_support import postgres  # noqa: F401 - the fixture
+
+
+async def until(predicate, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "the condition did not come true in time"
+        await asyncio.sleep(0.02)
+
+
+def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres):  # noqa: F811 - the fixture
+    url = postgres.new_database()
+
+    async def scenario() -> None:
+        a = TableManager(Store(url), bot_processes=False)
+        b = TableManager(Store(url), bot_processes=False)
+        await a.start()
+        await b.start()
+        try:
+            people, _ = await a.create_table(name="people", seats=["human"] * 3, public=True)
+            hidden, _ = await a.create_table(name="friends", seats=["human"] * 3, public=False)
+            robots, _ = await a.create_table(name="robots", seats=["human", "random", "random"], public=True)
+            await until(lambda: robots.id in b.tables)  # computer players: held at once
+            await asyncio.sleep(0.3)  # the notices of the tables of people have come too
+            assert people.id not in b.tables and hidden.id not in b.tables
+            listed = {t["id"]: t for t in await b.lobby_tables()}
+            assert set(listed) == {people.id, robots.id}  # a private table is not listed, here or there
+            entry = listed[people.id]
+            assert entry["held_elsewhere"] and entry["name"] == "people" and entry["status"] == "waiting"
+            assert [s["taken"] for s in entry["seats"]] == [True, False, False]
+            assert "settings" not in entry and "seed" not in entry  # only what the lobby shows, no seed
+            assert [t["id"] for t in await a.lobby_tables()] == [people.id, robots.id]
+            joined = await b.join(people.id, name="Bea")  # asked for at b: loaded there, and the seat is b's
+            assert people.id in b.tables and joined["position"] == 1
+            await until(lambda: a.tables[people.id].seats[1].taken)  # a hears of the seat
+            listed = {t["id"]: t for t in await b.lobby_tables()}
+            assert "held_elsewhere" not in listed[people.id] and listed[people.id]["seats"][1]["name"] == "Bea"
+        finally:
+            for m in (a, b):
+                await m.stop()
+                m.shutdown()
+                m.store.close()
+
+    asyncio.run(scenario())
