@@ -6,6 +6,7 @@ every process lists every public table. Two managers on one real PostgreSQL, in 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from skat.server.store import Store
 from skat.server.tables import TableManager
@@ -46,6 +47,34 @@ def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres): 
             await until(lambda: a.tables[people.id].seats[1].taken)  # a hears of the seat
             listed = {t["id"]: t for t in await b.lobby_tables()}
             assert "held_elsewhere" not in listed[people.id] and listed[people.id]["seats"][1]["name"] == "Bea"
+        finally:
+            for m in (a, b):
+                await m.stop()
+                m.shutdown()
+                m.store.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_table_nobody_holds_is_archived_when_idle(postgres):  # noqa: F811 - the fixture
+    """After a restart a table of people is held nowhere until asked for; when nothing happened at it for
+    the idle time, the sweep of a process that does not hold it archives it from the database."""
+    url = postgres.new_database()
+
+    async def scenario() -> None:
+        a = TableManager(Store(url), bot_processes=False)
+        b = TableManager(Store(url), bot_processes=False)
+        await a.start()
+        await b.start()
+        try:
+            old, _ = await a.create_table(name="old", seats=["human"] * 3, public=True)
+            await asyncio.sleep(1.0)
+            young, _ = await a.create_table(name="young", seats=["human"] * 3, public=True)
+            b.limits = dataclasses.replace(b.limits, idle_seconds=0.6)
+            assert old.id not in b.tables and await b.archive_idle() == 1  # only the one idle long enough
+            assert [t["id"] for t in await b.lobby_tables()] == [young.id]
+            await until(lambda: old.id not in a.tables)  # the process that held it hears and drops it
+            assert [t["id"] for t in await a.lobby_tables()] == [young.id]
         finally:
             for m in (a, b):
                 await m.stop()

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 from skat.server import create_app
 from skat.server.app import AnalysisCache
 from skat.server.limits import ClientBuckets, ClientLimits, Limits, LimitsError, Rate, request_kind
-from skat.server.tables import TableError
+from skat.server.tables import TableError, pack
 from test_server import hello, new_table, recv
 
 HOUR = 3600.0
@@ -203,7 +203,7 @@ def test_a_full_analysis_queue_is_busy_with_retry_after(make, monkeypatch):
     started = []
     monkeypatch.setattr(AnalysisCache, "_start", lambda self, record, label: started.append(label))
     t = new_table(client)
-    app.state.manager.get(t["table_id"]).records[1] = b'{"table": {}}'  # a finished deal, as far as the route knows
+    app.state.manager.get(t["table_id"]).records[1] = pack({"table": {}})  # a finished deal, as far as the route knows
 
     async def waiting():
         return asyncio.get_running_loop().create_future()

@@ -14,6 +14,7 @@ from skat.deal.game import Game
 from skat.records.wire import view_to_json
 from skat.server import create_app
 from skat.server.store import Store, Written, _Write, normalize_db_url
+from skat.server.tables import unpack
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
@@ -143,7 +144,7 @@ def test_old_records_leave_memory_and_come_back_from_the_database(tmp_path, monk
         while len(seen) < 5:
             assert time.time() < deadline, "the computers did not finish 5 deals"
             for deal_no, record in list(table.records.items()):
-                seen.setdefault(deal_no, json.loads(record))
+                seen.setdefault(deal_no, unpack(record))
             time.sleep(0.005)
         assert len(table.records) == 2 and len(table.series.table.records) == 1  # memory stays bounded
         for deal_no in range(1, 6):  # the old ones rebuilt from the database, exactly as they were

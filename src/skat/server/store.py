@@ -772,6 +772,17 @@ class Store:
         with self.engine.connect() as conn:
             return [r.id for r in conn.execute(query)]
 
+    def idle_open_tables(self, before: float) -> list[str]:
+        """The open tables with no stored action since ``before`` (wall-clock seconds; a table without
+        actions: since it was made), oldest first."""
+        last = (select(actions_t.c.table_id, func.max(actions_t.c.at).label("at"))
+                .group_by(actions_t.c.table_id).subquery())
+        query = (select(tables_t.c.id).select_from(tables_t.outerjoin(last, last.c.table_id == tables_t.c.id))
+                 .where(tables_t.c.closed.is_(False), func.coalesce(last.c.at, tables_t.c.created) < before)
+                 .order_by(tables_t.c.created))
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(query)]
+
     def lobby_rows(self) -> list[dict[str, Any]]:
         """The open tables as the lobby needs them, oldest first: id, name, settings, seats (position, kind,
         name, bot, taken) and the number of the last deal (0 before the first)."""

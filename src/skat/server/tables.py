@@ -19,6 +19,7 @@ import logging
 import re
 import secrets
 import time
+import zlib
 from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -171,9 +172,10 @@ class ServerTable:
     records: dict[int, bytes] = field(default_factory=dict)
     """The records of the last :data:`RECENT_RECORDS` finished deals as JSON (older ones are rebuilt from the
     database when asked for: :meth:`finished_record`), so that a long series does not grow the server's memory.
-    Kept encoded, one object each instead of a tree of them that every full garbage collection would scan."""
+    Kept packed (:func:`pack`): one object each instead of a tree of them that every full garbage collection
+    would scan, and a third of the JSON's size."""
     results: dict[int, bytes] = field(default_factory=dict)
-    """Each finished deal's result and sheet row as JSON (encoded, as :attr:`records`): :meth:`game_results`."""
+    """Each finished deal's result and sheet row (packed, as :attr:`records`): :meth:`game_results`."""
     sheet_changed: bool = False
     claim_checked: set[tuple[int, int, int]] = field(default_factory=set)
     """(deal, action count, seat) at which a computer defender has judged the declarer's claim."""
@@ -423,26 +425,26 @@ class ServerTable:
         if store:
             self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
         self.sheet_changed = True
-        self.records[self.deal_no] = orjson.dumps(self._record(game))
+        self.records[self.deal_no] = pack(self._record(game))
         while len(self.records) > RECENT_RECORDS:
             del self.records[min(self.records)]
-        self.results[self.deal_no] = orjson.dumps({
+        self.results[self.deal_no] = pack({
             "deal_no": self.deal_no, "game_no": self.current.number, "round": self.current.round,
             "dealer": self.dealer, "positions": list(self.positions), "result": result_json,
             "sheet_row": None if row is None else row.to_json()})
 
     def game_results(self) -> list[dict[str, Any]]:
         """The finished deals' results and sheet rows, in order."""
-        return [orjson.loads(self.results[k]) for k in sorted(self.results)]
+        return [unpack(self.results[k]) for k in sorted(self.results)]
 
     def deal_result(self, deal_no: int) -> dict[str, Any]:
         """One finished deal's result and sheet row (``KeyError`` for a deal not finished)."""
-        return orjson.loads(self.results[deal_no])
+        return unpack(self.results[deal_no])
 
     def kept_record(self, deal_no: int) -> dict[str, Any] | None:
         """The record of a recent finished deal kept in memory, or None (see :meth:`finished_record`)."""
         record = self.records.get(deal_no)
-        return None if record is None else orjson.loads(record)
+        return None if record is None else unpack(record)
 
     async def settle(self) -> None:
         """Finish what a failed try left (each step raises again while it still fails): write the finished
@@ -504,7 +506,7 @@ class ServerTable:
         database (its stored cards and actions replayed)."""
         record = self.records.get(deal_no)
         if record is not None:
-            return orjson.loads(record)
+            return unpack(record)
         if deal_no == self.deal_no and self.game is not None and not self.game.is_over:
             raise TableError("deal_running", f"deal {deal_no} is still being played; its record comes when it ends",
                              409)
@@ -1218,6 +1220,32 @@ class TableManager:
             archived += 1
             await table.broadcast_message({"type": "closed", "table_id": table.id, "reason": "idle",
                                            "message": f"this table was archived: {reason}; its records stay"})
+        if self.store.shared:  # tables no process holds (nobody asked for them since a restart)
+            archived += await self._archive_unheld()
+        return archived
+
+    async def _archive_unheld(self) -> int:
+        """With several server processes: archive the open tables this process does not hold that have had
+        no stored action for :attr:`Limits.idle_seconds` (a process holding one archives it by its own clock
+        too: archiving twice changes nothing)."""
+        try:
+            idle = await self.store.read(self.store.idle_open_tables, time.time() - self.limits.idle_seconds)
+        except Exception:  # a database outage: the next sweep tries again
+            log.exception("the idle tables held by no process could not be read")
+            return 0
+        archived = 0
+        for table_id in idle:
+            if table_id in self.tables or table_id in self._loading:
+                continue
+            try:
+                await self.store.close_table(table_id)
+            except Exception:
+                log.exception("table %s could not be archived", table_id)
+                continue
+            self._lobby_rows = None
+            archived += 1
+            log.info("table %s archived: no action was stored for %.0f hours and this process did not hold it",
+                     table_id, self.limits.idle_seconds / 3600)
         return archived
 
     def _build(self, table_id: str, name: str, settings: dict[str, Any], rows: list[dict[str, Any]],
@@ -1551,6 +1579,17 @@ class TableManager:
             self.executor.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:
             self._processes.shutdown(wait=False, cancel_futures=True)
+
+
+def pack(data: Any) -> bytes:
+    """JSON data kept for long in little memory: compressed (an ``orjson.dumps`` result itself would keep its
+    whole working buffer, some 16 KB, however short the JSON)."""
+    return zlib.compress(orjson.dumps(data), 1)
+
+
+def unpack(packed: bytes) -> Any:
+    """The data of :func:`pack`."""
+    return orjson.loads(zlib.decompress(packed))
 
 
 def encode_message(message: dict[str, Any]) -> str:
