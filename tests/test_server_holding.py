@@ -6,6 +6,7 @@ every process lists every public table. Two managers on one real PostgreSQL, in 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 
 from skat.server.store import Store
@@ -20,15 +21,27 @@ async def until(predicate, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
+@contextlib.asynccontextmanager
+async def two_processes(url: str):
+    """Two table managers on one database, each hearing the other (as two server processes do)."""
+    a = TableManager(Store(url), bot_processes=False)
+    b = TableManager(Store(url), bot_processes=False)
+    await a.start()
+    await b.start()
+    try:
+        yield a, b
+    finally:
+        for m in (a, b):
+            await m.stop()
+            m.shutdown()
+            m.store.close()
+
+
 def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres):  # noqa: F811 - the fixture
     url = postgres.new_database()
 
     async def scenario() -> None:
-        a = TableManager(Store(url), bot_processes=False)
-        b = TableManager(Store(url), bot_processes=False)
-        await a.start()
-        await b.start()
-        try:
+        async with two_processes(url) as (a, b):
             people, _ = await a.create_table(name="people", seats=["human"] * 3, public=True)
             hidden, _ = await a.create_table(name="friends", seats=["human"] * 3, public=False)
             robots, _ = await a.create_table(name="robots", seats=["human", "random", "random"], public=True)
@@ -47,11 +60,6 @@ def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres): 
             await until(lambda: a.tables[people.id].seats[1].taken)  # a hears of the seat
             listed = {t["id"]: t for t in await b.lobby_tables()}
             assert "held_elsewhere" not in listed[people.id] and listed[people.id]["seats"][1]["name"] == "Bea"
-        finally:
-            for m in (a, b):
-                await m.stop()
-                m.shutdown()
-                m.store.close()
 
     asyncio.run(scenario())
 
@@ -62,11 +70,7 @@ def test_a_table_nobody_holds_is_archived_when_idle(postgres):  # noqa: F811 - t
     url = postgres.new_database()
 
     async def scenario() -> None:
-        a = TableManager(Store(url), bot_processes=False)
-        b = TableManager(Store(url), bot_processes=False)
-        await a.start()
-        await b.start()
-        try:
+        async with two_processes(url) as (a, b):
             old, _ = await a.create_table(name="old", seats=["human"] * 3, public=True)
             await asyncio.sleep(1.0)
             young, _ = await a.create_table(name="young", seats=["human"] * 3, public=True)
@@ -75,10 +79,5 @@ def test_a_table_nobody_holds_is_archived_when_idle(postgres):  # noqa: F811 - t
             assert [t["id"] for t in await b.lobby_tables()] == [young.id]
             await until(lambda: old.id not in a.tables)  # the process that held it hears and drops it
             assert [t["id"] for t in await a.lobby_tables()] == [young.id]
-        finally:
-            for m in (a, b):
-                await m.stop()
-                m.shutdown()
-                m.store.close()
 
     asyncio.run(scenario())
