@@ -686,9 +686,10 @@ class ServerTable:
             self.ready.add(position)
         await self.after_change()
 
-    async def after_change(self) -> None:
-        """Start deals that can start, tell everybody, and let computer players move."""
-        await self.after_change_no_bots()
+    async def after_change(self, *, tell: bool = True) -> None:
+        """Start deals that can start, tell everybody, and let computer players move (``tell=False``: the
+        clients get a state only when a deal started)."""
+        await self.after_change_no_bots(tell=tell)
         self.schedule_bots()
 
     # ------------------------------------------------- other server processes
@@ -700,14 +701,14 @@ class ServerTable:
 
     async def _take_inbox(self) -> None:
         """Take the queued notices in order, then tell the clients once and let computer players move."""
-        changed = False
+        changed = synced = False
         while self.inbox:
             notice = self.inbox.popleft()
             try:
                 async with self.lock:
                     if notice.get("k") == "sync":
-                        await self.catch_up()
-                        changed = True
+                        changed = await self.catch_up() or changed
+                        synced = True
                     else:
                         changed = await self.take_notice(notice) or changed
             except asyncio.CancelledError:
@@ -722,8 +723,8 @@ class ServerTable:
                 except Exception:
                     log.exception("table %s could not catch up with the database; it tries again on the next "
                                   "notice", self.id)
-        if changed:
-            await self.after_change()
+        if changed or synced:  # a catch-up that found nothing new lets the computers go on, tells nobody
+            await self.after_change(tell=changed)
 
     async def take_notice(self, notice: dict[str, Any]) -> bool:
         """Take what another server process stored at this table (its notice, docs/deployment.md): an action,
@@ -787,18 +788,24 @@ class ServerTable:
             if not any(s.kind == "human" for s in self.seats):
                 self.ready = {s.position for s in self.seats}
 
-    async def catch_up(self) -> None:
+    async def catch_up(self) -> bool:
         """Read what the database holds beyond this process's copy of the table and take it; a table that was
-        closed meanwhile (its notice was missed) is dropped."""
+        closed meanwhile (its notice was missed) is dropped. Returns whether anything a client sees changed."""
         stored = await self.store.read(self.store.load_table, self.id, max(1, self.deal_no))
         if stored is None:
-            return
+            return False
         if stored.closed:
             self.closed = True
             self.manager._background(self.manager._drop(self, "this table was closed by a player"),
                                      f"closing table {self.id}")
-            return
+            return True
+        before = self._seen()
         self.replay(stored)
+        return self._seen() != before
+
+    def _seen(self) -> tuple[Any, ...]:
+        """What the clients' states show of the stored table: deals, actions, seats and who is ready."""
+        return (*self._progress(), tuple((s.name, s.token_hash) for s in self.seats), frozenset(self.ready))
 
     def replay(self, stored: StoredTable) -> None:
         """Take the stored seats, deals and actions this table does not have yet (all of them for a table
@@ -1003,14 +1010,16 @@ class ServerTable:
                     continue
             await self.after_change_no_bots()
 
-    async def after_change_no_bots(self) -> None:
-        """Start a deal that can start, send the score sheet when a deal ended, and every state."""
+    async def after_change_no_bots(self, *, tell: bool = True) -> None:
+        """Start a deal that can start, send the score sheet when a deal ended, and every state (with
+        ``tell=False`` only when a deal started or ended)."""
         async with self.lock:
-            await self.maybe_start()
+            started = await self.maybe_start()
             sheet_changed, self.sheet_changed = self.sheet_changed, False
         if sheet_changed and self.clients:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
-        await self.broadcast()
+        if tell or started or sheet_changed:
+            await self.broadcast()
 
 
 class TableManager:
