@@ -31,10 +31,13 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import httpx
 import orjson
+
+from skat.server.monitor import STALL_SECONDS
 
 
 def free_port() -> int:
@@ -43,18 +46,25 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+LOOP_STALL_MS = round(STALL_SECONDS * 1000)
+
 UNLIMITED = ("--rate-create", "1000000/1", "--rate-join", "1000000/1", "--rate-action", "1000000/1")
 """Every table and every seat comes from 127.0.0.1: the per-address limits (skat.server.limits) are raised."""
 
 
 def start_server(db: str, port: int, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    """``skat serve`` on ``port``; its log (warnings and errors) goes to a file, ``proc.log_path``."""
+    log_file = tempfile.NamedTemporaryFile("w", prefix="skat-load-server-", suffix=".log", delete=False)
     proc = subprocess.Popen(
         [sys.executable, "-m", "skat", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
-         "--log-level", "error", *UNLIMITED, *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+         "--log-level", "warning", *UNLIMITED, *extra], stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+    log_file.close()
+    proc.log_path = log_file.name  # type: ignore[attr-defined]
     deadline = time.time() + 60
     while time.time() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"the server did not start: {proc.stderr.read()}")
+            with open(log_file.name) as logged:
+                raise SystemExit(f"the server did not start: {logged.read()[-4000:]}")
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
                 return proc
@@ -262,6 +272,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
                 seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
     start = time.perf_counter()
     counts["from"] = start + warmup
+    counts["wall_from"] = time.time() + warmup  # the clock's time of the measured start (to match server logs)
     clients = [asyncio.create_task(seat_client(b.replace("http", "ws", 1), tid, tok, random.Random(rng.random()),
                                                latencies, counts, pace)) for b, tid, tok in seats]
     done: set = set()
@@ -281,7 +292,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     for task in done:  # a seat that ended before the time was up failed: say why
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
-    return {"latencies": latencies, "stamps": counts["stamps"], "elapsed": elapsed, "actions": counts["actions"],
+    return {"latencies": latencies, "stamps": counts["stamps"], "wall_from": counts["wall_from"], "elapsed": elapsed, "actions": counts["actions"],
             "errors": counts["errors"],
             "deals": counts["deals"], "codes": counts["codes"],
             "cpu": {k: cpu_to[k] - cpu_from[k] for k in cpu_to}}
@@ -376,16 +387,31 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
             sampling.set()
             sampler.join()
         res["memory"] = memory
+        res["health"] = [httpx.get(f"{base}/api/health", timeout=10).json() for base in bases]
     finally:
         for proc, _ in procs:
             proc.terminate()
             proc.wait(10)
+    res["logged"] = [server_log(proc.log_path) for proc, _ in procs]  # type: ignore[attr-defined]
     lat = res["latencies"] or [float("nan")]
     run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
            "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "codes": res["codes"],
            "elapsed": res["elapsed"], "cpu": res["cpu"], "timeline": timeline(res["stamps"], res["latencies"], 5.0),
-           "memory": res["memory"]}
+           "memory": res["memory"], "wall_from": res["wall_from"], "health": res["health"], "logged": res["logged"]}
     return run, anchor
+
+
+def server_log(path: str) -> dict[str, Any]:
+    """A server's log file, read and removed: its warnings and errors (the first lines of each)."""
+    with open(path, errors="replace") as logged:
+        lines = logged.read().splitlines()
+    os.unlink(path)
+    found: dict[str, Any] = {"WARNING": [], "ERROR": []}
+    for line in lines:
+        for level in found:
+            if f" {level} " in line:
+                found[level].append(line)
+    return found
 
 
 def timeline(stamps: list[float], latencies: list[float], width: float) -> list[tuple[float, int, float, float]]:
@@ -409,8 +435,17 @@ def report_run(label: str, r: int, run: dict, anchor: float, args: argparse.Name
           f"load generator {run['cpu']['generator'] / per * 1000:.2f} ms, PostgreSQL "
           f"{run['cpu']['database'] / per * 1000:.2f} ms", flush=True)
     if args.timeline:
-        print("  by 5 s of the measured time (from s: actions, p50, p99 ms): " + "; ".join(
+        started = time.strftime("%H:%M:%S", time.gmtime(run["wall_from"]))
+        print(f"  by 5 s of the measured time (from {started} UTC; from s: actions, p50, p99 ms): " + "; ".join(
             f"{at:.0f}: {n}, {p50:.0f}, {p99:.0f}" for at, n, p50, p99 in run["timeline"]), flush=True)
+    for i, (health, logged) in enumerate(zip(run["health"], run["logged"])):
+        if health.get("loop_stalls") or health.get("slow_commits") or logged["WARNING"] or logged["ERROR"]:
+            print(f"  server {i + 1} since its start: {health.get('loop_stalls')} event-loop stall(s) over "
+                  f"{LOOP_STALL_MS} ms (worst {health.get('worst_loop_stall_s')} s), {health.get('slow_commits')} "
+                  f"slow commit(s) of {health.get('commits')}; logged {len(logged['WARNING'])} warning(s), "
+                  f"{len(logged['ERROR'])} error(s)", flush=True)
+            for line in (logged["ERROR"] + logged["WARNING"])[:6]:
+                print(f"    {line[:300]}", flush=True)
     if len(run["memory"]) >= 2:
         print(f"  server memory (MiB per process) every {args.memory_every:.0f} s: "
               + "; ".join("/".join(f"{k / 1024:.0f}" for k in row) for row in run["memory"]), flush=True)

@@ -31,6 +31,7 @@ from skat.server.keeper import KeeperService
 from skat.server.keeper import json_body as _json_body
 from skat.server.keeper import router as keeper_router
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
+from skat.server.monitor import LoopMonitor
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.series import sheet_csv
@@ -97,15 +98,18 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     mgr_ = manager
     analyses = AnalysisCache(max_waiting=limits.analysis_queue, retry_seconds=limits.analysis_retry_seconds)
     limiter = ClientLimits(limits)
+    monitor = LoopMonitor()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await mgr_.start(restore=restore_in_background)
         sweeping = asyncio.create_task(sweeper(lambda now: app.state.manager.archive_idle(now), limits.sweep_seconds))
+        watching = asyncio.create_task(monitor.run())
         try:
             yield
         finally:
             sweeping.cancel()
+            watching.cancel()
             analyses.shutdown()
             await mgr_.stop()
             mgr_.shutdown()
@@ -146,7 +150,9 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     # ----------------------------------------------------------------- REST
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "protocol": PROTOCOL_VERSION, "tables": len(mgr().tables)}
+        store = mgr().store
+        return {"status": "ok", "protocol": PROTOCOL_VERSION, "tables": len(mgr().tables), **monitor.figures(),
+                "commits": store.commits, "slow_commits": store.slow_commits}
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:

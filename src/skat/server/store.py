@@ -85,6 +85,8 @@ NOTICE_CHANNEL = "skat_tables"
 HEAD_REVISION = "0003"
 """The newest migration: a database a store opened is at this revision."""
 MAX_BATCH = 256
+SLOW_COMMIT_SECONDS = 0.25
+"""A commit that takes longer is logged: every write waiting behind it (and its table's answer) waited too."""
 MAX_NOTICE_BYTES = 7000
 """Notices of one commit are sent together in payloads of about this many bytes (PostgreSQL's limit is 8000)."""
 """At most this many queued writes are committed together."""
@@ -465,6 +467,8 @@ class Store:
         """Transactions the writer committed (each holds one or more writes)."""
         self.writes = 0
         """Writes the writer committed."""
+        self.slow_commits = 0
+        """Commits that took longer than :data:`SLOW_COMMIT_SECONDS` (each one logged)."""
 
     @property
     def shared(self) -> bool:
@@ -561,6 +565,7 @@ class Store:
     def _commit(self, batch: list[_Write]) -> None:
         """Commit a batch in one transaction; when it fails, each write is tried alone, so that one bad
         write fails only itself. A dropped connection is opened again once."""
+        started = time.perf_counter()
         try:
             answers = self._transaction(batch)
         except Exception as exc:
@@ -580,6 +585,11 @@ class Store:
                 return
         self.commits += 1
         self.writes += len(batch)
+        took = time.perf_counter() - started
+        if took > SLOW_COMMIT_SECONDS:
+            self.slow_commits += 1
+            log.warning("a database commit of %d write(s) took %.2f s (the tables waiting on it waited as long); "
+                        "%d slow commit(s) of %d so far", len(batch), took, self.slow_commits, self.commits)
         self._answer([(item, answer, None) for item, answer in zip(batch, answers)])
 
     def _answer(self, answers: list[tuple[_Write, Any, BaseException | None]]) -> None:
