@@ -4,6 +4,7 @@ open tables exactly where they were (SQLite and a real PostgreSQL)."""
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 
@@ -13,7 +14,7 @@ from fastapi.testclient import TestClient
 from skat.deal.game import Game
 from skat.records.wire import view_to_json
 from skat.server import create_app
-from skat.server.store import Store, Written, _Write, normalize_db_url
+from skat.server.store import Store, Written, _Write, lock_order, normalize_db_url
 from skat.server.tables import unpack
 from test_server_support import postgres  # noqa: F401 - the fixture
 
@@ -210,3 +211,49 @@ def test_grouped_actions_answer_each_write_sqlite(tmp_path):
 
 def test_grouped_actions_answer_each_write_postgresql(postgres):  # noqa: F811 - the fixture
     grouped_actions_answer_each_write(postgres.new_database())
+
+
+def test_lock_order_sorts_by_table_and_keeps_each_tables_order():
+    def w(table, n):
+        return _Write(op=lambda conn: n, future=None, notice=None, table=table)  # type: ignore[arg-type]
+
+    batch = [w("b", 1), w("a", 2), w("b", 3), w(None, 4), w("c", 5), w("a", 6)]
+    ordered = lock_order(batch)
+    assert [(x.table, x.op(None)) for x in ordered] == [("a", 2), ("b", 1), ("b", 3), (None, 4), ("a", 6), ("c", 5)]
+
+
+def test_two_processes_batches_in_crossed_order_do_not_deadlock(postgres, caplog):  # noqa: F811 - the fixture
+    """Two writers commit batches that write the same two rows, handed over in opposite orders: taken in
+    lock order, the second waits for the first and neither is broken as a deadlock (1 s each time)."""
+    url = postgres.new_database()
+    stores = [Store(url), Store(url)]
+    try:
+        with stores[0].engine.begin() as conn:
+            conn.exec_driver_sql("CREATE TABLE crossed (k TEXT PRIMARY KEY, by INTEGER)")
+
+        def row(key: str, by: int) -> _Write:
+            def op(conn):
+                inserted = conn.exec_driver_sql(
+                    "INSERT INTO crossed VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING k", (key, by)).first()
+                time.sleep(0.3)  # the other writer reaches its first row meanwhile
+                return inserted is not None
+            return _Write(op=op, future=Written(stores[by], None), notice=None, table=key)
+
+        batches = [[row("x", 0), row("y", 0)], [row("y", 1), row("x", 1)]]
+        with caplog.at_level(logging.WARNING, "skat.server"):
+            threads = [threading.Thread(target=stores[i]._commit, args=(lock_order(b),)) for i, b in enumerate(batches)]
+            started = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            took = time.perf_counter() - started
+        answers = [[w.future.result(5) for w in b] for b in batches]
+        assert answers[0] != answers[1] and sorted(answers[0] + answers[1]) == [False, False, True, True]
+        assert not [r for r in caplog.records if "write failed" in r.getMessage()]  # no batch was broken
+        assert took < 1.6, f"the batches took {took:.2f} s: one waited for a deadlock to be broken"
+        with stores[0].engine.connect() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM crossed").scalar() == 2
+    finally:
+        for store in stores:
+            store.close()

@@ -419,6 +419,29 @@ class _Write:
     notice: dict[str, Any] | None
     action: dict[str, Any] | None = None
     """The row of an action (:meth:`Store.add_action`): consecutive ones are inserted in one statement."""
+    table: str | None = None
+    """The table whose rows the write touches (``None``: unknown, or none)."""
+
+
+def lock_order(batch: list[_Write]) -> list[_Write]:
+    """The writes of a batch in the order the writer commits them: by table id, each table's writes in the
+    order they came, and a write of no known table where it came (nothing moves across it).
+
+    Two server processes write rows of the same tables (both start the next deal, both store its result):
+    the second write of a row waits for the first one's transaction. Were their batches in different orders,
+    each could wait for the other: PostgreSQL breaks such a deadlock after ``deadlock_timeout`` (1 s), and
+    every table of both batches waited that long. Taken in one order, one batch only waits for the other."""
+    out: list[_Write] = []
+    run: list[_Write] = []
+    for item in batch:
+        if item.table is None:
+            out.extend(sorted(run, key=lambda w: w.table))  # type: ignore[arg-type, return-value]
+            out.append(item)
+            run = []
+        else:
+            run.append(item)
+    out.extend(sorted(run, key=lambda w: w.table))  # type: ignore[arg-type, return-value]
+    return out
 
 
 class Store:
@@ -500,12 +523,14 @@ class Store:
             self._served = None
 
     # ------------------------------------------------------------ the writer
-    def submit(self, op: Op, notice: dict[str, Any] | None = None, *, action: dict[str, Any] | None = None) -> Written:
+    def submit(self, op: Op, notice: dict[str, Any] | None = None, *, action: dict[str, Any] | None = None,
+               table: str | None = None) -> Written:
         """Queue one write; its :class:`Written` gets the answer once it is committed (or its error, nothing
         stored).
 
         ``notice`` is sent to the other server processes (PostgreSQL) in the same transaction. ``action`` (an
-        action's row; ``op`` inserts it alone) lets the writer insert a run of actions in one statement."""
+        action's row; ``op`` inserts it alone) lets the writer insert a run of actions in one statement.
+        ``table``: the table whose rows ``op`` writes, when its notice does not name it (:func:`lock_order`)."""
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:
@@ -517,7 +542,9 @@ class Store:
                 if self._writer is None or not self._writer.is_alive():
                     self._writer = threading.Thread(target=self._write_loop, name="skat-db-writer", daemon=True)
                     self._writer.start()
-        self._queue.put(_Write(op, future, notice, action))
+        if table is None and notice is not None and isinstance(notice.get("t"), str):
+            table = notice["t"]
+        self._queue.put(_Write(op, future, notice, action, table))
         return future
 
     async def write(self, op: Op, notice: dict[str, Any] | None = None) -> Any:
@@ -555,7 +582,7 @@ class Store:
                 self._answer(dropped)
             batch = taken
             if batch:  # a write cancelled before it started (its table is closing) is not written
-                self._commit(batch)
+                self._commit(lock_order(batch))
 
     def _connection(self) -> Connection:
         if self._conn is None or self._conn.closed or self._conn.invalidated:
@@ -750,7 +777,7 @@ class Store:
         def op(conn: Connection) -> None:
             conn.execute(update(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)
                          .values(finished=True, result=json.dumps(result), sheet_row=json.dumps(sheet_row)))
-        return self.submit(op)
+        return self.submit(op, table=table_id)
 
     def add_ready(self, table_id: str, deal_no: int, position: int) -> Written:
         """A person is ready for the deal after ``deal_no`` (a second time changes nothing)."""
