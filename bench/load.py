@@ -212,6 +212,10 @@ class SeatProtocol(asyncio.Protocol):
             if self.asked_next != m["table"]["deal_no"]:
                 self.asked_next = m["table"]["deal_no"]
                 counts["deals"] += 1 if m["you"]["position"] == 0 and time.perf_counter() >= counts["from"] else 0
+                if m["table"]["status"] == "finished":  # the series is over: this seat leaves the table
+                    if not self.done.done():
+                        self.done.set_result(None)
+                    return
                 self.send('{"type":"next_deal"}')
             return
         if pending is None and v["to_move"] == v["seat"] and v["legal_actions"]:
@@ -248,53 +252,69 @@ async def seat_client(ws_base: str, table_id: str, token: str, rng: random.Rando
 
 async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: float = 0.0,
                ruleset: str = "isko2018", route: str = "spread", warmup: float = 0.0,
-               pids: list[int] | None = None) -> dict:
+               pids: list[int] | None = None, deals: int | None = None) -> dict:
     """Play ``tables`` tables of three people for ``seconds``. With several server processes (``bases``)
     table i is made at process i; ``route`` "spread" connects its three seats to three processes in turn,
     so that every action reaches the other seats through the fan-out (the fan-out's worst case), "table"
     connects them all to process i, as a balancer routing by table id does (docs/deployment.md). The first
     ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted.
-    ``pids``: the server processes, whose CPU time in the measured seconds is reported with the generator's."""
+    ``deals``: each table is a series of that many deals; when it is over its people leave and a new table
+    takes its place (tables come and go, as at a club's server). ``pids``: the server processes, whose CPU
+    time in the measured seconds is reported with the generator's."""
     pids = pids or []
     rng = random.Random(seed)
     latencies: list[float] = []
-    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}, "stamps": []}
-    seats = []
+    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}, "stamps": [], "series": 0, "made": 0}
     n = len(bases)
+    settings = {"seats": ["human"] * 3, "claim": 0, "public": True, "ruleset": ruleset}
+    if deals is not None:
+        settings["deals"] = deals
+
+    async def make_table(http: httpx.AsyncClient, i: int) -> list[tuple[str, str, str]]:
+        base = bases[i % n]
+        t = (await http.post(f"{base}/api/tables", json=settings)).json()
+        seats = [(base, t["table_id"], t["token"])]
+        for k in (1, 2):
+            j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
+            seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
+        counts["made"] += 1
+        return seats
+
+    async def slot(http: httpx.AsyncClient, i: int, seats: list[tuple[str, str, str]], seat_rng: random.Random):
+        while True:  # without ``deals`` the first table plays until the run ends
+            await asyncio.gather(*(seat_client(b.replace("http", "ws", 1), tid, tok, random.Random(seat_rng.random()),
+                                               latencies, counts, pace) for b, tid, tok in seats))
+            counts["series"] += 1
+            seats = await make_table(http, i)
+
     async with httpx.AsyncClient(timeout=60) as http:
-        for i in range(tables):
-            base = bases[i % n]
-            t = (await http.post(f"{base}/api/tables", json={"seats": ["human"] * 3, "claim": 0, "public": True,
-                                                               "ruleset": ruleset})).json()
-            seats.append((bases[i % n], t["table_id"], t["token"]))
-            for k in (1, 2):
-                j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
-                seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
-    start = time.perf_counter()
-    counts["from"] = start + warmup
-    counts["wall_from"] = time.time() + warmup  # the clock's time of the measured start (to match server logs)
-    clients = [asyncio.create_task(seat_client(b.replace("http", "ws", 1), tid, tok, random.Random(rng.random()),
-                                               latencies, counts, pace)) for b, tid, tok in seats]
-    done: set = set()
-    if warmup:
-        done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] - time.perf_counter()))
-    gc.collect()  # the generator's own full collections (every seat's objects) stay out of the measured time
-    gc.freeze()
-    cpu_from = cpu_seconds(pids)
-    if not done:
-        done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] + seconds - time.perf_counter()))
-    cpu_to = cpu_seconds(pids)
-    elapsed = time.perf_counter() - start - warmup
-    for task in clients:
-        task.cancel()
-    await asyncio.gather(*clients, return_exceptions=True)
+        first = [await make_table(http, i) for i in range(tables)]
+        start = time.perf_counter()
+        counts["from"] = start + warmup
+        counts["wall_from"] = time.time() + warmup  # the clock's time of the measured start (to match server logs)
+        clients = [asyncio.create_task(slot(http, i, seats, random.Random(rng.random())))
+                   for i, seats in enumerate(first)]
+        done: set = set()
+        if warmup:
+            done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] - time.perf_counter()))
+        gc.collect()  # the generator's own full collections (every seat's objects) stay out of the measured time
+        gc.freeze()
+        cpu_from = cpu_seconds(pids)
+        series_from = counts["series"]
+        if not done:
+            done, _ = await asyncio.wait(clients, timeout=max(0.0, counts["from"] + seconds - time.perf_counter()))
+        cpu_to = cpu_seconds(pids)
+        elapsed = time.perf_counter() - start - warmup
+        for task in clients:
+            task.cancel()
+        await asyncio.gather(*clients, return_exceptions=True)
     gc.unfreeze()
-    for task in done:  # a seat that ended before the time was up failed: say why
+    for task in done:  # a table slot that ended before the time was up failed: say why
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()  # type: ignore[misc]
-    return {"latencies": latencies, "stamps": counts["stamps"], "wall_from": counts["wall_from"], "elapsed": elapsed, "actions": counts["actions"],
-            "errors": counts["errors"],
-            "deals": counts["deals"], "codes": counts["codes"],
+    return {"latencies": latencies, "stamps": counts["stamps"], "wall_from": counts["wall_from"], "elapsed": elapsed,
+            "actions": counts["actions"], "errors": counts["errors"], "deals": counts["deals"], "codes": counts["codes"],
+            "series": counts["series"] - series_from, "tables_made": counts["made"],
             "cpu": {k: cpu_to[k] - cpu_from[k] for k in cpu_to}}
 
 
@@ -382,7 +402,7 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
         try:
             with asyncio.Runner(loop_factory=fast_loop()) as runner:  # the clients as cheap as the servers' loop
                 res = runner.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset, args.route,
-                                      args.warmup, [proc.pid for proc, _ in procs]))
+                                      args.warmup, [proc.pid for proc, _ in procs], args.deals))
         finally:
             sampling.set()
             sampler.join()
@@ -397,7 +417,8 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
     run = {"p50": percentile(lat, 0.5), "p99": percentile(lat, 0.99), "rate": res["actions"] / res["elapsed"],
            "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "codes": res["codes"],
            "elapsed": res["elapsed"], "cpu": res["cpu"], "timeline": timeline(res["stamps"], res["latencies"], 5.0),
-           "memory": res["memory"], "wall_from": res["wall_from"], "health": res["health"], "logged": res["logged"]}
+           "memory": res["memory"], "wall_from": res["wall_from"], "health": res["health"], "logged": res["logged"],
+           "series": res["series"], "tables_made": res["tables_made"]}
     return run, anchor
 
 
@@ -430,6 +451,9 @@ def report_run(label: str, r: int, run: dict, anchor: float, args: argparse.Name
           f"actions in {run['elapsed']:.1f} s, {run['deals']} deals finished, p50 {run['p50']:.1f} ms, "
           f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors"
           f"{' (' + codes + ')' if codes else ''}; idle ping {anchor:.2f} ms", flush=True)
+    if args.deals:
+        print(f"  series of {args.deals} deals: {run['series']} ended in the measured time, {run['tables_made']} "
+              "tables made in all (each series over makes a new one)", flush=True)
     per = max(1, run["actions"])
     print(f"  CPU per acknowledged action: servers {run['cpu']['servers'] / per * 1000:.2f} ms, "
           f"load generator {run['cpu']['generator'] / per * 1000:.2f} ms, PostgreSQL "
@@ -500,6 +524,9 @@ def main() -> int:
                              "crosses the fan-out) or connect them all to one process, as nginx routing by table "
                              "id does (docs/deployment.md)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--deals", type=int, default=None,
+                        help="each table is a series of this many deals; then its people leave and a new table "
+                             "takes its place (default: one series that never ends)")
     parser.add_argument("--pace", type=float, default=1.0,
                         help="mean seconds a seat waits before acting, like a computer player at a table "
                              "(uniform 0.5x to 1.5x); 0 drives every table as fast as the server answers")
