@@ -400,9 +400,9 @@ def test_serve_flags_make_the_limits(capsys):
     limits = limits_from_args(parser.parse_args([
         "--rate-create", "1000/1", "--rate-join", "5/10", "--rate-action", "100/2", "--rate-analysis", "3/60",
         "--analysis-queue", "2", "--max-tables", "50", "--idle-hours", "0.5", "--finished-minutes", "10",
-        "--robot-deals", "4", "--rate-hint", "4/60"]))
+        "--robot-deals", "4", "--rate-hint", "4/60", "--rate-print", "2/60"]))
     assert limits == Limits(create=Rate(1000, 1), join=Rate(5, 10), action=Rate(100, 2), analysis=Rate(3, 60),
-                            hint=Rate(4, 60), analysis_queue=2, max_tables=50, idle_seconds=1800.0, finished_seconds=600.0,
+                            hint=Rate(4, 60), print=Rate(2, 60), analysis_queue=2, max_tables=50, idle_seconds=1800.0, finished_seconds=600.0,
                             robot_deals=4)
     with pytest.raises(SystemExit):
         main(["serve", "--help"])
@@ -423,3 +423,19 @@ def test_every_table_status_is_translated_in_the_lobby():
     i18n = (Path(__file__).resolve().parent.parent / "src/skat/web/static/texts.js").read_text(encoding="utf-8")
     for status in ("waiting", "starting", "playing", "between_deals", "finished", "stopped", "paused"):
         assert i18n.count(f"status_{status}: ") == 3, status  # en, de, ru
+
+
+def test_printed_lists_and_rankings_are_limited_per_address(make):
+    client, app, clock = make(print=Rate(1, 60))
+    for path in ("/api/keeper/ab12/list.pdf", "/api/tournaments/ab12/ranking.pdf",
+                 "/api/tournaments/ab12/series/1/lists.pdf"):
+        assert request_kind("GET", path) == "print"
+    made = client.post("/api/keeper", json={"players": ["Ann", "Bob", "Cid"], "ruleset": "isko"}, headers=at("10.0.0.1"))
+    assert made.status_code == 201, made.text
+    url = f"/api/keeper/{made.json()['id']}/list.pdf"
+    first = client.get(url, headers=at("10.0.0.1"))
+    assert first.status_code == 200 and first.content.startswith(b"%PDF-")
+    refused(client.get(url, headers=at("10.0.0.1")), "too many printed lists and rankings")
+    assert client.get(url, headers=at("10.0.0.2")).status_code == 200  # another address
+    clock.now += 61
+    assert client.get(url, headers=at("10.0.0.1")).status_code == 200  # the bucket refilled

@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="analysis requests per address (default 30/60)")
     limits.add_argument("--rate-hint", default=None, metavar="N/SECONDS",
                         help="card hints asked for per address, all its connections together (default 30/60)")
+    limits.add_argument("--rate-print", default=None, metavar="N/SECONDS",
+                        help="printed lists and rankings (PDF) per address (default 20/60)")
     limits.add_argument("--analysis-queue", type=int, default=None, metavar="N",
                         help="distinct analyses running or waiting; more are answered 503 busy (default 8)")
     limits.add_argument("--max-tables", type=int, default=None, metavar="N",
@@ -62,7 +64,7 @@ def limits_from_args(args: argparse.Namespace):
 
     values: dict = {}
     for flag, field in (("rate_create", "create"), ("rate_join", "join"), ("rate_action", "action"),
-                        ("rate_analysis", "analysis"), ("rate_hint", "hint")):
+                        ("rate_analysis", "analysis"), ("rate_hint", "hint"), ("rate_print", "print")):
         text = getattr(args, flag, None)
         if text is not None:
             try:

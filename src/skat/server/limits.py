@@ -41,7 +41,7 @@ MAX_TABLES = 2000
 """The default cap of open tables in one server's memory (:attr:`Limits.max_tables`)."""
 
 KINDS: dict[str, str] = {"create": "new tables, lists or tournaments", "join": "joins", "action": "actions",
-                         "analysis": "analysis requests", "hint": "hints"}
+                         "analysis": "analysis requests", "hint": "hints", "print": "printed lists and rankings"}
 """The rate-limited kinds of request (the :class:`Limits` field of each) and how a refusal names them."""
 
 
@@ -113,6 +113,9 @@ class Limits:
     """``GET .../games/{n}/analysis`` (30 a minute)."""
     hint: Rate = Rate(30, 60)
     """WebSocket ``hint`` messages across all of a client's connections (30 a minute: a search each)."""
+    print: Rate = Rate(20, 60)
+    """Printed lists and rankings, ``GET ... .pdf`` of the score keeper and tournaments (20 a minute: each is
+    drawn anew, 15 ms to a few hundred of CPU)."""
     analysis_queue: int = 8
     """Distinct analyses running or waiting for the solver; a new one beyond them is ``503 busy``."""
     analysis_retry_seconds: int = 15
@@ -226,6 +229,9 @@ _LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tournaments/[^/]+/(players|series)/?"), "join"),
     ("POST", re.compile(r"/api/tables/[^/]+/join/?"), "join"),
     ("GET", re.compile(r"/api/tables/[^/]+/games/[^/]+/analysis/?"), "analysis"),
+    ("GET", re.compile(r"/api/keeper/[^/]+/list\.pdf"), "print"),
+    ("GET", re.compile(r"/api/tournaments/[^/]+/ranking\.pdf"), "print"),
+    ("GET", re.compile(r"/api/tournaments/[^/]+/series/[^/]+/lists\.pdf"), "print"),
 )
 
 
