@@ -31,7 +31,7 @@ def test_a_held_up_loop_is_logged_with_the_collector_share(caplog):
 
     with caplog.at_level(logging.WARNING, "skat.server"):
         asyncio.run(hold_up())
-    assert monitor.stalls == 1 and 0.3 < monitor.worst < 1.0
+    assert monitor.stalls == 1 and monitor.worst > 0.3  # the sleep, and the full collection (long in a big suite)
     [record] = [r for r in caplog.records if "event loop was held up" in r.getMessage()]
     assert "1 of them full" in record.getMessage()
     assert monitor._gc not in gc.callbacks  # the monitor cleans up after itself
