@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import itertools
 import random
-import time
 from dataclasses import dataclass
 
 from skat.cards import JACKS, mask_points
 from skat.deal.game import Phase, SeatView
+from skat.players.budget import Budget
 from skat.players.heuristic import (
     HeuristicPlayer,
     expected_score,
@@ -51,6 +51,10 @@ _HOPELESS = 4.5
 """Below this heuristic strength a game type is not simulated (it would never be played)."""
 _PRIOR = 2.0
 """Weight, in worlds, of the heuristic's win probability that every simulated estimate starts from."""
+
+
+class _SoftDeadline(Exception):
+    """A decision's soft deadline passed: no new world is started."""
 
 
 @dataclass
@@ -86,10 +90,12 @@ class SimulationBidder:
     """Bidding and contract decisions by double-dummy simulation (see the module docstring)."""
 
     def __init__(self, rng: random.Random, *, worlds: int = 24, time_budget: float = 1.2,
-                 candidates: int = 3) -> None:
+                 candidates: int = 3, max_time: float | None = None) -> None:
         self.rng = rng
         self.worlds = worlds
         self.time_budget = time_budget
+        self.max_time = 1.2 * time_budget if max_time is None else max_time
+        """No search of a decision runs past this (CPU seconds; :class:`skat.players.budget.Budget`)."""
         self.candidates = candidates
         self._cache: dict[tuple[int, int], list[ContractEstimate]] = {}
         self._planned: Contract | None = None
@@ -153,9 +159,9 @@ class SimulationBidder:
         return PickUp()
 
     def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
-        from skat.solver.search import declarer_reaches, null_declarer_wins
+        from skat.solver.search import SearchLimitExceeded, declarer_reaches, null_declarer_wins
 
-        deadline = time.process_time() + self.time_budget
+        budget = Budget(self.time_budget, self.max_time)
         hand = view.hand.mask
         seat = view.seat
         # candidate game types by the heuristic's strength with a skat to come
@@ -177,38 +183,40 @@ class SimulationBidder:
             tally[(_NULL, True)] = [_PRIOR * win_probability(_NULL, risk), _PRIOR]
         schneider: dict[int, list[int]] = {}
         values: dict[tuple[int, bool], list[int]] = {}
-        for world in worlds:
-            skat = world.skat
-            twelve = hand | skat
-            jobs = []
-            for gt in ranked:
-                jobs += [(gt, False), (gt, True)]
-            if with_null:
-                jobs += [(_NULL, False), (_NULL, True)]
-            for gt, hand_game in jobs:
-                if time.process_time() > deadline:
-                    break
-                hands = list(world.hands)
-                if hand_game:
-                    points = mask_points(skat)
-                else:  # pickup: discard the heuristic's best pair for this game
-                    d = best_discards(twelve, gt, 1)[0]
-                    hands[seat] = twelve & ~d
-                    points = mask_points(d)
-                if gt == _NULL:
-                    ok = null_declarer_wins(hands, [], 0, seat)
-                else:
-                    ok = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=points)
-                    values.setdefault((gt, hand_game), []).append(
-                        game_value(Contract(GameType(gt), hand=hand_game), twelve))
-                    if ok and hand_game and time.process_time() < deadline:
-                        made = declarer_reaches(gt, hands, [], 0, seat, 90, declarer_points=points)
+        jobs = []
+        for gt in ranked:
+            jobs += [(gt, False), (gt, True)]
+        if with_null:
+            jobs += [(_NULL, False), (_NULL, True)]
+        try:
+            for world in worlds:
+                skat = world.skat
+                twelve = hand | skat
+                for gt, hand_game in jobs:
+                    if budget.soft_passed():
+                        raise _SoftDeadline
+                    hands = list(world.hands)
+                    if hand_game:
+                        points = mask_points(skat)
+                    else:  # pickup: discard the heuristic's best pair for this game
+                        d = best_discards(twelve, gt, 1)[0]
+                        hands[seat] = twelve & ~d
+                        points = mask_points(d)
+                    if gt == _NULL:
+                        ok = null_declarer_wins(hands, [], 0, seat, time_limit=budget.time_limit())
+                    else:
+                        ok = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=points,
+                                              time_limit=budget.time_limit())
+                        values.setdefault((gt, hand_game), []).append(
+                            game_value(Contract(GameType(gt), hand=hand_game), twelve))
+                    tally[(gt, hand_game)][0] += ok
+                    tally[(gt, hand_game)][1] += 1
+                    if gt != _NULL and ok and hand_game and not budget.soft_passed():
+                        made = declarer_reaches(gt, hands, [], 0, seat, 90, declarer_points=points,
+                                                time_limit=budget.time_limit())
                         schneider.setdefault(gt, []).append(made)
-                tally[(gt, hand_game)][0] += ok
-                tally[(gt, hand_game)][1] += 1
-            else:
-                continue
-            break
+        except (_SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
+            pass
         out: list[ContractEstimate] = []
         for (gt, hand_game), (w, n) in tally.items():
             p = w / n
@@ -233,9 +241,9 @@ class SimulationBidder:
 
     # ------------------------------------------------------ discard, declare
     def discard(self, view: SeatView) -> Action:
-        from skat.solver.search import declarer_reaches, null_declarer_wins
+        from skat.solver.search import SearchLimitExceeded, declarer_reaches, null_declarer_wins
 
-        deadline = time.process_time() + self.time_budget
+        budget = Budget(self.time_budget, self.max_time)
         twelve = view.hand.mask
         seat = view.seat
         bid = view.bid
@@ -247,21 +255,22 @@ class SimulationBidder:
         worlds = sample_worlds(view, self.worlds, self.rng)
         tally = {(gt, d): [_PRIOR * win_probability(gt, hand_strength(twelve & ~d, gt)), _PRIOR]
                  for gt, d in options}
-        for world in worlds:
-            for gt, d in options:
-                if time.process_time() > deadline:
-                    break
-                hands = list(world.hands)
-                hands[seat] = twelve & ~d
-                if gt == _NULL:
-                    ok = null_declarer_wins(hands, [], 0, seat)
-                else:
-                    ok = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=mask_points(d))
-                tally[(gt, d)][0] += ok
-                tally[(gt, d)][1] += 1
-            else:
-                continue
-            break
+        try:
+            for world in worlds:
+                for gt, d in options:
+                    if budget.soft_passed():
+                        raise _SoftDeadline
+                    hands = list(world.hands)
+                    hands[seat] = twelve & ~d
+                    if gt == _NULL:
+                        ok = null_declarer_wins(hands, [], 0, seat, time_limit=budget.time_limit())
+                    else:
+                        ok = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=mask_points(d),
+                                              time_limit=budget.time_limit())
+                    tally[(gt, d)][0] += ok
+                    tally[(gt, d)][1] += 1
+        except (_SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
+            pass
         best: tuple[float, int, Contract] | None = None
         for (gt, d), (w, n) in tally.items():
             p = w / n

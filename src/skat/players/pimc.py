@@ -13,7 +13,8 @@ total over the worlds.  What a world is worth depends on the contract:
 
 The defenders minimise what the declarer maximises.  A budget bounds the work:
 at most ``worlds`` worlds and ``time_budget`` seconds per card (at least
-``min_worlds``).  Budgets are in CPU seconds of this process
+``min_worlds``), and no search runs past ``max_time`` (twice ``time_budget`` by
+default; :mod:`skat.players.budget`).  Budgets are in CPU seconds of this process
 (:func:`time.process_time`), so a busy machine or a crowded arena does not make
 the player weaker, only slower.  Ties between cards go to the card the heuristic player would
 choose.  Bidding, the skat decision, the discard and the declaration are made by
@@ -28,6 +29,7 @@ import time
 
 from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
+from skat.players.budget import Budget
 from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.worlds import Knowledge, sample_worlds
 from skat.rules.actions import Action, Play
@@ -46,15 +48,23 @@ def card_values(
     deadline: float | None = None,
     min_worlds: int = 1,
     points_from_tricks_left: int = 5,
+    budget: Budget | None = None,
 ) -> tuple[dict[int, float], int]:
     """Sum over the worlds of each legal card's value for the declarer (higher is better for him).
 
     Each card is played in each world and the rest of the deal is solved double dummy
     (one yes/no search per card and world; exact card points once few tricks are
     left).  Returns the totals and the number of worlds solved (it stops at
-    ``deadline`` once ``min_worlds`` are done).
+    ``deadline`` once ``min_worlds`` are done).  With a ``budget`` no search runs past its hard
+    deadline: a world whose searches did not all finish is left out, and the worlds stop there.
     """
-    from skat.solver.search import declarer_reaches, declarer_takes_all, null_declarer_wins, solve_points
+    from skat.solver.search import (
+        SearchLimitExceeded,
+        declarer_reaches,
+        declarer_takes_all,
+        null_declarer_wins,
+        solve_points,
+    )
 
     contract = view.contract
     assert contract is not None and view.declarer is not None
@@ -72,49 +82,62 @@ def card_values(
     target = 90 if contract.schneider else 61
     exact = tricks_left <= points_from_tricks_left
     solved = 0
+    limit = budget.time_limit if budget is not None else _no_limit
     for world in worlds:
         if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
             break
         base_points = view.trick_points[declarer] + mask_points(world.skat)
-        for c in legal:
-            hands = list(world.hands)
-            hands[mover] &= ~(1 << c)
-            now = [*trick, c]
-            lead = leader
-            points = base_points
-            d_tricks, o_tricks = declarer_tricks, defender_tricks
-            if len(now) == 3:  # the card closes the trick: resolve it here
-                winner = (leader + winner_index(gt, now)) % 3
-                if winner == declarer:
-                    points += mask_points((1 << now[0]) | (1 << now[1]) | (1 << now[2]))
-                    d_tricks += 1
+        values: dict[int, float] = {}
+        try:
+            for c in legal:
+                hands = list(world.hands)
+                hands[mover] &= ~(1 << c)
+                now = [*trick, c]
+                lead = leader
+                points = base_points
+                d_tricks, o_tricks = declarer_tricks, defender_tricks
+                if len(now) == 3:  # the card closes the trick: resolve it here
+                    winner = (leader + winner_index(gt, now)) % 3
+                    if winner == declarer:
+                        points += mask_points((1 << now[0]) | (1 << now[1]) | (1 << now[2]))
+                        d_tricks += 1
+                    else:
+                        o_tricks += 1
+                    now, lead = [], winner
+                done = not (hands[0] | hands[1] | hands[2])
+                if gt == _NULL:
+                    if d_tricks:
+                        value = 0.0
+                    elif done:
+                        value = 1.0
+                    else:
+                        value = float(null_declarer_wins(hands, now, lead, declarer, time_limit=limit()))
+                elif contract.schwarz:
+                    if o_tricks:
+                        value = 0.0
+                    elif done:
+                        value = 1.0
+                    else:
+                        value = float(declarer_takes_all(gt, hands, now, lead, declarer, o_tricks,
+                                                         time_limit=limit()))
+                elif exact:
+                    v = points if done else solve_points(gt, hands, now, lead, declarer, points, time_limit=limit())
+                    value = (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
                 else:
-                    o_tricks += 1
-                now, lead = [], winner
-            done = not (hands[0] | hands[1] | hands[2])
-            if gt == _NULL:
-                if d_tricks:
-                    value = 0.0
-                elif done:
-                    value = 1.0
-                else:
-                    value = float(null_declarer_wins(hands, now, lead, declarer))
-            elif contract.schwarz:
-                if o_tricks:
-                    value = 0.0
-                elif done:
-                    value = 1.0
-                else:
-                    value = float(declarer_takes_all(gt, hands, now, lead, declarer, o_tricks))
-            elif exact:
-                v = points if done else solve_points(gt, hands, now, lead, declarer, points)
-                value = (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
-            else:
-                value = float(points >= target if done else
-                              declarer_reaches(gt, hands, now, lead, declarer, target, points))
+                    value = float(points >= target if done else
+                                  declarer_reaches(gt, hands, now, lead, declarer, target, points,
+                                                   time_limit=limit()))
+                values[c] = value
+        except SearchLimitExceeded:  # the hard deadline: decide on the worlds that were finished
+            break
+        for c, value in values.items():
             totals[c] += value
         solved += 1
     return totals, solved
+
+
+def _no_limit() -> None:
+    return None
 
 
 def _next_leader(view: SeatView) -> int:
@@ -138,12 +161,16 @@ class PIMCPlayer:
         bidding: bool = True,
         bid_worlds: int = 20,
         bid_time: float = 1.0,
-    search_from_trick: int = 0,
+        search_from_trick: int = 0,
+        max_time: float | None = None,
+        bid_max_time: float | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
         self.min_worlds = min_worlds
         self.time_budget = time_budget
+        self.max_time = 2 * time_budget if max_time is None else max_time
+        """The hard limit of a card decision (CPU seconds; :class:`skat.players.budget.Budget`)."""
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
@@ -151,7 +178,7 @@ class PIMCPlayer:
         if bidding:
             from skat.players.bidding import SimulationBidder
 
-            self.bidder = SimulationBidder(self.rng, worlds=bid_worlds, time_budget=bid_time)
+            self.bidder = SimulationBidder(self.rng, worlds=bid_worlds, time_budget=bid_time, max_time=bid_max_time)
 
     def choose(self, view: SeatView) -> Action:
         legal = view.legal_actions
@@ -189,11 +216,11 @@ class PIMCPlayer:
         """The card this player plays in ``view`` (a suit, grand or null game's play, more than one legal card),
         with :func:`card_values`' totals per legal card (for the declarer: higher is better) and the number of
         worlds solved."""
-        started = time.process_time()
+        budget = Budget(self.time_budget, self.max_time)
         know = Knowledge.from_view(view)
         worlds = sample_worlds(know, self.worlds, self.rng)
-        totals, solved = card_values(view, worlds, know, deadline=started + self.time_budget,
-                                     min_worlds=self.min_worlds)
+        totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
+                                     budget=budget)
         return self._pick(view, totals), totals, solved
 
     def _pick(self, view: SeatView, totals: dict[int, float]) -> Action:
