@@ -65,6 +65,7 @@ __all__ = [
     "Checkpoint",
     "arena_player",
     "players_fingerprint",
+    "run_deals",
 ]
 
 SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
@@ -356,15 +357,18 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
-def players_fingerprint(names: Iterable[str] = ()) -> str:
-    """A short hash of the computer players' source code (``skat/players/*.py``).
+def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:
+    """A short hash of the computer players' source code (``skat/players/*.py``, or only the ``modules``
+    of that package named).
 
     The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
     checkpoint remembers it, so results of a player whose code has changed since are never
     mixed into one match.
     """
     digest = hashlib.blake2b(digest_size=8)
-    files = sorted((Path(__file__).parent / "players").glob("*.py"))
+    here = Path(__file__).parent
+    files = (sorted(here.glob("*.py")) if modules is None
+             else [here / f"{m}.py" for m in sorted(modules)])
     for name in names:
         where = name.rpartition(":")[0]
         if where.endswith(".py"):
@@ -390,8 +394,9 @@ class Checkpoint:
 
     def __init__(self, path: str | Path, config: ArenaConfig) -> None:
         self.path = Path(path)
+        code = config.fingerprint() if hasattr(config, "fingerprint") else players_fingerprint(config.players)
         self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
-                       "ruleset": config.ruleset, "players_code": players_fingerprint(config.players)}
+                       "ruleset": config.ruleset, "players_code": code}
         self.deals: dict[int, dict[str, Any]] = {}
         try:
             if self.path.exists() and self.path.stat().st_size:
@@ -478,19 +483,32 @@ def run_match(
         if on_deal is not None:
             on_deal(len(chunk))
 
-    if ray_address is not None:
-        _run_ray(config, todo, ray_address, finished)
-        mode = f"ray:{ray_address}"
-    else:
-        workers = workers or os.cpu_count() or 1
-        _run_local(config, todo, workers, finished)
-        mode = f"processes:{workers}"
+    mode = run_deals(config, todo, finished, workers=workers, ray_address=ray_address)
     bar.close()
     summary = summarize(config, results)
     summary["wall_s"] = time.perf_counter() - started
     summary["execution"] = mode
     summary["resumed_deals"] = config.deals - len(todo)
     return summary
+
+
+Work = Callable[[Any, list[int]], list[dict[str, Any]]]
+"""A task: (the configuration, deal numbers) -> one record per deal, each with its ``"deal"`` number."""
+
+
+def run_deals(config: Any, todo: list[int], finished: Callable[[list[dict[str, Any]]], None], *,
+              work: Work | None = None, workers: int | None = None, ray_address: str | None = None) -> str:
+    """Run ``work`` (a match's :func:`play_deal` by default) over the deal numbers ``todo`` in local
+    processes (``workers``, all cores by default; 1 runs here) or as Ray tasks at ``ray_address``;
+    ``finished`` gets each task's records as it ends. Returns how it ran (``processes:N``, ``ray:...``).
+    ``work`` must be a module-level function, importable by the workers."""
+    work = work or _play_deals
+    if ray_address is not None:
+        _run_ray(config, todo, ray_address, finished, work)
+        return f"ray:{ray_address}"
+    workers = workers or os.cpu_count() or 1
+    _run_local(config, todo, workers, finished, work)
+    return f"processes:{workers}"
 
 
 def _chunk_size(deals: int, workers: int) -> int:
@@ -501,10 +519,10 @@ def _chunk_size(deals: int, workers: int) -> int:
 Finished = Callable[[list[dict[str, Any]]], None]
 
 
-def _run_local(config: ArenaConfig, todo: list[int], workers: int, finished: Finished) -> None:
+def _run_local(config: Any, todo: list[int], workers: int, finished: Finished, work: Work) -> None:
     if workers <= 1:
         for d in todo:
-            finished([play_deal(config, d)])
+            finished(work(config, [d]))
         return
     size = _chunk_size(len(todo), workers)
     # forkserver, not fork: the caller may run threads (a server, a test runner), and a forked
@@ -512,14 +530,14 @@ def _run_local(config: ArenaConfig, todo: list[int], workers: int, finished: Fin
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["skat.players.arena"])
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending = {pool.submit(_play_deals, config, chunk) for chunk in _chunks(todo, size)}
+        pending = {pool.submit(work, config, chunk) for chunk in _chunks(todo, size)}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 finished(fut.result())
 
 
-def _run_ray(config: ArenaConfig, todo: list[int], address: str, finished: Finished) -> None:
+def _run_ray(config: Any, todo: list[int], address: str, finished: Finished, work: Work) -> None:
     try:
         import ray
     except ImportError:
@@ -533,7 +551,7 @@ def _run_ray(config: ArenaConfig, todo: list[int], address: str, finished: Finis
         else:
             ray.init(address=address, log_to_driver=False)
     try:
-        remote = ray.remote(_play_deals)
+        remote = ray.remote(work)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         size = _chunk_size(len(todo), cpus)
         pending = [remote.remote(config, chunk) for chunk in _chunks(todo, size)]

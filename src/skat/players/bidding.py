@@ -47,7 +47,7 @@ from skat.rules.value import BASE_VALUES
 __all__ = ["SimulationBidder", "ContractEstimate", "best_discards"]
 
 _NULL = int(GameType.NULL)
-_HOPELESS = 4.5
+HOPELESS = 4.5
 """Below this heuristic strength a game type is not simulated (it would never be played)."""
 _PRIOR = 2.0
 """Weight, in worlds, of the heuristic's win probability that every simulated estimate starts from."""
@@ -167,7 +167,7 @@ class SimulationBidder:
         # candidate game types by the heuristic's strength with a skat to come
         strengths = {gt: hand_strength(hand, gt) for gt in range(5)}
         ranked = [gt for gt in sorted(strengths, key=lambda gt: -strengths[gt])[: self.candidates]
-                  if strengths[gt] >= _HOPELESS]
+                  if strengths[gt] >= HOPELESS]
         risk = null_risk(hand)
         with_null = risk <= 1.4
         if not ranked and not with_null:

@@ -1,0 +1,84 @@
+"""Generate the self-play corpus that bidding and contract choice are fitted on (skat.players.corpus).
+
+Every candidate contract of every seat of every deal is played out with hidden cards by the card player
+(``medium`` by default) in all three seats. Seeded and numbered deals: the same command makes the same
+corpus on any machine, and a stopped run resumes where its file ends (a JSON-lines checkpoint whose header
+holds the corpus parameters and the players' code fingerprint: a corpus is never mixed from two versions
+of the players).
+
+    python tools/bidding_corpus.py --deals 200 --out /tmp/corpus.jsonl            # a quick one
+    nice -n 19 python tools/bidding_corpus.py --deals 20000 --workers 2 \\
+        --out bench/data/corpus/bidding-2029.jsonl                                  # stop and resume at will
+    python tools/bidding_corpus.py --deals 20000 --ray auto --out ...               # on a Ray cluster
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from skat.players.arena import Checkpoint, arena_player, run_deals
+from skat.players.corpus import CorpusConfig, corpus_deals
+from skat.rules.ranking import GameType
+
+
+def summary(deals: list[dict]) -> str:
+    """Contracts played and won per game type and hand/pickup."""
+    played: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for deal in deals:
+        for c in deal["contracts"]:
+            key = f"{GameType(c['gt']).name.lower()}{' hand' if c['hand_game'] else ''}"
+            played[key][0] += 1
+            played[key][1] += c["won"]
+    total = sum(n for n, _ in played.values())
+    lines = [f"{len(deals)} deals, {total} contracts played out"]
+    for key, (n, won) in sorted(played.items()):
+        lines.append(f"  {key:14s} {n:6d} played, {won / n:6.1%} won")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, required=True, help="deals in the corpus (numbered from 0)")
+    parser.add_argument("--seed", type=int, default=2029)
+    parser.add_argument("--card-player", default="medium", help="the player of every seat's cards")
+    parser.add_argument("--ruleset", default="isko2018")
+    parser.add_argument("--out", required=True, help="the corpus file (JSON lines; resumed when it exists)")
+    parser.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run as Ray tasks (local, auto or an address)")
+    args = parser.parse_args(argv)
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    config = CorpusConfig(deals=args.deals, seed=args.seed, card_player=args.card_player, ruleset=args.ruleset)
+    try:
+        arena_player(config.card_player, 0)
+        saved = Checkpoint(Path(args.out), config)
+    except ValueError as exc:
+        print(f"bidding_corpus: {exc}", file=sys.stderr)
+        return 2
+    todo = [d for d in range(config.deals) if d not in saved.deals]
+    print(f"{len(saved.deals)} deals in {args.out} already, {len(todo)} to play", flush=True)
+    started = time.perf_counter()
+    done = [0]
+
+    def finished(chunk: list[dict]) -> None:
+        saved.add(chunk)
+        done[0] += len(chunk)
+        if done[0] % 50 < len(chunk) or done[0] == len(todo):
+            rate = done[0] / (time.perf_counter() - started)
+            print(f"  {done[0]}/{len(todo)} deals, {rate:.2f} a second", flush=True)
+
+    mode = run_deals(config, todo, finished, work=corpus_deals, workers=args.workers, ray_address=args.ray)
+    print(f"played {len(todo)} deals in {time.perf_counter() - started:.0f} s ({mode})")
+    print(summary([saved.deals[d] for d in sorted(saved.deals)]))
+    print(json.dumps({"deals": len(saved.deals), "file": args.out, "seed": config.seed,
+                      "card_player": config.card_player}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
