@@ -361,8 +361,21 @@ def test_a_failing_computer_player_is_replaced(client, caplog):
     assert "replaced" in caplog.text
 
 
-def test_search_players_think_in_worker_processes(client):
-    """Search levels leave the server process, so their thinking never stalls the event loop."""
+def test_search_players_think_in_worker_processes(client, monkeypatch):
+    """Search levels leave the server process, so their thinking never stalls the event loop; nor does
+    starting the worker processes (about a second for the first one), which happens in a thread."""
+    import threading
+
+    import skat.server.tables as tables_module
+
+    started_in: list[str] = []
+    start_workers = tables_module.start_workers
+
+    def recording(pool):
+        started_in.append(threading.current_thread().name)
+        start_workers(pool)
+
+    monkeypatch.setattr(tables_module, "start_workers", recording)
     t = new_table(client, seats=("human", "easy", "easy"))
     manager = client.app.state.manager
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
@@ -370,8 +383,15 @@ def test_search_players_think_in_worker_processes(client):
         final = play_deal(ws, state)
     assert final["view"]["result"]["explanation"]
     assert manager._processes is not None  # the pool was started for the "easy" players
+    assert len(started_in) == 1 and started_in[0] != client.portal.call(_loop_thread_name)
     table = manager.get(t["table_id"])
     assert all(s.bot_seat.name == "easy" and not s.bot_seat.failures for s in table.seats[1:])
+
+
+async def _loop_thread_name() -> str:
+    import threading
+
+    return threading.current_thread().name
 
 
 def test_hints_bid_estimate_and_contract_values():

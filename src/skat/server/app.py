@@ -25,7 +25,7 @@ from skat.errors import SkatError
 from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
-from skat.server.bots import bot_process_pool, default_level
+from skat.server.bots import bot_process_pool, default_level, start_workers
 from skat.server.errors import ErrorBoundary
 from skat.server.keeper import KeeperService
 from skat.server.keeper import json_body as _json_body
@@ -347,6 +347,7 @@ class AnalysisCache:
         self.processes = processes
         self.entries: OrderedDict[tuple[str, int], asyncio.Future[dict[str, Any]]] = OrderedDict()
         self._pool: Executor | None = None
+        self._ready: asyncio.Future | None = None
 
     async def get(self, table_id: str, deal_no: int, record: dict[str, Any], table_name: str) -> dict[str, Any]:
         """The analysis JSON of a finished deal's record (see :func:`analyse_record`), solved once."""
@@ -379,12 +380,24 @@ class AnalysisCache:
             raise
 
     def _start(self, record: dict[str, Any], label: str) -> asyncio.Future[dict[str, Any]]:
-        """Hand one analysis to the worker."""
+        """Hand one analysis to the worker (a new worker process is started in a thread, not on the event
+        loop: :func:`skat.server.bots.start_workers`)."""
+        loop = asyncio.get_running_loop()
         if self._pool is None:
-            self._pool = (bot_process_pool(workers=1) if self.processes
-                          else ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis"))
-            self._pool.submit(warm_up)  # runs first: the first deal's time limit is spent solving
-        return asyncio.get_running_loop().run_in_executor(self._pool, analyse_record, record, label, self.time_limit)
+            if self.processes:
+                self._pool = bot_process_pool(workers=1)  # its worker loads the solver before its first task
+                self._ready = loop.run_in_executor(None, start_workers, self._pool)
+            else:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-analysis")
+                self._pool.submit(warm_up)  # runs first: the first deal's time limit is spent solving
+                self._ready = None
+        return asyncio.ensure_future(self._analyse(self._pool, self._ready, record, label))
+
+    async def _analyse(self, pool: Executor, ready: asyncio.Future | None, record: dict[str, Any],
+                       label: str) -> dict[str, Any]:
+        if ready is not None:
+            await asyncio.shield(ready)
+        return await asyncio.get_running_loop().run_in_executor(pool, analyse_record, record, label, self.time_limit)
 
     def _forget(self, key: tuple[str, int], future: asyncio.Future[dict[str, Any]]) -> None:
         if self.entries.get(key) is future:

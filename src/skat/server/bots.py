@@ -43,6 +43,21 @@ def bot_process_pool(workers: int | None = None) -> ProcessPoolExecutor:
                                initializer=_warm_worker)
 
 
+def worker_ready() -> bool:
+    """A task that answers once a worker runs (:func:`start_workers`)."""
+    return True
+
+
+def start_workers(pool: ProcessPoolExecutor, timeout: float = 120.0) -> None:
+    """Start the pool's worker processes and wait until one answers; call it off the event loop. The first
+    start of the forkserver loads the players before it forks (about a second), and a pool starts its
+    processes in the thread that submits to it: were that the event loop, every table would wait."""
+    try:
+        pool.submit(worker_ready).result(timeout)
+    except Exception:  # noqa: BLE001 - shut down meanwhile, or broken: the first real task says so
+        log.debug("starting the worker processes did not finish", exc_info=True)
+
+
 def _warm_worker() -> None:
     """Load the solver's kernels in a new worker before its first task, so that the first computer move or
     hint gets its whole time budget for the search (not for loading)."""

@@ -41,11 +41,13 @@ from skat.rules.rulesets import SCHEMA as RULE_SCHEMA
 from skat.schema import json_value
 from skat.server.bots import (
     OFFICERS_LEVEL,
+    SEARCH_LEVELS,
     BotSeat,
     OfficersBotSeat,
     bot_process_pool,
     claim_is_sound,
     default_level,
+    start_workers,
 )
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
 from skat.server.hints import auction_turn, bid_estimate, card_hint, contract_values, hint_in_worker
@@ -624,7 +626,7 @@ class ServerTable:
 
     async def _think_hint(self, view: Any) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        processes = self.manager.processes
+        processes = await self.manager.worker_pool()
         if processes is not None:
             try:
                 return await loop.run_in_executor(processes, hint_in_worker, view)
@@ -993,7 +995,9 @@ class ServerTable:
                     await self.after_change_no_bots()
                     continue
             try:
-                action = await bot.think(loop, self.manager.executor, view, self.manager.processes)
+                searches = getattr(bot, "name", None) in SEARCH_LEVELS  # thinks in the worker processes
+                action = await bot.think(loop, self.manager.executor, view,
+                                         await self.manager.worker_pool() if searches else None)
             except Exception:
                 log.exception("computer player at table %s position %d failed outside its fallbacks", self.id, position)
                 action = view.legal_actions[0]
@@ -1039,6 +1043,7 @@ class TableManager:
         self.trick_pause = trick_pause
         self.executor = executor or ThreadPoolExecutor(max_workers=bot_workers, thread_name_prefix="skat-bot")
         self._processes: ProcessPoolExecutor | None = None
+        self._workers_started: asyncio.Future | None = None
         self._use_processes = bot_processes
         self.fanout: Fanout | None = None
         """The notices of the other server processes and the table leases (PostgreSQL; None on SQLite)."""
@@ -1054,10 +1059,23 @@ class TableManager:
 
     @property
     def processes(self) -> ProcessPoolExecutor | None:
-        """The process pool for search players, started when the first one thinks."""
+        """The process pool for search players, made when the first one thinks (:meth:`worker_pool`)."""
         if self._processes is None and self._use_processes:
             self._processes = bot_process_pool()
         return self._processes
+
+    async def worker_pool(self) -> ProcessPoolExecutor | None:
+        """:attr:`processes`, its worker processes started in a thread the first time
+        (:func:`skat.server.bots.start_workers`: started from the event loop they would hold every table
+        for about a second)."""
+        pool = self.processes
+        if pool is None:
+            return None
+        if self._workers_started is None:
+            self._workers_started = asyncio.ensure_future(
+                asyncio.get_running_loop().run_in_executor(None, start_workers, pool))
+        await asyncio.shield(self._workers_started)
+        return pool
 
     # ------------------------------------------------------------ create
     async def create_table(
