@@ -10,10 +10,12 @@ import pytest
 
 from skat.cards import Card
 from skat.players.corpus import CorpusConfig, candidate_contracts, corpus_deal, play_contract
+from skat.players.learned import FEATURES, WinModel, contract_features
 from skat.rules.ranking import GameType
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
 import bidding_corpus  # noqa: E402
+import train_bidding  # noqa: E402
 
 QUICK = CorpusConfig(deals=2, seed=5, card_player="heuristic")
 
@@ -69,3 +71,31 @@ def test_the_tool_writes_resumes_and_refuses_another_corpus(tmp_path, capsys):
 def test_the_tool_refuses_bad_arguments(argv):
     with pytest.raises(SystemExit):
         bidding_corpus.main(argv)
+
+
+def test_features_describe_the_contract_the_model_predicts_and_round_trips(tmp_path, capsys):
+    strong = mask("CJ SJ HJ CA CT CK CQ HA HT SA")
+    x = dict(zip(FEATURES["trump"], contract_features(strong, int(GameType.CLUBS), 0)))
+    assert x["jack_clubs"] == x["jack_spades"] == x["jack_hearts"] == 1 and x["jack_diamonds"] == 0
+    assert x["matadors"] == 3 and x["trumps"] == 7 and x["trump_ace"] == x["trump_ten"] == 1
+    assert x["side_aces"] == 2 and x["bare_tens"] == 0 and x["voids"] == 1 and x["forehand"] == 1
+    without = dict(zip(FEATURES["trump"], contract_features(mask("SJ HJ DJ CA CT CK CQ HA HT SA"), 3, 2)))
+    assert without["matadors"] == -1 and without["forehand"] == without["middlehand"] == 0
+    null = dict(zip(FEATURES["null"], contract_features(mask("C7 C8 S7 S9 H7 H8 H9 D7 D8 DT"), 5, 1)))
+    assert null["sevens"] == 4 and null["highs"] == 0 and null["voids"] == 0 and null["middlehand"] == 1
+
+    corpus = tmp_path / "corpus.jsonl"
+    assert bidding_corpus.main(["--deals", "40", "--seed", "9", "--card-player", "heuristic", "--workers", "1",
+                                "--out", str(corpus)]) == 0
+    model = tmp_path / "win.npz"
+    assert train_bidding.main([str(corpus), "--model", str(model), "--json", str(tmp_path / "r.json")]) == 0
+    report = json.loads((tmp_path / "r.json").read_text())
+    fitted = [r for r in report["families"].values() if "log_loss" in r]
+    assert fitted and all(0 < r["log_loss"] < 1.5 and r["train"] + r["test"] == r["contracts"] for r in fitted)
+    loaded = WinModel.load(model)
+    name = "suit"
+    if name in loaded.weights:
+        p = loaded.win_probability(strong, int(GameType.CLUBS), False, 0)
+        weak = loaded.win_probability(mask("DJ C7 C8 C9 H7 H8 S7 S8 D7 D8"), int(GameType.CLUBS), False, 0)
+        assert 0 < weak < p < 1
+    assert "log loss" in capsys.readouterr().out

@@ -1,0 +1,121 @@
+"""Learned win probabilities of contracts, fitted on the self-play corpus (:mod:`skat.players.corpus`).
+
+:func:`contract_features` describes a contract of ten cards before the skat is seen: the jacks, the
+matadors, the trumps, the side suits' aces, tens and voids, the card points, the seat and the heuristic's
+own strength for it (Null: its risk, low and high cards, voids). A :class:`WinModel` is a logistic model
+per family of contract (suit, grand, Null; hand game or with the skat picked up): the chance of winning is
+``sigmoid(w . (x - mean) / scale + b)``, numpy only, loaded from a small ``.npz`` file in well under a
+second. ``tools/train_bidding.py`` fits it and writes its report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from skat.cards import mask_points
+from skat.players.heuristic import hand_strength, null_risk
+from skat.rules.value import matador_count
+
+__all__ = ["FAMILIES", "family", "contract_features", "WinModel", "FEATURES"]
+
+_NULL = 5
+_GRAND = 4
+_JACK, _TEN, _ACE = 4, 3, 7
+FAMILIES = ("suit", "suit hand", "grand", "grand hand", "null", "null hand")
+"""The families of contract a model has one set of weights for."""
+
+TRUMP_FEATURES = ("jack_clubs", "jack_spades", "jack_hearts", "jack_diamonds", "matadors", "trumps",
+                  "trump_ace", "trump_ten", "side_aces", "side_tens", "bare_tens", "voids", "singletons",
+                  "longest_side", "points", "forehand", "middlehand", "strength")
+NULL_FEATURES = ("risk", "sevens", "eights", "highs", "voids", "singletons", "longest", "lone_high",
+                 "points", "forehand", "middlehand")
+FEATURES = {"trump": TRUMP_FEATURES, "null": NULL_FEATURES}
+"""The names of :func:`contract_features`' values, by kind of contract."""
+
+
+def family(gt: int, hand_game: bool) -> str:
+    """The family of a contract (one of :data:`FAMILIES`)."""
+    name = "null" if gt == _NULL else "grand" if gt == _GRAND else "suit"
+    return f"{name} hand" if hand_game else name
+
+
+def _suit(hand: int, suit: int) -> int:
+    """The cards of a suit without its jack (a bit per rank, 0..7)."""
+    return (hand >> (suit * 8)) & 0xFF & ~(1 << _JACK)
+
+
+def contract_features(hand: int, gt: int, seat: int) -> np.ndarray:
+    """The features of playing ``gt`` with the ten cards ``hand`` from ``seat`` (0 forehand, 1 middlehand,
+    2 rearhand), before the skat is seen (:data:`FEATURES`)."""
+    points = mask_points(hand) / 10.0
+    position = (float(seat == 0), float(seat == 1))
+    if gt == _NULL:
+        lengths, sevens, eights, highs, lone_high = [], 0, 0, 0, 0
+        for suit in range(4):
+            cards = (hand >> (suit * 8)) & 0xFF
+            n = cards.bit_count()
+            lengths.append(n)
+            sevens += cards & 1
+            eights += cards >> 1 & 1
+            high = (cards >> 5).bit_count() + (cards >> _JACK & 1)  # J Q K A: beaten by little
+            highs += high
+            lone_high += n == 1 and not cards & 0b111
+        return np.array([null_risk(hand), sevens, eights, highs, lengths.count(0), lengths.count(1), max(lengths),
+                         lone_high, points, *position], dtype=np.float64)
+    jacks = [hand >> (s * 8 + _JACK) & 1 for s in (3, 2, 1, 0)]
+    with_, matadors = matador_count(gt, hand)
+    trump_cards = _suit(hand, gt) if gt < 4 else 0
+    trumps = sum(jacks) + trump_cards.bit_count()
+    sides = [s for s in range(4) if s != gt]
+    side_aces = side_tens = bare_tens = voids = singletons = longest = 0
+    for s in sides:
+        cards = _suit(hand, s)
+        n = cards.bit_count()
+        ace, ten = cards >> _ACE & 1, cards >> _TEN & 1
+        side_aces += ace
+        side_tens += ten
+        bare_tens += ten and not ace and n <= 2
+        voids += n == 0
+        singletons += n == 1
+        longest = max(longest, n)
+    return np.array([*jacks, matadors if with_ else -matadors, trumps, trump_cards >> _ACE & 1,
+                     trump_cards >> _TEN & 1, side_aces, side_tens, bare_tens, voids, singletons, longest, points,
+                     *position, hand_strength(hand, gt)], dtype=np.float64)
+
+
+@dataclass
+class WinModel:
+    """Logistic win probabilities per family (see the module)."""
+
+    weights: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]]
+    """family -> (mean, scale, coefficients, intercept)."""
+
+    def win_probability(self, hand: int, gt: int, hand_game: bool, seat: int) -> float:
+        """The chance that the declarer wins ``gt`` with these ten cards (hand game or after the pickup)."""
+        mean, scale, coef, intercept = self.weights[family(gt, hand_game)]
+        z = float(((contract_features(hand, gt, seat) - mean) / scale) @ coef + intercept)
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def save(self, path: str | Path) -> None:
+        """Write the weights as one ``.npz`` file."""
+        arrays = {}
+        for name, (mean, scale, coef, intercept) in self.weights.items():
+            key = name.replace(" ", "_")
+            arrays[f"{key}.mean"], arrays[f"{key}.scale"] = mean, scale
+            arrays[f"{key}.coef"], arrays[f"{key}.intercept"] = coef, np.array([intercept])
+        np.savez_compressed(path, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> WinModel:
+        """Read weights written by :meth:`save`."""
+        with np.load(path) as data:
+            weights = {}
+            for name in FAMILIES:
+                key = name.replace(" ", "_")
+                if f"{key}.coef" in data:
+                    weights[name] = (data[f"{key}.mean"], data[f"{key}.scale"], data[f"{key}.coef"],
+                                     float(data[f"{key}.intercept"][0]))
+        return cls(weights)

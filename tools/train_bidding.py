@@ -1,0 +1,142 @@
+"""Fit the learned win probabilities of contracts (skat.players.learned) on a bidding corpus and report.
+
+Reads the corpus of tools/bidding_corpus.py (JSON lines, or gzipped), splits it by deal (the last fifth
+of the deals held out), fits one logistic model per family of contract with scikit-learn (training only:
+the shipped model is numpy weights), and prints per family the held-out log loss and Brier score of the
+model against the heuristic's own estimate (skat.players.heuristic.win_probability, the prior the
+simulation bidder starts from). ``--plot`` draws the calibration curves, ``--model`` writes the weights.
+
+    python tools/train_bidding.py /work/corpus/bidding-2029.jsonl --plot calibration.png --model win.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from skat.players.heuristic import hand_strength, win_probability
+from skat.players.learned import FAMILIES, WinModel, contract_features, family
+
+_NULL = 5
+
+
+def read_corpus(path: Path) -> list[dict]:
+    """The deals of a corpus file (its header line skipped)."""
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt") as f:
+        lines = [line for line in f.read().splitlines() if line]
+    return [json.loads(line) for line in lines[1:]]
+
+
+def heuristic_probability(hand: int, gt: int, hand_game: bool) -> float:
+    """The heuristic's chance for a contract, as the simulation bidder's prior takes it."""
+    strength = hand_strength(hand, gt)
+    if gt == _NULL:
+        return win_probability(gt, strength if hand_game else max(0.0, strength - 0.6))
+    return win_probability(gt, strength if hand_game else strength + 1.0)
+
+
+def log_loss(y: np.ndarray, p: np.ndarray) -> float:
+    p = np.clip(p, 1e-6, 1 - 1e-6)
+    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("--held-out", type=float, default=0.2, help="the share of deals (the last ones) held out")
+    parser.add_argument("--plot", type=Path, default=None, help="write the calibration curves (PNG)")
+    parser.add_argument("--model", type=Path, default=None, help="write the fitted weights (.npz)")
+    parser.add_argument("--json", type=Path, default=None, help="write the report as JSON")
+    args = parser.parse_args(argv)
+    from sklearn.linear_model import LogisticRegression
+
+    deals = read_corpus(args.corpus)
+    if len(deals) < 10:
+        print(f"train_bidding: {len(deals)} deals are too few to fit and test on", file=sys.stderr)
+        return 2
+    cut = sorted(d["deal"] for d in deals)[int(len(deals) * (1 - args.held_out))]
+    rows: dict[str, dict[str, list]] = defaultdict(lambda: {"x": [], "y": [], "h": [], "test": []})
+    for deal in deals:
+        for c in deal["contracts"]:
+            r = rows[family(c["gt"], c["hand_game"])]
+            r["x"].append(contract_features(c["hand"], c["gt"], c["seat"]))
+            r["y"].append(float(c["won"]))
+            r["h"].append(heuristic_probability(c["hand"], c["gt"], c["hand_game"]))
+            r["test"].append(deal["deal"] >= cut)
+    report: dict[str, dict] = {}
+    weights = {}
+    curves = {}
+    for name in FAMILIES:
+        if name not in rows:
+            continue
+        x, y = np.array(rows[name]["x"]), np.array(rows[name]["y"])
+        h, test = np.array(rows[name]["h"]), np.array(rows[name]["test"])
+        train = ~test
+        if train.sum() < 20 or test.sum() < 10 or len(set(y[train])) < 2:
+            report[name] = {"contracts": int(len(y)), "skipped": "too few to fit"}
+            continue
+        mean, scale = x[train].mean(axis=0), x[train].std(axis=0)
+        scale[scale == 0] = 1.0
+        fit = LogisticRegression(C=1.0, max_iter=2000).fit((x[train] - mean) / scale, y[train])
+        p = fit.predict_proba((x[test] - mean) / scale)[:, 1]
+        weights[name] = (mean, scale, fit.coef_[0], float(fit.intercept_[0]))
+        report[name] = {"contracts": int(len(y)), "train": int(train.sum()), "test": int(test.sum()),
+                        "won": round(float(y.mean()), 3), "log_loss": round(log_loss(y[test], p), 4),
+                        "heuristic_log_loss": round(log_loss(y[test], h[test]), 4),
+                        "brier": round(float(np.mean((p - y[test]) ** 2)), 4),
+                        "heuristic_brier": round(float(np.mean((h[test] - y[test]) ** 2)), 4)}
+        curves[name] = (y[test], p, h[test])
+    print(f"{len(deals)} deals ({sum(len(d['contracts']) for d in deals)} contracts); deals from {cut} held out")
+    print(f"{'family':12s} {'contracts':>9s} {'won':>6s} {'log loss':>9s} {'heuristic':>9s} {'Brier':>7s} "
+          f"{'heuristic':>9s}")
+    for name, r in report.items():
+        if "skipped" in r:
+            print(f"{name:12s} {r['contracts']:9d}  {r['skipped']}")
+            continue
+        print(f"{name:12s} {r['contracts']:9d} {r['won']:6.1%} {r['log_loss']:9.4f} {r['heuristic_log_loss']:9.4f} "
+              f"{r['brier']:7.4f} {r['heuristic_brier']:9.4f}")
+    if args.model:
+        WinModel(weights).save(args.model)
+        print(f"model written to {args.model} ({args.model.stat().st_size} bytes)")
+    if args.plot and curves:
+        plot_calibration(curves, args.plot)
+        print(f"calibration curves written to {args.plot}")
+    if args.json:
+        args.json.write_text(json.dumps({"deals": len(deals), "held_out_from": cut, "families": report}, indent=1))
+    return 0
+
+
+def plot_calibration(curves: dict, path: Path, bins: int = 10) -> None:
+    """Observed win rate against predicted chance, in ``bins`` bins, per family (model and heuristic)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 3, figsize=(12, 8), sharex=True, sharey=True)
+    for ax, (name, (y, p, h)) in zip(axes.flat, curves.items()):
+        for probs, label, style in ((p, "learned", "o-"), (h, "heuristic", "s--")):
+            edges = np.linspace(0, 1, bins + 1)
+            which = np.clip(np.digitize(probs, edges) - 1, 0, bins - 1)
+            xs = [probs[which == b].mean() for b in range(bins) if (which == b).sum() >= 5]
+            ys = [y[which == b].mean() for b in range(bins) if (which == b).sum() >= 5]
+            ax.plot(xs, ys, style, label=label)
+        ax.plot([0, 1], [0, 1], ":", color="grey")
+        ax.set_title(f"{name} ({len(y)} held out)")
+        ax.set_xlabel("predicted chance to win")
+        ax.set_ylabel("won")
+        ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
