@@ -10,16 +10,28 @@ second. ``tools/train_bidding.py`` fits it and writes its report.
 
 from __future__ import annotations
 
+import functools
+import random
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from skat.cards import mask_points
-from skat.players.heuristic import hand_strength, null_risk
+from skat.deal.game import SeatView
+from skat.players.bidding import ContractEstimate, SimulationBidder
+from skat.players.corpus import candidate_contracts
+from skat.players.heuristic import expected_score, game_value, hand_strength, null_risk
+from skat.players.levels import make_level
+from skat.players.pimc import PIMCPlayer
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType
 from skat.rules.value import matador_count
 
-__all__ = ["FAMILIES", "family", "contract_features", "WinModel", "FEATURES"]
+__all__ = ["FAMILIES", "family", "contract_features", "WinModel", "FEATURES", "LearnedBidder", "shipped_model",
+           "strong_learned"]
 
 _NULL = 5
 _GRAND = 4
@@ -119,3 +131,46 @@ class WinModel:
                     weights[name] = (data[f"{key}.mean"], data[f"{key}.scale"], data[f"{key}.coef"],
                                      float(data[f"{key}.intercept"][0]))
         return cls(weights)
+
+
+MODEL_FILE = "win_model.npz"
+"""The shipped model's file in ``skat/data`` (``tools/train_bidding.py --model``)."""
+
+
+@functools.cache
+def shipped_model() -> WinModel:
+    """The model that ships with the package."""
+    with resources.as_file(resources.files("skat") / "data" / MODEL_FILE) as path:
+        return WinModel.load(path)
+
+
+class LearnedBidder(SimulationBidder):
+    """Bidding and the choice of hand game or pickup by the learned chances of each candidate contract
+    (the contracts :func:`skat.players.corpus.candidate_contracts` plays out); the discard and the
+    declaration after a pickup stay with the simulation (:class:`skat.players.bidding.SimulationBidder`).
+    A contract's value is counted with the matadors of the ten cards."""
+
+    def __init__(self, rng: random.Random, model: WinModel | None = None, **options: Any) -> None:
+        super().__init__(rng, **options)
+        self.model = model or shipped_model()
+
+    def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
+        hand, seat = view.hand.mask, view.seat
+        out: list[ContractEstimate] = []
+        for gt, hand_game in candidate_contracts(hand):
+            if family(gt, hand_game) not in self.model.weights:
+                continue
+            p = self.model.win_probability(hand, gt, hand_game, seat)
+            contract = Contract(GameType(gt), hand=hand_game)
+            value = game_value(contract, hand)
+            out.append(ContractEstimate(contract, p, value, expected_score(p, value)))
+        return out
+
+
+def strong_learned(seed: int | None = None) -> PIMCPlayer:
+    """``strong``'s card play with :class:`LearnedBidder` (for the arena: ``skat.players.learned:strong_learned``)."""
+    player = make_level("strong", seed)
+    player.bidder = LearnedBidder(player.rng, worlds=player.bidder.worlds, time_budget=player.bidder.time_budget,
+                                  max_time=player.bidder.max_time)
+    player.name = "strong-learned"
+    return player
