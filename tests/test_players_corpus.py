@@ -65,6 +65,12 @@ def test_the_tool_writes_resumes_and_refuses_another_corpus(tmp_path, capsys):
     assert "2 deals in" in capsys.readouterr().out and len(out.read_text().splitlines()) == 4
     assert bidding_corpus.main([*args[:2], "--seed", "6", *args[4:]]) == 2  # another corpus in the same file
     assert "another match" in capsys.readouterr().err
+    assert bidding_corpus.main([*args, "--pack"]) == 0  # the file to commit
+    packed = out.with_name(out.name + ".gz")
+    kept = out.read_text()
+    out.unlink()
+    assert bidding_corpus.main([*args[:1], "4", *args[2:]]) == 0  # goes on from the packed corpus
+    assert "unpacked" in capsys.readouterr().out and out.read_text().startswith(kept) and packed.exists()
 
 
 @pytest.mark.parametrize("argv", [["--deals", "0", "--out", "x"], ["--deals", "1"]])

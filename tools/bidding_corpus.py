@@ -10,11 +10,15 @@ of the players).
     nice -n 19 python tools/bidding_corpus.py --deals 20000 --workers 2 \\
         --out bench/data/corpus/bidding-2029.jsonl                                  # stop and resume at will
     python tools/bidding_corpus.py --deals 20000 --ray auto --out ...               # on a Ray cluster
+
+The committed corpus is ``bench/data/corpus/bidding-2029.jsonl.gz`` (``--pack`` writes it); run with
+``--out bench/data/corpus/bidding-2029.jsonl`` to go on from it.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 import time
@@ -49,14 +53,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ruleset", default="isko2018")
     parser.add_argument("--out", required=True, help="the corpus file (JSON lines; resumed when it exists)")
     parser.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
+    parser.add_argument("--pack", action="store_true",
+                        help="also write the corpus gzipped beside it (OUT.gz: the file to commit; a later run "
+                             "with the same --out and no OUT goes on from it)")
     parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run as Ray tasks (local, auto or an address)")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     config = CorpusConfig(deals=args.deals, seed=args.seed, card_player=args.card_player, ruleset=args.ruleset)
+    out = Path(args.out)
+    packed = out.with_name(out.name + ".gz")
+    if not out.exists() and packed.exists():  # the committed corpus: go on from it
+        out.write_bytes(gzip.decompress(packed.read_bytes()))
+        print(f"unpacked {packed} to {out}", flush=True)
     try:
         arena_player(config.card_player, 0)
-        saved = Checkpoint(Path(args.out), config)
+        saved = Checkpoint(out, config)
     except ValueError as exc:
         print(f"bidding_corpus: {exc}", file=sys.stderr)
         return 2
@@ -75,6 +87,9 @@ def main(argv: list[str] | None = None) -> int:
     mode = run_deals(config, todo, finished, work=corpus_deals, workers=args.workers, ray_address=args.ray)
     print(f"played {len(todo)} deals in {time.perf_counter() - started:.0f} s ({mode})")
     print(summary([saved.deals[d] for d in sorted(saved.deals)]))
+    if args.pack:
+        packed.write_bytes(gzip.compress(out.read_bytes(), 9, mtime=0))
+        print(f"packed to {packed} ({packed.stat().st_size} bytes)")
     print(json.dumps({"deals": len(saved.deals), "file": args.out, "seed": config.seed,
                       "card_player": config.card_player}))
     return 0
