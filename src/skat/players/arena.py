@@ -619,21 +619,24 @@ def format_summary(summary: dict[str, Any]) -> str:
              f"seed {summary['seed']}, {summary.get('wall_s', 0):.1f} s"]
     if summary.get("resumed_deals"):
         lines[0] += f" ({summary['resumed_deals']} deals taken from the checkpoint)"
-    header = f"{'player':<14}{'SF/game':>9}{'declares':>10}{'decl. won':>11}{'ms/decision':>13}{'illegal':>9}"
+    width = max(14, *(len(name) + 2 for name in summary["per_player"]))  # a bot of one's own has a long name
+    header = f"{'player':<{width}}{'SF/game':>9}{'declares':>10}{'decl. won':>11}{'ms/decision':>13}{'illegal':>9}"
     lines.append(header)
     for name, p in summary["per_player"].items():
         win = "-" if p["declarer_win_rate"] is None else f"{100 * p['declarer_win_rate']:.1f}%"
-        lines.append(f"{name:<14}{p['sf_per_game']:>9.1f}{100 * p['declare_rate']:>9.1f}%{win:>11}"
+        lines.append(f"{name:<{width}}{p['sf_per_game']:>9.1f}{100 * p['declare_rate']:>9.1f}%{win:>11}"
                      f"{p['avg_decision_ms']:>13.2f}{p['illegal_actions']:>9}")
     a, b = summary["players"]
+    solo = max(24, len(a) + 7, len(b) + 7)
     lines.append(f"difference {a} - {b}: {d['mean']:+.2f} SF points per game, "
                  f"95% CI [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] (sd {d['sd']:.1f} per deal)")
     lines.append(f"illegal actions: {summary['illegal_actions']}, passed in: {summary['passed_in']} games")
     if summary.get("by_role"):
         lines.append(f"where the difference comes from (the same seat of a deal: {a} alone vs {b} alone):")
-        lines.append(f"  {a + ' ' + 'solo':<24}{b + ' ' + 'solo':<24}{'cases':>7}{'diff/case':>11}{'share':>9}")
+        lines.append(f"  {a + ' solo':<{solo}}{b + ' solo':<{solo}}{'cases':>7}{'diff/case':>11}{'share':>9}")
         for r in summary["by_role"]:
-            lines.append(f"  {r['a']:<24}{r['b']:<24}{r['cases']:>7}{r['mean_difference']:>+11.1f}{r['share']:>+9.2f}")
+            lines.append(f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}"
+                         f"{r['share']:>+9.2f}")
     return "\n".join(lines)
 
 
