@@ -104,4 +104,7 @@ def test_features_describe_the_contract_the_model_predicts_and_round_trips(tmp_p
         p = loaded.win_probability(strong, int(GameType.CLUBS), False, 0)
         weak = loaded.win_probability(mask("DJ C7 C8 C9 H7 H8 S7 S8 D7 D8"), int(GameType.CLUBS), False, 0)
         assert 0 < weak < p < 1
+        assert loaded.expected_sf(strong, int(GameType.CLUBS), False, 0) > loaded.expected_sf(
+            mask("DJ C7 C8 C9 H7 H8 S7 S8 D7 D8"), int(GameType.CLUBS), False, 0)
+    assert all("sf_rmse_score_model" in r for r in fitted)
     assert "log loss" in capsys.readouterr().out

@@ -20,8 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from skat.players.heuristic import hand_strength, win_probability
+from skat.players.heuristic import game_value, hand_strength, win_probability
 from skat.players.learned import FAMILIES, WinModel, contract_features, family
+from skat.rules.contract import Contract
+from skat.rules.ranking import GameType
 
 _NULL = 5
 
@@ -42,6 +44,16 @@ def heuristic_probability(hand: int, gt: int, hand_game: bool) -> float:
     return win_probability(gt, strength if hand_game else strength + 1.0)
 
 
+def expected_scores(p: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """:func:`skat.players.heuristic.expected_score` of arrays."""
+    return p * (value + 50) - (1 - p) * (2 * value + 50)
+
+
+def rmse(predicted: np.ndarray, played: np.ndarray) -> float:
+    """Root mean square error of expected scores against the scores played."""
+    return round(float(np.sqrt(np.mean((predicted - played) ** 2))), 2)
+
+
 def log_loss(y: np.ndarray, p: np.ndarray) -> float:
     p = np.clip(p, 1e-6, 1 - 1e-6)
     return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
@@ -55,14 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=Path, default=None, help="write the fitted weights (.npz)")
     parser.add_argument("--json", type=Path, default=None, help="write the report as JSON")
     args = parser.parse_args(argv)
-    from sklearn.linear_model import LogisticRegression
+    from sklearn.linear_model import LogisticRegression, Ridge
 
     deals = read_corpus(args.corpus)
     if len(deals) < 10:
         print(f"train_bidding: {len(deals)} deals are too few to fit and test on", file=sys.stderr)
         return 2
     cut = sorted(d["deal"] for d in deals)[int(len(deals) * (1 - args.held_out))]
-    rows: dict[str, dict[str, list]] = defaultdict(lambda: {"x": [], "y": [], "h": [], "test": []})
+    rows: dict[str, dict[str, list]] = defaultdict(lambda: {"x": [], "y": [], "h": [], "test": [], "sf": [],
+                                                            "value": []})
     for deal in deals:
         for c in deal["contracts"]:
             r = rows[family(c["gt"], c["hand_game"])]
@@ -70,8 +83,10 @@ def main(argv: list[str] | None = None) -> int:
             r["y"].append(float(c["won"]))
             r["h"].append(heuristic_probability(c["hand"], c["gt"], c["hand_game"]))
             r["test"].append(deal["deal"] >= cut)
+            r["sf"].append(float(c["sf"]))
+            r["value"].append(float(game_value(Contract(GameType(c["gt"]), hand=c["hand_game"]), c["hand"])))
     report: dict[str, dict] = {}
-    weights = {}
+    weights, scores = {}, {}
     curves = {}
     for name in FAMILIES:
         if name not in rows:
@@ -84,14 +99,23 @@ def main(argv: list[str] | None = None) -> int:
             continue
         mean, scale = x[train].mean(axis=0), x[train].std(axis=0)
         scale[scale == 0] = 1.0
-        fit = LogisticRegression(C=1.0, max_iter=2000).fit((x[train] - mean) / scale, y[train])
-        p = fit.predict_proba((x[test] - mean) / scale)[:, 1]
+        z = (x - mean) / scale
+        fit = LogisticRegression(C=1.0, max_iter=2000).fit(z[train], y[train])
+        p = fit.predict_proba(z[test])[:, 1]
         weights[name] = (mean, scale, fit.coef_[0], float(fit.intercept_[0]))
+        sf, value = np.array(rows[name]["sf"]), np.array(rows[name]["value"])
+        ridge = Ridge(alpha=1.0).fit(z[train], sf[train])
+        scores[name] = (mean, scale, ridge.coef_, float(ridge.intercept_))
+
         report[name] = {"contracts": int(len(y)), "train": int(train.sum()), "test": int(test.sum()),
                         "won": round(float(y.mean()), 3), "log_loss": round(log_loss(y[test], p), 4),
                         "heuristic_log_loss": round(log_loss(y[test], h[test]), 4),
                         "brier": round(float(np.mean((p - y[test]) ** 2)), 4),
-                        "heuristic_brier": round(float(np.mean((h[test] - y[test]) ** 2)), 4)}
+                        "heuristic_brier": round(float(np.mean((h[test] - y[test]) ** 2)), 4),
+                        "sf_rmse_heuristic": rmse(expected_scores(h[test], value[test]), sf[test]),
+                        "sf_rmse_learned_p": rmse(expected_scores(p, value[test]), sf[test]),
+                        "sf_rmse_score_model": rmse(ridge.predict(z[test]), sf[test]),
+                        "sf_mean": round(float(sf[test].mean()), 1)}
         curves[name] = (y[test], p, h[test])
     print(f"{len(deals)} deals ({sum(len(d['contracts']) for d in deals)} contracts); deals from {cut} held out")
     print(f"{'family':12s} {'contracts':>9s} {'won':>6s} {'log loss':>9s} {'heuristic':>9s} {'Brier':>7s} "
@@ -102,8 +126,14 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"{name:12s} {r['contracts']:9d} {r['won']:6.1%} {r['log_loss']:9.4f} {r['heuristic_log_loss']:9.4f} "
               f"{r['brier']:7.4f} {r['heuristic_brier']:9.4f}")
+    print("expected Seeger-Fabian score, held out (root mean square error against the score played; the "
+          "heuristic's and the learned chance with the value of the ten cards, and the score model):")
+    for name, r in report.items():
+        if "skipped" not in r:
+            print(f"  {name:12s} mean {r['sf_mean']:+7.1f}: heuristic {r['sf_rmse_heuristic']:6.1f}, learned chance "
+                  f"{r['sf_rmse_learned_p']:6.1f}, score model {r['sf_rmse_score_model']:6.1f}")
     if args.model:
-        WinModel(weights).save(args.model)
+        WinModel(weights, scores).save(args.model)
         print(f"model written to {args.model} ({args.model.stat().st_size} bytes)")
     if args.plot and curves:
         plot_calibration(curves, args.plot)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -98,39 +98,57 @@ def contract_features(hand: int, gt: int, seat: int) -> np.ndarray:
                      *position, hand_strength(hand, gt)], dtype=np.float64)
 
 
+Linear = tuple[np.ndarray, np.ndarray, np.ndarray, float]
+"""(mean, scale, coefficients, intercept) of a model on standardized features."""
+
+
 @dataclass
 class WinModel:
-    """Logistic win probabilities per family (see the module)."""
+    """Logistic win probabilities per family, and optionally a linear expected Seeger-Fabian score (see the
+    module)."""
 
-    weights: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, float]]
-    """family -> (mean, scale, coefficients, intercept)."""
+    weights: dict[str, Linear]
+    """family -> the logistic model of winning."""
+    scores: dict[str, Linear] = field(default_factory=dict)
+    """family -> the linear model of the declarer's Seeger-Fabian score (at a bid the game's value covers)."""
 
     def win_probability(self, hand: int, gt: int, hand_game: bool, seat: int) -> float:
         """The chance that the declarer wins ``gt`` with these ten cards (hand game or after the pickup)."""
-        mean, scale, coef, intercept = self.weights[family(gt, hand_game)]
-        z = float(((contract_features(hand, gt, seat) - mean) / scale) @ coef + intercept)
+        z = _linear(self.weights[family(gt, hand_game)], contract_features(hand, gt, seat))
         return 1.0 / (1.0 + np.exp(-z))
+
+    def expected_sf(self, hand: int, gt: int, hand_game: bool, seat: int) -> float | None:
+        """The declarer's expected Seeger-Fabian score, or None without a score model for the family."""
+        model = self.scores.get(family(gt, hand_game))
+        return None if model is None else _linear(model, contract_features(hand, gt, seat))
 
     def save(self, path: str | Path) -> None:
         """Write the weights as one ``.npz`` file."""
         arrays = {}
-        for name, (mean, scale, coef, intercept) in self.weights.items():
-            key = name.replace(" ", "_")
-            arrays[f"{key}.mean"], arrays[f"{key}.scale"] = mean, scale
-            arrays[f"{key}.coef"], arrays[f"{key}.intercept"] = coef, np.array([intercept])
+        for prefix, models in (("", self.weights), ("score.", self.scores)):
+            for name, (mean, scale, coef, intercept) in models.items():
+                key = prefix + name.replace(" ", "_")
+                arrays[f"{key}.mean"], arrays[f"{key}.scale"] = mean, scale
+                arrays[f"{key}.coef"], arrays[f"{key}.intercept"] = coef, np.array([intercept])
         np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> WinModel:
         """Read weights written by :meth:`save`."""
+        found: dict[str, dict[str, Linear]] = {"": {}, "score.": {}}
         with np.load(path) as data:
-            weights = {}
-            for name in FAMILIES:
-                key = name.replace(" ", "_")
-                if f"{key}.coef" in data:
-                    weights[name] = (data[f"{key}.mean"], data[f"{key}.scale"], data[f"{key}.coef"],
-                                     float(data[f"{key}.intercept"][0]))
-        return cls(weights)
+            for prefix, models in found.items():
+                for name in FAMILIES:
+                    key = prefix + name.replace(" ", "_")
+                    if f"{key}.coef" in data:
+                        models[name] = (data[f"{key}.mean"], data[f"{key}.scale"], data[f"{key}.coef"],
+                                        float(data[f"{key}.intercept"][0]))
+        return cls(found[""], found["score."])
+
+
+def _linear(model: Linear, x: np.ndarray) -> float:
+    mean, scale, coef, intercept = model
+    return float(((x - mean) / scale) @ coef + intercept)
 
 
 MODEL_FILE = "win_model.npz"
@@ -150,9 +168,12 @@ class LearnedBidder(SimulationBidder):
     declaration after a pickup stay with the simulation (:class:`skat.players.bidding.SimulationBidder`).
     A contract's value is counted with the matadors of the ten cards."""
 
-    def __init__(self, rng: random.Random, model: WinModel | None = None, **options: Any) -> None:
+    def __init__(self, rng: random.Random, model: WinModel | None = None, *, use_scores: bool = False,
+                 **options: Any) -> None:
         super().__init__(rng, **options)
         self.model = model or shipped_model()
+        self.use_scores = use_scores
+        """Take the score model's expected score (else ``p (value + 50) - (1 - p) (2 value + 50)``)."""
 
     def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
         hand, seat = view.hand.mask, view.seat
@@ -163,7 +184,8 @@ class LearnedBidder(SimulationBidder):
             p = self.model.win_probability(hand, gt, hand_game, seat)
             contract = Contract(GameType(gt), hand=hand_game)
             value = game_value(contract, hand)
-            out.append(ContractEstimate(contract, p, value, expected_score(p, value)))
+            score = self.model.expected_sf(hand, gt, hand_game, seat) if self.use_scores else None
+            out.append(ContractEstimate(contract, p, value, expected_score(p, value) if score is None else score))
         return out
 
 
