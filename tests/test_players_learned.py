@@ -5,10 +5,23 @@ from __future__ import annotations
 import random
 import time
 
+import numpy as np
+
 from skat.cards import Card
 from skat.deal.game import Game
-from skat.players.learned import FAMILIES, LearnedBidder, shipped_model, strong_learned
+from skat.players.learned import (
+    FAMILIES,
+    SKAT_FAMILIES,
+    LearnedBidder,
+    WinModel,
+    bids_heard,
+    contract_features,
+    shipped_model,
+    skat_features,
+    strong_learned,
+)
 from skat.players.pimc import PIMCPlayer
+from skat.rules.actions import Bid, Discard, Hold, Pass, PickUp
 from skat.rules.ranking import GameType
 
 
@@ -25,7 +38,7 @@ def test_the_shipped_model_loads_quickly_with_every_family():
     started = time.perf_counter()
     model = shipped_model()
     assert time.perf_counter() - started < 1.0  # a small file (the goal: well under a second)
-    assert set(model.weights) == set(FAMILIES)
+    assert set(model.weights) == set(FAMILIES + SKAT_FAMILIES)
     strong = model.win_probability(mask(STRONG), int(GameType.CLUBS), False, 0)
     weaker = model.win_probability(mask("CJ C7 C8 CK HA H7 S8 S9 D7 D8"), int(GameType.CLUBS), False, 0)
     assert 0 < weaker < strong < 1
@@ -58,3 +71,68 @@ def test_a_player_with_the_learned_bidder_makes_only_legal_decisions():
             assert action in view.legal_actions
             game.apply(action, game.to_move)
     assert strong_learned(1).name == "strong-learned" and isinstance(strong_learned(1).bidder, LearnedBidder)
+
+
+def test_the_bids_heard_are_the_highest_an_opponent_made_or_held():
+    game = Game(hands=[STRONG, "DJ C9 C8 C7 HK HQ H9 SK SQ S9", "DA DT DK DQ D9 D8 D7 H8 H7 ST"], skat="S8 S7")
+    assert bids_heard(game.view(2)) == 0
+    game.apply(Bid(18), 1)
+    game.apply(Hold(), 0)
+    game.apply(Bid(20), 1)
+    assert bids_heard(game.view(0)) == 20  # middlehand's bid
+    assert bids_heard(game.view(1)) == 18  # forehand held 18
+    game.apply(Pass(), 0)
+    assert bids_heard(game.view(2)) == 20  # both are opponents of rearhand
+    x = contract_features(mask(STRONG), int(GameType.CLUBS), 2, 20)
+    assert list(x[-2:]) == [20 / 24, 1.0] and list(contract_features(mask(STRONG), 0, 2)[-2:]) == [0.0, 0.0]
+
+
+def test_estimates_follow_the_bids_heard_unless_told_to_ignore_them():
+    hand = mask("CJ C7 C8 CK CA H7 HA S8 S9 D7")
+    model = shipped_model()
+    clubs_gt = int(GameType.CLUBS)
+    assert model.win_probability(hand, clubs_gt, False, 2, 30) != model.win_probability(hand, clubs_gt, False, 2, 0)
+    game = Game(hands=["DJ C9 HT D8 HK HQ H9 SK SQ SA", "SJ HJ DA DT DK DQ D9 H8 ST CQ",
+                       "CJ C7 C8 CK CA H7 HA S8 S9 D7"], skat="S7 CT")
+    game.apply(Bid(18), 1)
+    game.apply(Hold(), 0)
+    game.apply(Bid(30), 1)
+    game.apply(Pass(), 0)
+    heard, deaf = LearnedBidder(random.Random(0)), LearnedBidder(random.Random(0), use_heard=False)
+    clubs = [e for e in heard.estimates(game.view(2)) if e.contract.game_type == GameType.CLUBS]
+    quiet = [e for e in deaf.estimates(game.view(2)) if e.contract.game_type == GameType.CLUBS]
+    assert clubs and quiet and [e.p for e in clubs] != [e.p for e in quiet]
+    assert quiet[0].p == model.win_probability(hand, clubs_gt, quiet[0].contract.hand, 2, 0)
+
+
+def test_a_model_fitted_on_fewer_features_reads_only_the_leading_ones():
+    x = contract_features(mask(STRONG), int(GameType.CLUBS), 0, 27)
+    n = len(x) - 2
+    rng = np.random.default_rng(1)
+    coef = rng.normal(size=n)
+    model = WinModel({"suit": (np.zeros(n), np.ones(n), coef, 0.5)})
+    z = float(x[:n] @ coef + 0.5)
+    assert abs(model.win_probability(mask(STRONG), int(GameType.CLUBS), False, 0, 27) - 1 / (1 + np.exp(-z))) < 1e-12
+
+
+def test_after_the_pickup_the_model_discards_and_declares_a_game_that_reaches_the_bid():
+    bidder = LearnedBidder(random.Random(0))
+    twelve = mask(STRONG + " S8 S7")
+    score, discard, contract = bidder.skat_choice(twelve, 0, 18)
+    assert discard.bit_count() == 2 and discard & twelve == discard
+    assert contract.game_type in (GameType.CLUBS, GameType.GRAND) and score > 0
+    assert len(skat_features(twelve & ~discard, discard, int(contract.game_type), 0)) == len(
+        contract_features(twelve, 0, 0)) + 1
+    # a bid that only grand reaches (clubs with 3 is worth 48): grand, or a loss counted as overbid
+    score60, _, high = bidder.skat_choice(twelve, 0, 60)
+    assert high.game_type == GameType.GRAND or score60 < 0
+    game = Game(hands=[STRONG, "DJ C9 C8 C7 HK HQ H9 SK SQ S9", "DA DT DK DQ D9 D8 D7 H8 H7 ST"], skat="S8 S7")
+    game.apply(Pass(), 1)
+    game.apply(Pass(), 2)
+    game.apply(Bid(18), 0)
+    game.apply(PickUp(), 0)
+    action = bidder.discard(game.view(0))
+    assert isinstance(action, Discard) and action in game.view(0).legal_actions
+    game.apply(action, 0)
+    declared = bidder.decide(game.view(0), None)
+    assert declared in game.view(0).legal_actions and declared.contract.game_type in (GameType.CLUBS, GameType.GRAND)

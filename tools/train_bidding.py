@@ -20,12 +20,25 @@ from pathlib import Path
 
 import numpy as np
 
-from skat.players.heuristic import game_value, hand_strength, win_probability
-from skat.players.learned import FAMILIES, WinModel, contract_features, family
+from skat.players.arena import new_game
+from skat.players.heuristic import HeuristicPlayer, game_value, hand_strength, win_probability
+from skat.players.learned import (
+    FAMILIES,
+    SKAT_FAMILIES,
+    WinModel,
+    contract_features,
+    family,
+    skat_family,
+    skat_features,
+)
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
+from skat.rules.rulesets import get_ruleset
 
 _NULL = 5
+HEURISTIC = HeuristicPlayer(0)
+BIDDING_FEATURES = 2
+"""contract_features' last values: the bids heard (left out with --no-heard)."""
 
 
 def read_corpus(path: Path) -> list[dict]:
@@ -42,6 +55,24 @@ def heuristic_probability(hand: int, gt: int, hand_game: bool) -> float:
     if gt == _NULL:
         return win_probability(gt, strength if hand_game else max(0.0, strength - 0.6))
     return win_probability(gt, strength if hand_game else strength + 1.0)
+
+
+def opponents_heard(deal_seed: int, ruleset: str = "isko2018") -> list[int]:
+    """Per seat, the bid its opponents would have gone to: the higher of their heuristic bid limits (the
+    corpus's auctions are all passes, so this is what contract_features' ``heard`` is fitted on)."""
+    game = new_game(deal_seed, get_ruleset(ruleset))
+    limits = [HEURISTIC.bid_limit(game.view(seat).hand.mask) for seat in range(3)]
+    return [max(limits[s] for s in range(3) if s != seat) for seat in range(3)]
+
+
+def _row(rows: dict[str, list], x: np.ndarray, contract: dict, test: bool, heuristic: float, value: int) -> None:
+    """Add one played contract to a family's rows."""
+    rows["x"].append(x)
+    rows["y"].append(float(contract["won"]))
+    rows["h"].append(heuristic)
+    rows["test"].append(test)
+    rows["sf"].append(float(contract["sf"]))
+    rows["value"].append(float(value))
 
 
 def expected_scores(p: np.ndarray, value: np.ndarray) -> np.ndarray:
@@ -66,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, default=None, help="write the calibration curves (PNG)")
     parser.add_argument("--model", type=Path, default=None, help="write the fitted weights (.npz)")
     parser.add_argument("--json", type=Path, default=None, help="write the report as JSON")
+    parser.add_argument("--no-heard", action="store_true", help="fit without the bids heard (an ablation)")
     args = parser.parse_args(argv)
     from sklearn.linear_model import LogisticRegression, Ridge
 
@@ -77,18 +109,22 @@ def main(argv: list[str] | None = None) -> int:
     rows: dict[str, dict[str, list]] = defaultdict(lambda: {"x": [], "y": [], "h": [], "test": [], "sf": [],
                                                             "value": []})
     for deal in deals:
+        heard = opponents_heard(deal["seed"])
+        test = deal["deal"] >= cut
         for c in deal["contracts"]:
-            r = rows[family(c["gt"], c["hand_game"])]
-            r["x"].append(contract_features(c["hand"], c["gt"], c["seat"]))
-            r["y"].append(float(c["won"]))
-            r["h"].append(heuristic_probability(c["hand"], c["gt"], c["hand_game"]))
-            r["test"].append(deal["deal"] >= cut)
-            r["sf"].append(float(c["sf"]))
-            r["value"].append(float(game_value(Contract(GameType(c["gt"]), hand=c["hand_game"]), c["hand"])))
+            gt, seat, hand = c["gt"], c["seat"], c["hand"]
+            x = contract_features(hand, gt, seat, heard[seat])
+            _row(rows[family(gt, c["hand_game"])], x[:-BIDDING_FEATURES] if args.no_heard else x, c, test,
+                 heuristic_probability(hand, gt, c["hand_game"]),
+                 game_value(Contract(GameType(gt), hand=c["hand_game"]), hand))
+            if not c["hand_game"]:  # the same game judged after the pickup, on the ten cards kept
+                kept = (hand | c["skat"]) & ~c["discard"]
+                _row(rows[skat_family(gt)], skat_features(kept, c["discard"], gt, seat, heard[seat]), c, test,
+                     heuristic_probability(kept, gt, True), game_value(Contract(GameType(gt)), hand | c["skat"]))
     report: dict[str, dict] = {}
     weights, scores = {}, {}
     curves = {}
-    for name in FAMILIES:
+    for name in FAMILIES + SKAT_FAMILIES:
         if name not in rows:
             continue
         x, y = np.array(rows[name]["x"]), np.array(rows[name]["y"])
@@ -150,7 +186,8 @@ def plot_calibration(curves: dict, path: Path, bins: int = 10) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 3, figsize=(12, 8), sharex=True, sharey=True)
+    rows = -(-len(curves) // 3)
+    fig, axes = plt.subplots(rows, 3, figsize=(12, 4 * rows), sharex=True, sharey=True, squeeze=False)
     for ax, (name, (y, p, h)) in zip(axes.flat, curves.items()):
         for probs, label, style in ((p, "learned", "o-"), (h, "heuristic", "s--")):
             edges = np.linspace(0, 1, bins + 1)
@@ -159,10 +196,12 @@ def plot_calibration(curves: dict, path: Path, bins: int = 10) -> None:
             ys = [y[which == b].mean() for b in range(bins) if (which == b).sum() >= 5]
             ax.plot(xs, ys, style, label=label)
         ax.plot([0, 1], [0, 1], ":", color="grey")
-        ax.set_title(f"{name} ({len(y)} held out)")
+        ax.set_title(f"{name} ({len(y)} held out)" + (": after the pickup" if name.endswith("skat") else ""))
         ax.set_xlabel("predicted chance to win")
         ax.set_ylabel("won")
         ax.legend(loc="upper left")
+    for ax in list(axes.flat)[len(curves):]:
+        ax.set_visible(False)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
