@@ -1,15 +1,25 @@
 """Strength and speed of the computer players (not a test; prints figures).
 
-    python bench/players.py                       # defaults below, all local cores
-    python bench/players.py --random-deals 300 --strong-deals 2000 --timing-deals 20
-    python bench/players.py --random-deals 0 --timing-deals 0 --checkpoint strong.jsonl   # stop and resume
+    python bench/players.py                                   # every match below, 1,000 deals each
+    python bench/players.py --matches strong-medium --deals 300
+    python bench/players.py --deals 1000 --data bench/data/arena  # the committed matches: resumes them
+    python bench/players.py --matches none --timing-deals 20      # decision times only
 
-1. ``heuristic`` vs ``random``: duplicate arena, SF points per game with the 95 % CI.
-2. ``strong`` vs ``heuristic`` (the goal: >= +10 SF points per game, CI above zero, >= 2,000 deals).
-3. Decision time of ``strong`` on one core: median and p95 per card, and per bidding/skat
-   decision, against the anchor ``heuristic`` measured in the same run (ratio); the solver's
-   one-time load in a fresh process is reported apart.
-The last line is JSON with every figure.
+Matches (duplicate arena, ISKO rules, Seeger-Fabian points per game with the 95 % CI; the goals of
+issue 16 beside them):
+
+* ``strong-medium`` (seed 2031): at least +8, the lower bound above +4; ``strong`` declares 25-35 %.
+* ``strong-heuristic`` (2032): at least +25.
+* ``medium-easy`` (2033): the levels apart.
+* ``heuristic-random`` (2034): the floor.
+* ``ablation-bidding`` (2035): ``strong`` against itself with the earlier bidding by simulation
+  (:mod:`skat.players.ablation`): what the learned bidding alone is worth.
+
+With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
+checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
+``--duel CORPUS`` adds the bidding ablation on the corpus (skat.players.duel: each part of the learned
+bidder alone, card play fixed). Decision times of ``strong`` are CPU seconds of one process, against the
+anchor ``heuristic`` measured in the same run. The last line is JSON with every figure.
 """
 
 from __future__ import annotations
@@ -18,15 +28,25 @@ import argparse
 import json
 import statistics
 import time
+from pathlib import Path
 
 from skat.deal.game import Game, Phase
 from skat.players import make_player
-from skat.players.arena import ArenaConfig, format_summary, run_match
+from skat.players.arena import ArenaConfig, format_summary, plot_cumulative, run_match
 from skat.solver import warm_up
+
+MATCHES = {
+    "strong-medium": (("strong", "medium"), 2031),
+    "strong-heuristic": (("strong", "heuristic"), 2032),
+    "medium-easy": (("medium", "easy"), 2033),
+    "heuristic-random": (("heuristic", "random"), 2034),
+    "ablation-bidding": (("strong", "skat.players.ablation:strong_simulated_bidding"), 2035),
+}
+"""name -> (players, seed)."""
 
 
 def timing(name: str, deals: int, seed: int) -> dict[str, float]:
-    """Median and p95 seconds per decision of ``name`` in seat 0 against two heuristic players."""
+    """Median, p95 and max CPU seconds per decision of ``name`` in each seat against two heuristic players."""
     cards: list[float] = []
     contracts: list[float] = []
     for d in range(deals):
@@ -36,9 +56,9 @@ def timing(name: str, deals: int, seed: int) -> dict[str, float]:
             while not game.is_over:
                 s = game.to_move
                 view = game.view(s)
-                t0 = time.perf_counter()
+                t0 = time.process_time()
                 action = players[s].choose(view)
-                dt = time.perf_counter() - t0
+                dt = time.process_time() - t0
                 if s == seat and len(view.legal_actions) > 1:
                     (cards if view.phase is Phase.PLAY else contracts).append(dt)
                 game.apply(action, s)
@@ -54,46 +74,72 @@ def timing(name: str, deals: int, seed: int) -> dict[str, float]:
             "bidding_decisions": len(contracts)}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--random-deals", type=int, default=300)
-    parser.add_argument("--strong-deals", type=int, default=2000)
-    parser.add_argument("--strong", default="strong", help="the player measured against heuristic")
-    parser.add_argument("--timing-deals", type=int, default=10)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--checkpoint", metavar="FILE", default=None,
-                        help="keep the strong match's finished deals in FILE and resume from it (hours on 2 cores)")
-    args = parser.parse_args()
-    out: dict[str, object] = {}
-    if args.random_deals:
-        s = run_match(ArenaConfig(("heuristic", "random"), args.random_deals, args.seed), workers=args.workers)
-        print(format_summary(s), flush=True)
-        out["heuristic_vs_random"] = {"deals": s["deals"], "diff": s["difference"]["mean"],
-                                      "ci95": s["difference"]["ci95"], "illegal": s["illegal_actions"]}
-    if args.strong_deals:
-        s = run_match(ArenaConfig((args.strong, "heuristic"), args.strong_deals, args.seed), workers=args.workers,
-                      checkpoint=args.checkpoint)
-        print(format_summary(s), flush=True)
-        out[f"{args.strong}_vs_heuristic"] = {
-            "deals": s["deals"], "diff": s["difference"]["mean"], "ci95": s["difference"]["ci95"],
+def match_figures(s: dict) -> dict:
+    """The figures of a match summary that the last line keeps."""
+    return {"deals": s["deals"], "diff": s["difference"]["mean"], "ci95": s["difference"]["ci95"],
             "illegal": s["illegal_actions"],
             "sf_per_game": {k: v["sf_per_game"] for k, v in s["per_player"].items()},
-            "declarer_win_rate": {k: v["declarer_win_rate"] for k, v in s["per_player"].items()},
-            "declare_rate": {k: v["declare_rate"] for k, v in s["per_player"].items()}}
+            "declare_rate": {k: v["declare_rate"] for k, v in s["per_player"].items()},
+            "declarer_win_rate": {k: v["declarer_win_rate"] for k, v in s["per_player"].items()}}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", default=",".join(MATCHES),
+                        help=f"comma-separated, of {', '.join(MATCHES)} (or none)")
+    parser.add_argument("--deals", type=int, default=1000, help="deals per match")
+    parser.add_argument("--data", type=Path, default=None, metavar="DIR",
+                        help="keep each match's checkpoint, JSON and plot in DIR (resumed)")
+    parser.add_argument("--duel", type=Path, default=None, metavar="CORPUS",
+                        help="the bidding ablation on this corpus (tools/bidding_duel.py --ablation)")
+    parser.add_argument("--timing-deals", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args()
+    names = [] if args.matches == "none" else args.matches.split(",")
+    unknown = [n for n in names if n not in MATCHES]
+    if unknown:
+        parser.error(f"unknown match {unknown[0]!r}: choose from {', '.join(MATCHES)}")
+    if args.deals < 1:
+        parser.error("--deals must be at least 1")
+    out: dict[str, object] = {}
+    for name in names:
+        players, seed = MATCHES[name]
+        config = ArenaConfig(players, args.deals, seed)
+        stem = f"{name}-{seed}"
+        checkpoint = args.data / f"{stem}.jsonl" if args.data else None
+        if args.data:
+            args.data.mkdir(parents=True, exist_ok=True)
+        s = run_match(config, workers=args.workers, checkpoint=checkpoint)
+        print(format_summary(s), flush=True)
+        if args.data:
+            (args.data / f"{stem}.json").write_text(json.dumps(s, indent=1))
+            plot_cumulative(s, args.data / f"{stem}.png")
+        out[name] = match_figures(s)
+    if args.duel:
+        from skat.players.duel import ABLATION, bidder_factory, duel, read_corpus
+
+        deals = sorted(read_corpus(args.duel), key=lambda d: d.deal)
+        judged = deals[int(len(deals) * 0.8):]
+        rows = {}
+        for what, a, b in ABLATION:
+            s = duel(judged, bidder_factory(a), bidder_factory(b))
+            d = s["difference"]
+            print(f"duel {what:46s} {d['mean']:+7.2f} [{d['ci95'][0]:+6.2f}, {d['ci95'][1]:+6.2f}] "
+                  f"over {s['deals']} held-out deals", flush=True)
+            rows[what] = {"diff": d["mean"], "ci95": d["ci95"], "deals": s["deals"], "missing": s["missing"]}
+        out["duel_ablation"] = rows
     if args.timing_deals:
         load = warm_up()  # a process loads the solver once; not a decision's time
         print(f"solver kernels loaded in {load:.2f} s (once per process)", flush=True)
-        anchor = timing("heuristic", args.timing_deals, args.seed)
-        strong = timing(args.strong, args.timing_deals, args.seed)
+        anchor = timing("heuristic", args.timing_deals, 2026)
+        strong = timing("strong", args.timing_deals, 2026)
         ratio = strong["card_median_s"] / anchor["card_median_s"] if anchor["card_median_s"] else float("inf")
-        print(f"{args.strong}: {1000 * strong['card_median_s']:.0f} ms median per card "
+        print(f"strong, CPU seconds: {1000 * strong['card_median_s']:.0f} ms median per card "
               f"(p95 {1000 * strong['card_p95_s']:.0f} ms, max {1000 * strong['card_max_s']:.0f} ms, "
-              f"{strong['cards']} cards), bidding/skat {1000 * strong['bidding_median_s']:.0f} ms median "
-              f"(p95 {1000 * strong['bidding_p95_s']:.0f} ms, max {1000 * strong['bidding_max_s']:.0f} ms); "
+              f"{strong['cards']} cards), bidding/skat {1000 * strong['bidding_median_s']:.1f} ms median "
+              f"(p95 {1000 * strong['bidding_p95_s']:.1f} ms, max {1000 * strong['bidding_max_s']:.1f} ms); "
               f"anchor heuristic {1000 * anchor['card_median_s']:.2f} ms per card, ratio {ratio:.0f}x", flush=True)
-        out["timing"] = {args.strong: strong, "heuristic": anchor, "ratio_card_median": ratio,
-                         "solver_load_s": load}
+        out["timing"] = {"strong": strong, "heuristic": anchor, "ratio_card_median": ratio, "solver_load_s": load}
     print(json.dumps(out))
 
 

@@ -73,6 +73,22 @@ def test_the_tool_writes_resumes_and_refuses_another_corpus(tmp_path, capsys):
     assert "unpacked" in capsys.readouterr().out and out.read_text().startswith(kept) and packed.exists()
 
 
+def test_a_corpus_is_restamped_only_for_its_own_parameters(tmp_path, capsys):
+    out = tmp_path / "corpus.jsonl"
+    args = ["--deals", "1", "--seed", "5", "--card-player", "heuristic", "--workers", "1", "--out", str(out)]
+    assert bidding_corpus.main(args) == 0
+    header, _, deals = out.read_text().partition("\n")
+    out.write_text(header.replace(json.loads(header)["players_code"], "0123456789abcdef") + "\n" + deals)
+    assert bidding_corpus.main(args) == 2 and "code has changed" in capsys.readouterr().err
+    assert bidding_corpus.main([*args[:2], "--seed", "6", *args[4:], "--restamp"]) == 2
+    assert "another corpus" in capsys.readouterr().err
+    assert bidding_corpus.main([*args, "--restamp", "--pack"]) == 0
+    assert "0123456789abcdef ->" in capsys.readouterr().out and out.read_text().endswith(deals)
+    assert out.with_name(out.name + ".gz").exists()
+    assert bidding_corpus.main(args) == 0 and "1 deals in" in capsys.readouterr().out  # resumes again
+    assert bidding_corpus.main(["--deals", "1", "--out", str(tmp_path / "none.jsonl"), "--restamp"]) == 2
+
+
 @pytest.mark.parametrize("argv", [["--deals", "0", "--out", "x"], ["--deals", "1"]])
 def test_the_tool_refuses_bad_arguments(argv):
     with pytest.raises(SystemExit):

@@ -18,7 +18,6 @@ from skat.players.learned import (
     contract_features,
     shipped_model,
     skat_features,
-    strong_learned,
 )
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Bid, Discard, Hold, Pass, PickUp
@@ -70,7 +69,12 @@ def test_a_player_with_the_learned_bidder_makes_only_legal_decisions():
             action = players[game.to_move].choose(view)
             assert action in view.legal_actions
             game.apply(action, game.to_move)
-    assert strong_learned(1).name == "strong-learned" and isinstance(strong_learned(1).bidder, LearnedBidder)
+    from skat.players.ablation import strong_simulated_bidding
+    from skat.players.bidding import SimulationBidder
+    from skat.players.levels import make_level
+
+    assert type(make_level("strong", 1).bidder) is LearnedBidder
+    assert type(strong_simulated_bidding(1).bidder) is SimulationBidder
 
 
 def test_the_bids_heard_are_the_highest_an_opponent_made_or_held():

@@ -45,6 +45,33 @@ def summary(deals: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def restamp(out: Path, config: CorpusConfig, packed: Path | None) -> int:
+    """Rewrite the header's players fingerprint of corpus ``out`` to the current code's (see --restamp)."""
+    if not out.exists():
+        print(f"bidding_corpus: no corpus at {out} to restamp", file=sys.stderr)
+        return 2
+    header, _, rest = out.read_text().partition("\n")
+    try:
+        head = json.loads(header)
+    except json.JSONDecodeError:
+        head = None
+    if not isinstance(head, dict) or "players_code" not in head:
+        print(f"bidding_corpus: {out} has no corpus header line", file=sys.stderr)
+        return 2
+    for key, value in (("players", list(config.players)), ("seed", config.seed), ("ruleset", config.ruleset)):
+        if head.get(key) != value:
+            print(f"bidding_corpus: {out} is another corpus ({key} {head.get(key)!r}, not {value!r})",
+                  file=sys.stderr)
+            return 2
+    old, head["players_code"] = head["players_code"], config.fingerprint()
+    out.write_text(json.dumps(head) + "\n" + rest)
+    print(f"restamped {out}: players code {old} -> {head['players_code']}")
+    if packed is not None:
+        packed.write_bytes(gzip.compress(out.read_bytes(), 9, mtime=0))
+        print(f"packed to {packed} ({packed.stat().st_size} bytes)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, required=True, help="deals in the corpus (numbered from 0)")
@@ -57,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="also write the corpus gzipped beside it (OUT.gz: the file to commit; a later run "
                              "with the same --out and no OUT goes on from it)")
     parser.add_argument("--ray", default=None, metavar="ADDRESS", help="run as Ray tasks (local, auto or an address)")
+    parser.add_argument("--restamp", action="store_true",
+                        help="play nothing: take the corpus as made by the players' code as it is now (rewrite "
+                             "the fingerprint in its header). Only after a change that leaves the card player, "
+                             "the candidates and the discard as they were, e.g. another level's definition")
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
@@ -66,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     if not out.exists() and packed.exists():  # the committed corpus: go on from it
         out.write_bytes(gzip.decompress(packed.read_bytes()))
         print(f"unpacked {packed} to {out}", flush=True)
+    if args.restamp:
+        return restamp(out, config, packed if args.pack else None)
     try:
         arena_player(config.card_player, 0)
         saved = Checkpoint(out, config)

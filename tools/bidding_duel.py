@@ -20,16 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from skat.players.duel import bidder_factory, duel, format_duel, read_corpus
-
-ABLATION = (
-    ("learned bidding (whole) vs the heuristic's", "learned", "heuristic"),
-    ("bids heard as features", "learned", "learned:use_heard=0"),
-    ("discard and game by the after-pickup model", "learned", "learned:after_pickup=0"),
-    ("margin 0 against a margin of 10 points", "learned", "learned:margin=10"),
-    ("the chance model against the score model", "learned", "learned:use_scores=1"),
-)
-"""(what the row measures, bidder A, bidder B) of ``--ablation``."""
+from skat.players.duel import ABLATION, bidder_factory, duel, format_duel, read_corpus
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -44,13 +44,28 @@ from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 from skat.rules.value import BASE_VALUES
 
-__all__ = ["SimulationBidder", "ContractEstimate", "best_discards"]
+__all__ = ["SimulationBidder", "ContractEstimate", "best_discards", "candidate_contracts", "NEAR_HOPELESS", "NULL_RISK"]
 
 _NULL = int(GameType.NULL)
 HOPELESS = 4.5
 """Below this heuristic strength a game type is not simulated (it would never be played)."""
+NEAR_HOPELESS = HOPELESS - 1.0
+"""Game types down to this heuristic strength are played too: the corpus must show where games are lost."""
+NULL_RISK = 2.0
+"""Null is played when the hand's Null risk is at most this (the bidder considers it up to 1.4)."""
 _PRIOR = 2.0
 """Weight, in worlds, of the heuristic's win probability that every simulated estimate starts from."""
+
+
+def candidate_contracts(hand: int) -> list[tuple[int, bool]]:
+    """(game type, hand game) of every contract of ten cards worth playing out: each suit and grand of at
+    least :data:`NEAR_HOPELESS` strength, Null up to :data:`NULL_RISK`; each as a hand game and with the
+    skat picked up (the contracts :mod:`skat.players.corpus` plays out and
+    :class:`skat.players.learned.LearnedBidder` judges)."""
+    types = [gt for gt in range(5) if hand_strength(hand, gt) >= NEAR_HOPELESS]
+    if null_risk(hand) <= NULL_RISK:
+        types.append(_NULL)
+    return [(gt, hand_game) for gt in types for hand_game in (False, True)]
 
 
 class _SoftDeadline(Exception):

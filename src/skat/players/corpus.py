@@ -22,21 +22,13 @@ from typing import Any
 from skat.cards import CardSet
 from skat.deal.game import Phase
 from skat.players.arena import arena_player, derive_seed, new_game, players_fingerprint, seeger_fabian
-from skat.players.bidding import HOPELESS, best_discards
-from skat.players.heuristic import hand_strength, null_risk
+from skat.players.bidding import NEAR_HOPELESS, NULL_RISK, best_discards, candidate_contracts
 from skat.rules.actions import Bid, Declare, Discard, Hold, Pass, PickUp
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.rulesets import get_ruleset
 
 __all__ = ["CorpusConfig", "candidate_contracts", "play_contract", "corpus_deal", "NEAR_HOPELESS", "NULL_RISK"]
-
-_NULL = int(GameType.NULL)
-NEAR_HOPELESS = HOPELESS - 1.0
-"""Game types down to this heuristic strength are played too: the corpus must show where games are lost."""
-NULL_RISK = 2.0
-"""Null is played when the hand's Null risk is at most this (the bidder considers it up to 1.4)."""
-
 
 @dataclass(frozen=True)
 class CorpusConfig:
@@ -60,16 +52,6 @@ class CorpusConfig:
 CODE = ("corpus", "pimc", "heuristic", "worlds", "budget", "levels", "bidding", "registry")
 """The modules of :mod:`skat.players` that make a corpus what it is (the card players, the discard); a
 change elsewhere (a new bidder, the arena) keeps a corpus file resumable."""
-
-
-def candidate_contracts(hand: int) -> list[tuple[int, bool]]:
-    """(game type, hand game) of every contract of ten cards worth playing out: each suit and grand of at
-    least :data:`NEAR_HOPELESS` strength, Null up to :data:`NULL_RISK`; each as a hand game and with the
-    skat picked up."""
-    types = [gt for gt in range(5) if hand_strength(hand, gt) >= NEAR_HOPELESS]
-    if null_risk(hand) <= NULL_RISK:
-        types.append(_NULL)
-    return [(gt, hand_game) for gt in types for hand_game in (False, True)]
 
 
 def _contract(gt: int, hand_game: bool) -> Contract:

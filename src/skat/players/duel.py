@@ -35,10 +35,19 @@ from skat.rules.ranking import GameType
 from skat.rules.rulesets import get_ruleset
 from skat.rules.value import evaluate
 
-__all__ = ["CorpusDeal", "CorpusBidder", "HeuristicCorpusBidder", "LearnedCorpusBidder", "bidder_factory", "read_corpus", "auction", "duel",
+__all__ = ["ABLATION", "CorpusDeal", "CorpusBidder", "HeuristicCorpusBidder", "LearnedCorpusBidder", "bidder_factory", "read_corpus", "auction", "duel",
            "format_duel"]
 
 _NULL = int(GameType.NULL)
+
+ABLATION = (
+    ("learned bidding (whole) vs the heuristic's", "learned", "heuristic"),
+    ("bids heard as features", "learned", "learned:use_heard=0"),
+    ("discard and game by the after-pickup model", "learned", "learned:after_pickup=0"),
+    ("margin 0 against a margin of 10 points", "learned", "learned:margin=10"),
+    ("the chance model against the score model", "learned", "learned:use_scores=1"),
+)
+"""(what the row measures, bidder A, bidder B) of the ablation table (``tools/bidding_duel.py --ablation``, ``bench/players.py --duel``)."""
 
 
 @dataclass(frozen=True)

@@ -21,18 +21,14 @@ import numpy as np
 
 from skat.cards import CardSet, mask_points
 from skat.deal.game import SeatView
-from skat.players.bidding import ContractEstimate, SimulationBidder, best_discards
-from skat.players.corpus import candidate_contracts
+from skat.players.bidding import ContractEstimate, SimulationBidder, best_discards, candidate_contracts
 from skat.players.heuristic import expected_score, game_value, hand_strength, null_risk
-from skat.players.levels import make_level
-from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action, Declare, Discard
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
 from skat.rules.value import BASE_VALUES, matador_count
 
-__all__ = ["FAMILIES", "SKAT_FAMILIES", "family", "skat_family", "skat_features", "bids_heard", "contract_features", "WinModel", "FEATURES", "LearnedBidder", "shipped_model",
-           "strong_learned"]
+__all__ = ["FAMILIES", "SKAT_FAMILIES", "family", "skat_family", "skat_features", "bids_heard", "contract_features", "WinModel", "FEATURES", "LearnedBidder", "shipped_model"]
 
 _NULL = 5
 _GRAND = 4
@@ -202,7 +198,7 @@ def shipped_model() -> WinModel:
 class LearnedBidder(SimulationBidder):
     """Bidding, the choice of hand game or pickup, the discard and the declaration by the learned chances:
     before the skat is seen, of each candidate contract (the contracts
-    :func:`skat.players.corpus.candidate_contracts` plays out; a contract's value is counted with the
+    :func:`skat.players.bidding.candidate_contracts` plays out; a contract's value is counted with the
     matadors of the ten cards), after the pickup of each game type with its best discards
     (:meth:`skat_choice`). The bids heard so far are features of both. Without after-pickup weights in the
     model, the discard is the simulation's (:class:`skat.players.bidding.SimulationBidder`)."""
@@ -296,12 +292,3 @@ class LearnedBidder(SimulationBidder):
             score = self.model.expected_sf(hand, gt, hand_game, seat, heard) if self.use_scores else None
             out.append(ContractEstimate(contract, p, value, expected_score(p, value) if score is None else score))
         return out
-
-
-def strong_learned(seed: int | None = None) -> PIMCPlayer:
-    """``strong``'s card play with :class:`LearnedBidder` (for the arena: ``skat.players.learned:strong_learned``)."""
-    player = make_level("strong", seed)
-    player.bidder = LearnedBidder(player.rng, worlds=player.bidder.worlds, time_budget=player.bidder.time_budget,
-                                  max_time=player.bidder.max_time)
-    player.name = "strong-learned"
-    return player
