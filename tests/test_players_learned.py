@@ -140,3 +140,12 @@ def test_after_the_pickup_the_model_discards_and_declares_a_game_that_reaches_th
     game.apply(action, 0)
     declared = bidder.decide(game.view(0), None)
     assert declared in game.view(0).legal_actions and declared.contract.game_type in (GameType.CLUBS, GameType.GRAND)
+
+
+def test_the_players_fingerprint_covers_the_shipped_model(monkeypatch):
+    from skat.players import arena
+
+    with_model = arena.players_fingerprint()
+    monkeypatch.setattr(arena, "PLAYER_DATA", ())
+    assert arena.players_fingerprint() != with_model
+    assert arena.players_fingerprint(modules=["corpus"]) == arena.players_fingerprint(modules=["corpus"])

@@ -357,9 +357,13 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
+PLAYER_DATA = ("win_model.npz",)
+"""The files in ``skat/data`` that the players' decisions depend on (the learned bidder's model)."""
+
+
 def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:
-    """A short hash of the computer players' source code (``skat/players/*.py``, or only the ``modules``
-    of that package named).
+    """A short hash of the computer players' source code (``skat/players/*.py`` and the learned model they
+    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named).
 
     The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
     checkpoint remembers it, so results of a player whose code has changed since are never
@@ -367,7 +371,7 @@ def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None
     """
     digest = hashlib.blake2b(digest_size=8)
     here = Path(__file__).parent
-    files = (sorted(here.glob("*.py")) if modules is None
+    files = (sorted(here.glob("*.py")) + [here.parent / "data" / name for name in PLAYER_DATA] if modules is None
              else [here / f"{m}.py" for m in sorted(modules)])
     for name in names:
         where = name.rpartition(":")[0]
