@@ -97,11 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, default=None, help="write the calibration curves (PNG)")
     parser.add_argument("--model", type=Path, default=None, help="write the fitted weights (.npz)")
     parser.add_argument("--json", type=Path, default=None, help="write the report as JSON")
+    parser.add_argument("--first", type=int, default=None, metavar="N",
+                        help="fit on the first N deals of the file only (in file order: a corpus only grows, so "
+                             "a model stays reproducible from a longer corpus)")
     parser.add_argument("--no-heard", action="store_true", help="fit without the bids heard (an ablation)")
     args = parser.parse_args(argv)
     from sklearn.linear_model import LogisticRegression, Ridge
 
     deals = read_corpus(args.corpus)
+    if args.first is not None:
+        if args.first < 1:
+            parser.error(f"--first must be at least 1, not {args.first}")
+        deals = deals[: args.first]
     if len(deals) < 10:
         print(f"train_bidding: {len(deals)} deals are too few to fit and test on", file=sys.stderr)
         return 2
@@ -175,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         plot_calibration(curves, args.plot)
         print(f"calibration curves written to {args.plot}")
     if args.json:
-        args.json.write_text(json.dumps({"deals": len(deals), "held_out_from": cut, "families": report}, indent=1))
+        args.json.write_text(json.dumps({"deals": len(deals), "first": args.first, "held_out_from": cut,
+                                         "families": report}, indent=1))
     return 0
 
 
