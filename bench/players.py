@@ -14,6 +14,11 @@ issue 16 beside them):
 * ``heuristic-random`` (2034): the floor.
 * ``ablation-bidding`` (2035): ``strong`` against itself with the earlier bidding by simulation
   (:mod:`skat.players.ablation`): what the learned bidding alone is worth.
+* ``ablation-inference`` (2036): ``strong`` with the worlds drawn by the auction's likelihood
+  (:mod:`skat.players.inference`) against ``strong``: what the inference alone is worth.
+* ``ablation-play-inference`` (2038): the same with the card plays' likelihood alone.
+* ``ablation-alphamu`` (2039): ``strong`` with alpha-mu for the declarer's last four tricks.
+* ``ablation-close-worlds`` (2037): ``strong`` with more worlds on close calls against ``strong``.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -41,6 +46,10 @@ MATCHES = {
     "medium-easy": (("medium", "easy"), 2033),
     "heuristic-random": (("heuristic", "random"), 2034),
     "ablation-bidding": (("strong", "skat.players.ablation:strong_simulated_bidding"), 2035),
+    "ablation-inference": (("skat.players.ablation:strong_inference", "strong"), 2036),
+    "ablation-play-inference": (("skat.players.ablation:strong_play_inference", "strong"), 2038),
+    "ablation-alphamu": (("skat.players.ablation:strong_alphamu", "strong"), 2039),
+    "ablation-close-worlds": (("skat.players.ablation:strong_close_worlds", "strong"), 2037),
 }
 """name -> (players, seed)."""
 

@@ -219,7 +219,7 @@ def test_a_checkpoint_notices_a_changed_bot_of_ones_own(tmp_path) -> None:
     path = tmp_path / "match.jsonl"
     config = ArenaConfig((f"{bot}:FirstLegal", "random"), deals=2, seed=2)
     run_match(ArenaConfig(config.players, deals=1, seed=2), workers=1, progress=False, checkpoint=path)
-    bot.write_text(BOT + "\n# tuned\n")
+    bot.write_text(BOT + "\nTUNED = True\n")  # a change of code (comments and docstrings do not count)
     with pytest.raises(ValueError, match="players' code has changed"):
         run_match(config, workers=1, progress=False, checkpoint=path)
 

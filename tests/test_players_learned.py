@@ -149,3 +149,19 @@ def test_the_players_fingerprint_covers_the_shipped_model(monkeypatch):
     monkeypatch.setattr(arena, "PLAYER_DATA", ())
     assert arena.players_fingerprint() != with_model
     assert arena.players_fingerprint(modules=["corpus"]) == arena.players_fingerprint(modules=["corpus"])
+
+
+def test_the_players_fingerprint_ignores_docstrings_and_comments(tmp_path):
+    from pathlib import Path
+
+    from skat.players import arena
+
+    here = Path(arena.__file__).parent
+    original = (here / "levels.py").read_text()
+    copy = tmp_path / "levels.py"
+    copy.write_text(original)
+    before = arena._code_bytes(copy)
+    copy.write_text('"""Another module docstring."""\n# a comment\n' + original.replace("\n", "\n\n", 3))
+    assert arena._code_bytes(copy) == before
+    copy.write_text(original.replace("worlds=40", "worlds=41"))
+    assert arena._code_bytes(copy) != before

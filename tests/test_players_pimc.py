@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -122,3 +123,40 @@ def test_simulation_bidder_passes_a_hopeless_hand_at_once() -> None:
                        "CQ C8 HT HK H7 H8 S9 SQ DA DT"], skat="DK D9")
     bidder = SimulationBidder(random.Random(0), worlds=4, time_budget=0.2)
     assert bidder.bid_limit(game.view(0)) == 0
+
+
+def test_a_close_call_is_a_difference_within_its_noise():
+    from skat.players.pimc import close_call
+
+    clear = [{1: 1.0, 2: 0.0}] * 20
+    assert not close_call(clear)  # the same clear difference in every world: no noise at all
+    assert not close_call([{1: 1.0, 2: 1.0}] * 20)  # equal cards in every world
+    noisy = [{1: 1.0, 2: 0.0}, {1: 0.0, 2: 1.0}] * 5 + [{1: 1.0, 2: 0.0}]
+    assert close_call(noisy)
+    assert close_call(noisy, sign=-1.0)  # for a defender the other card is ahead, as narrowly
+    steady = [{1: 1.0, 2: 0.0}] * 30 + [{1: 0.0, 2: 1.0}] * 2
+    assert not close_call(steady)
+    assert not close_call([{1: 1.0}] * 5)  # a single card is no choice
+
+
+def test_more_worlds_on_a_close_call_stay_within_the_budget():
+    from skat.rules.rulesets import get_ruleset
+
+    player = PIMCPlayer(5, worlds=6, min_worlds=1, time_budget=0.3, bidding=False, close_worlds=12)
+    rules = get_ruleset("isko2018")
+    extended = 0
+    for seed in range(4):
+        game = new_game(seed, rules)
+        others = [HeuristicPlayer(seed + s) for s in range(3)]
+        while not game.is_over:
+            s = game.to_move
+            view = game.view(s)
+            if game.phase is Phase.PLAY and view.declarer is not None and len(view.legal_actions) > 1:
+                start = time.process_time()
+                action, _totals, solved = player.rank_cards(view)
+                assert time.process_time() - start < 2 * 0.3 + 0.1
+                extended += solved > 6
+            else:
+                action = others[s].choose(view)
+            game.apply(action, s)
+    assert extended > 0

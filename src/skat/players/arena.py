@@ -33,6 +33,7 @@ deals a single run would have played.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib
 import importlib.util
@@ -363,7 +364,8 @@ PLAYER_DATA = ("win_model.npz",)
 
 def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:
     """A short hash of the computer players' source code (``skat/players/*.py`` and the learned model they
-    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named).
+    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named). Docstrings and comments do
+    not count (:func:`_code_bytes`).
 
     The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
     checkpoint remembers it, so results of a player whose code has changed since are never
@@ -383,8 +385,27 @@ def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None
                 files.append(Path(spec.origin))
     for path in files:
         digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+        digest.update(_code_bytes(path))
     return digest.hexdigest()
+
+
+def _code_bytes(path: Path) -> bytes:
+    """What of a file the players' behaviour depends on: a Python file's syntax tree without docstrings and
+    comments (so that documentation can change without invalidating a checkpoint), other files' bytes."""
+    data = path.read_bytes()
+    if path.suffix != ".py":
+        return data
+    tree = _WithoutDocstrings().visit(ast.parse(data, filename=str(path)))
+    return ast.dump(tree).encode()
+
+
+class _WithoutDocstrings(ast.NodeTransformer):
+    """Drops every statement that is a bare string (docstrings of modules, classes, functions and attributes)."""
+
+    def visit_Expr(self, node: ast.Expr) -> ast.Expr | None:
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return None
+        return node
 
 
 class Checkpoint:

@@ -71,7 +71,7 @@ def _medium(seed: int | None) -> PIMCPlayer:
 
 def _strong(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False)
-    player.bidder = LearnedBidder(player.rng, worlds=20, time_budget=1.0)
+    player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 import time
+from typing import TYPE_CHECKING
 
 from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
@@ -35,7 +36,10 @@ from skat.players.worlds import Knowledge, sample_worlds
 from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
 
-__all__ = ["PIMCPlayer", "card_values"]
+if TYPE_CHECKING:
+    from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
+
+__all__ = ["PIMCPlayer", "card_values", "close_call"]
 
 _NULL = int(GameType.NULL)
 
@@ -49,6 +53,7 @@ def card_values(
     min_worlds: int = 1,
     points_from_tricks_left: int = 5,
     budget: Budget | None = None,
+    trace: list[dict[int, float]] | None = None,
 ) -> tuple[dict[int, float], int]:
     """Sum over the worlds of each legal card's value for the declarer (higher is better for him).
 
@@ -56,7 +61,8 @@ def card_values(
     (one yes/no search per card and world; exact card points once few tricks are
     left).  Returns the totals and the number of worlds solved (it stops at
     ``deadline`` once ``min_worlds`` are done).  With a ``budget`` no search runs past its hard
-    deadline: a world whose searches did not all finish is left out, and the worlds stop there.
+    deadline: a world whose searches did not all finish is left out, and the worlds stop there. Each solved
+    world's values are appended to ``trace`` when one is given.
     """
     from skat.solver.search import (
         SearchLimitExceeded,
@@ -132,8 +138,25 @@ def card_values(
             break
         for c, value in values.items():
             totals[c] += value
+        if trace is not None:
+            trace.append(values)
         solved += 1
     return totals, solved
+
+
+def close_call(trace: list[dict[int, float]], sign: float = 1.0, z: float = 2.0) -> bool:
+    """Whether the best card over the solved worlds of ``trace`` is not clearly better than the next best:
+    their mean difference per world is within ``z`` standard errors (cards that are worth the same in every
+    world are no close call). ``sign`` is -1 for a defender (lower is better)."""
+    n = len(trace)
+    if n < 2 or len(trace[0]) < 2:
+        return False
+    totals = {c: sign * sum(values[c] for values in trace) for c in trace[0]}
+    best, second = sorted(totals, key=totals.__getitem__, reverse=True)[:2]
+    diffs = [sign * (values[best] - values[second]) for values in trace]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return variance > 0 and mean <= z * (variance / n) ** 0.5
 
 
 def _no_limit() -> None:
@@ -164,6 +187,12 @@ class PIMCPlayer:
         search_from_trick: int = 0,
         max_time: float | None = None,
         bid_max_time: float | None = None,
+        inference: AuctionLikelihood | PlayLikelihood | Inference | None = None,
+        pool: int = 2,
+        close_worlds: int = 0,
+        alphamu_tricks: int = 0,
+        alphamu_depth: int = 2,
+        alphamu_worlds: int = 20,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -171,6 +200,18 @@ class PIMCPlayer:
         self.time_budget = time_budget
         self.max_time = 2 * time_budget if max_time is None else max_time
         """The hard limit of a card decision (CPU seconds; :class:`skat.players.budget.Budget`)."""
+        self.inference = inference
+        """A likelihood of :mod:`skat.players.inference` that draws the worlds searched from ``pool`` times as
+        many by how likely they make what the others did (None: every consistent world is as likely)."""
+        self.pool = max(1, int(pool))
+        self.close_worlds = max(0, int(close_worlds))
+        """Worlds added, within the time budget, when the best card is not clearly better than the next
+        (:func:`close_call`); 0: none."""
+        self.alphamu_tricks = alphamu_tricks
+        """As the declarer of a suit or grand game, with at most this many tricks left, choose among the cards
+        by :mod:`skat.players.alphamu` (``alphamu_depth`` own moves, ``alphamu_worlds`` worlds; 0: never)."""
+        self.alphamu_depth = alphamu_depth
+        self.alphamu_worlds = alphamu_worlds
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
@@ -218,10 +259,63 @@ class PIMCPlayer:
         worlds solved."""
         budget = Budget(self.time_budget, self.max_time)
         know = Knowledge.from_view(view)
-        worlds = sample_worlds(know, self.worlds, self.rng)
+        worlds = self.sample(view, know, self.worlds)
+        trace: list[dict[int, float]] = []
         totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
-                                     budget=budget)
+                                     budget=budget, trace=trace)
+        sign = 1.0 if view.declarer == view.seat else -1.0
+        if (self.close_worlds and solved == len(worlds) and not budget.soft_passed()
+                and close_call(trace, sign)):
+            more = self.sample(view, know, self.close_worlds)
+            extra, added = card_values(view, more, know, deadline=budget.soft, min_worlds=0, budget=budget)
+            totals = {c: v + extra[c] for c, v in totals.items()}
+            solved += added
+        if self._alphamu_applies(view):
+            totals = self._alphamu(view, worlds[:self.alphamu_worlds], totals, budget)
         return self._pick(view, totals), totals, solved
+
+    def _alphamu_applies(self, view: SeatView) -> bool:
+        contract = view.contract
+        if not self.alphamu_tricks or contract is None or view.declarer != view.seat:
+            return False
+        if contract.is_null or contract.schwarz or int(contract.game_type) > 4:
+            return False
+        return -(-(sum(view.hand_sizes) + len(view.trick)) // 3) <= self.alphamu_tricks
+
+    def _alphamu(self, view: SeatView, worlds: list, totals: dict[int, float], budget: Budget) -> dict[int, float]:
+        """Keep only the cards alpha-mu finds best (their PIMC totals decide among them); the totals as they
+        were when the budget runs out."""
+        from skat.players.alphamu import Position, best_card
+        from skat.solver.search import SearchLimitExceeded
+
+        contract = view.contract
+        assert contract is not None and view.declarer is not None
+        gt, declarer = int(contract.game_type), view.declarer
+        trick = tuple(int(c) for _s, c in view.trick)
+        leader = view.trick[0][0] if view.trick else _next_leader(view)
+        positions = [Position(world.hands, trick, leader, view.trick_points[declarer] + mask_points(world.skat))
+                     for world in worlds]
+        try:
+            _card, won, _leaves = best_card(gt, declarer, 90 if contract.schneider else 61, positions,
+                                            self.alphamu_depth, budget.time_limit)
+        except SearchLimitExceeded:
+            return totals
+        top = max(won.values())
+        low = min(totals.values()) - 1.0
+        return {c: (v if won.get(c, -1) == top else low) for c, v in totals.items()}
+
+    def sample(self, view: SeatView, know: Knowledge, n: int | None = None) -> list:
+        """``n`` worlds to search (default :attr:`worlds`): consistent with the seat's knowledge, drawn by the
+        auction's likelihood when the player has an :attr:`inference`."""
+        n = self.worlds if n is None else n
+        if self.inference is None or know.declarer is None or self.pool == 1:
+            return sample_worlds(know, n, self.rng)
+        from skat.players.inference import select_worlds
+
+        pool = sample_worlds(know, n * self.pool, self.rng)
+        prepared = self.inference.prepare(view, know)
+        weights = [self.inference.log_weight(prepared, world) for world in pool]
+        return select_worlds(pool, weights, n, self.rng)
 
     def _pick(self, view: SeatView, totals: dict[int, float]) -> Action:
         is_declarer = view.declarer == view.seat
