@@ -12,13 +12,12 @@ issue 16 beside them):
 * ``strong-heuristic`` (2032): at least +25.
 * ``medium-easy`` (2033): the levels apart.
 * ``heuristic-random`` (2034): the floor.
-* ``ablation-bidding`` (2035): ``strong`` against itself with the earlier bidding by simulation
-  (:mod:`skat.players.ablation`): what the learned bidding alone is worth.
-* ``ablation-inference`` (2036): ``strong`` with the worlds drawn by the auction's likelihood
-  (:mod:`skat.players.inference`) against ``strong``: what the inference alone is worth.
-* ``ablation-play-inference`` (2038): the same with the card plays' likelihood alone.
-* ``ablation-alphamu`` (2039): ``strong`` with alpha-mu for the declarer's last four tricks.
-* ``ablation-close-worlds`` (2037): ``strong`` with more worlds on close calls against ``strong``.
+* ``ablation-*``: one part of ``strong`` alone, against ``strong`` without inference
+  (:func:`skat.players.ablation.strong_plain`): ``ablation-bidding`` (2035) the learned bidding (against
+  the earlier bidding by simulation), ``ablation-inference`` (2036) the auction's likelihood,
+  ``ablation-play-inference`` (2038) the card plays' likelihood, ``ablation-inference-whole`` (2040) both
+  (``strong`` itself), ``ablation-alphamu`` (2039) alpha-mu for the declarer's last four tricks,
+  ``ablation-close-worlds`` (2037) more worlds on close calls.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -36,20 +35,21 @@ import time
 from pathlib import Path
 
 from skat.deal.game import Game, Phase
-from skat.players import make_player
-from skat.players.arena import ArenaConfig, format_summary, plot_cumulative, run_match
+from skat.players.arena import ArenaConfig, arena_player, format_summary, plot_cumulative, run_match
 from skat.solver import warm_up
 
+_PLAIN = "skat.players.ablation:strong_plain"
 MATCHES = {
     "strong-medium": (("strong", "medium"), 2031),
     "strong-heuristic": (("strong", "heuristic"), 2032),
     "medium-easy": (("medium", "easy"), 2033),
     "heuristic-random": (("heuristic", "random"), 2034),
-    "ablation-bidding": (("strong", "skat.players.ablation:strong_simulated_bidding"), 2035),
-    "ablation-inference": (("skat.players.ablation:strong_inference", "strong"), 2036),
-    "ablation-play-inference": (("skat.players.ablation:strong_play_inference", "strong"), 2038),
-    "ablation-alphamu": (("skat.players.ablation:strong_alphamu", "strong"), 2039),
-    "ablation-close-worlds": (("skat.players.ablation:strong_close_worlds", "strong"), 2037),
+    "ablation-bidding": ((_PLAIN, "skat.players.ablation:strong_simulated_bidding"), 2035),
+    "ablation-inference": (("skat.players.ablation:strong_inference", _PLAIN), 2036),
+    "ablation-close-worlds": (("skat.players.ablation:strong_close_worlds", _PLAIN), 2037),
+    "ablation-play-inference": (("skat.players.ablation:strong_play_inference", _PLAIN), 2038),
+    "ablation-alphamu": (("skat.players.ablation:strong_alphamu", _PLAIN), 2039),
+    "ablation-inference-whole": (("strong", _PLAIN), 2040),
 }
 """name -> (players, seed)."""
 
@@ -61,7 +61,7 @@ def timing(name: str, deals: int, seed: int) -> dict[str, float]:
     for d in range(deals):
         for seat in range(3):
             game = Game(seed=seed * 100_003 + d)
-            players = [make_player(name if s == seat else "heuristic", d * 3 + s) for s in range(3)]
+            players = [arena_player(name if s == seat else "heuristic", d * 3 + s) for s in range(3)]
             while not game.is_over:
                 s = game.to_move
                 view = game.view(s)
@@ -102,6 +102,8 @@ def main() -> None:
     parser.add_argument("--duel", type=Path, default=None, metavar="CORPUS",
                         help="the bidding ablation on this corpus (tools/bidding_duel.py --ablation)")
     parser.add_argument("--timing-deals", type=int, default=10)
+    parser.add_argument("--timing-player", default="strong",
+                        help="the player timed (a level, or module:Factory as in the arena)")
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     names = [] if args.matches == "none" else args.matches.split(",")
@@ -125,10 +127,9 @@ def main() -> None:
             plot_cumulative(s, args.data / f"{stem}.png")
         out[name] = match_figures(s)
     if args.duel:
-        from skat.players.duel import ABLATION, bidder_factory, duel, read_corpus
+        from skat.players.duel import ABLATION, bidder_factory, duel, held_out, read_corpus
 
-        deals = sorted(read_corpus(args.duel), key=lambda d: d.deal)
-        judged = deals[int(len(deals) * 0.8):]
+        judged = held_out(read_corpus(args.duel))
         rows = {}
         for what, a, b in ABLATION:
             s = duel(judged, bidder_factory(a), bidder_factory(b))
@@ -141,14 +142,14 @@ def main() -> None:
         load = warm_up()  # a process loads the solver once; not a decision's time
         print(f"solver kernels loaded in {load:.2f} s (once per process)", flush=True)
         anchor = timing("heuristic", args.timing_deals, 2026)
-        strong = timing("strong", args.timing_deals, 2026)
+        strong = timing(args.timing_player, args.timing_deals, 2026)
         ratio = strong["card_median_s"] / anchor["card_median_s"] if anchor["card_median_s"] else float("inf")
-        print(f"strong, CPU seconds: {1000 * strong['card_median_s']:.0f} ms median per card "
+        print(f"{args.timing_player}, CPU seconds: {1000 * strong['card_median_s']:.0f} ms median per card "
               f"(p95 {1000 * strong['card_p95_s']:.0f} ms, max {1000 * strong['card_max_s']:.0f} ms, "
               f"{strong['cards']} cards), bidding/skat {1000 * strong['bidding_median_s']:.1f} ms median "
               f"(p95 {1000 * strong['bidding_p95_s']:.1f} ms, max {1000 * strong['bidding_max_s']:.1f} ms); "
               f"anchor heuristic {1000 * anchor['card_median_s']:.2f} ms per card, ratio {ratio:.0f}x", flush=True)
-        out["timing"] = {"strong": strong, "heuristic": anchor, "ratio_card_median": ratio, "solver_load_s": load}
+        out["timing"] = {"player": args.timing_player, "strong": strong, "heuristic": anchor, "ratio_card_median": ratio, "solver_load_s": load}
     print(json.dumps(out))
 
 

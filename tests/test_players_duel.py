@@ -42,8 +42,11 @@ class Passer:
     def bid(self, view: SeatView) -> Action:
         return Pass()
 
-    def contract(self, view: SeatView) -> tuple[int, bool]:
+    def contract(self, view: SeatView) -> tuple[int, bool] | None:
         raise AssertionError("a passer never declares")
+
+    def after_pickup(self, view: SeatView) -> Action:
+        raise AssertionError("a passer never picks up")
 
 
 def test_the_corpus_reads_with_every_played_contract_by_seat_and_game(deals):
@@ -102,7 +105,7 @@ def test_a_bidder_against_itself_is_even_and_the_learned_one_duels(deals):
 
 def test_the_learned_duel_bidder_picks_up_and_discards_by_the_model(deals):
     bidder = LearnedCorpusBidder(1)
-    assert bidder.bidder.after_pickup and bidder.player is bidder
+    assert bidder.bidder.after_pickup
     planned = LearnedCorpusBidder(1, after_pickup=False)
     assert not planned.bidder.after_pickup
     for deal in deals:
@@ -130,3 +133,13 @@ def test_the_tool_duels_and_tabulates_the_ablation(tmp_path, capsys):
     with pytest.raises(SystemExit):
         bidding_duel.main([str(CORPUS), "--a", "magic"])
     assert "unknown duel bidder" in capsys.readouterr().err
+
+
+def test_the_held_out_deals_are_the_last_share_in_deal_order(deals):
+    from skat.players.duel import held_out
+
+    shuffled = list(reversed(deals))
+    assert [d.deal for d in held_out(shuffled)] == [d.deal for d in deals[32:]]
+    assert held_out(deals, 1.0) == deals
+    with pytest.raises(ValueError, match="held-out share"):
+        held_out(deals, 0)

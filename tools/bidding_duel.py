@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from skat.players.duel import ABLATION, bidder_factory, duel, format_duel, read_corpus
+from skat.players.duel import ABLATION, HELD_OUT, bidder_factory, duel, format_duel, held_out, read_corpus
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("corpus", type=Path)
     parser.add_argument("--a", default="learned", help="bidder A: heuristic, learned or learned:KEY=VALUE,...")
     parser.add_argument("--b", default="heuristic", help="bidder B (as --a)")
-    parser.add_argument("--held-out", type=float, default=0.2,
+    parser.add_argument("--held-out", type=float, default=HELD_OUT,
                         help="judge on this share of the deals, the last ones (1: all of them)")
     parser.add_argument("--ablation", action="store_true", help="the table of the learned bidder's parts")
     parser.add_argument("--json", type=Path, default=None, help="write the summaries as JSON")
@@ -37,8 +37,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--held-out must be above 0 and at most 1, not {args.held_out}")
     if not args.corpus.exists():
         parser.error(f"no corpus at {args.corpus}")
-    deals = sorted(read_corpus(args.corpus), key=lambda d: d.deal)
-    judged = deals[int(len(deals) * (1 - args.held_out)):]
+    deals = read_corpus(args.corpus)
+    judged = held_out(deals, args.held_out)
     if len(judged) < 2:
         print(f"bidding_duel: {len(judged)} deals are too few for a duel", file=sys.stderr)
         return 2

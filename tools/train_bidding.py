@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from skat.players.arena import new_game
+from skat.players.duel import HELD_OUT
 from skat.players.heuristic import HeuristicPlayer, game_value, hand_strength, win_probability
 from skat.players.learned import (
     FAMILIES,
@@ -93,7 +94,8 @@ def log_loss(y: np.ndarray, p: np.ndarray) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path)
-    parser.add_argument("--held-out", type=float, default=0.2, help="the share of deals (the last ones) held out")
+    parser.add_argument("--held-out", type=float, default=HELD_OUT,
+                        help="the share of deals (the last ones) held out, the ones a duel judges")
     parser.add_argument("--plot", type=Path, default=None, help="write the calibration curves (PNG)")
     parser.add_argument("--model", type=Path, default=None, help="write the fitted weights (.npz)")
     parser.add_argument("--json", type=Path, default=None, help="write the report as JSON")

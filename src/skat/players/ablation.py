@@ -1,41 +1,53 @@
-"""Players that leave out one part of ``strong``: what each part is worth, measured in the arena.
+"""Players that differ from ``strong`` in one part: what each part is worth, measured in the arena.
 
-Each factory takes a seed like a level (``skat arena --players strong,skat.players.ablation:NAME``):
+Each factory takes a seed like a level (``skat arena --players strong,skat.players.ablation:NAME``).
+:func:`strong_plain` is ``strong`` without the inference (every consistent world as likely); the others
+add one part to it, so that a match against it measures that part alone:
 
-* :func:`strong_simulated_bidding`: ``strong``'s card play with the bidding, skat decision and discard
-  by double-dummy simulation (:class:`skat.players.bidding.SimulationBidder`), as ``strong`` bid until
-  the learned bidder (:mod:`skat.players.learned`) measured better.
-* :func:`strong_inference`: ``strong`` whose card play searches the worlds the auction makes likely
-  (:mod:`skat.players.inference`), drawn from four times as many.
-* :func:`strong_play_inference`: the same with the card plays' likelihood alone
+* :func:`strong_simulated_bidding`: the card play of :func:`strong_plain` with the bidding, skat decision
+  and discard by double-dummy simulation (:class:`skat.players.bidding.SimulationBidder`), as ``strong``
+  bid until the learned bidder (:mod:`skat.players.learned`) measured better.
+* :func:`strong_inference`: the worlds drawn by the auction's likelihood
+  (:class:`skat.players.inference.AuctionLikelihood`), 40 of 160.
+* :func:`strong_play_inference`: the worlds drawn by the card plays' likelihood alone
   (:class:`skat.players.inference.PlayLikelihood`: smearing to the partner, saving points otherwise).
-* :func:`strong_alphamu`: ``strong`` whose declarer chooses among its cards by alpha-mu search
+* :func:`strong_alphamu`: the declarer chooses among its cards by alpha-mu search
   (:mod:`skat.players.alphamu`, two own moves deep, 20 worlds) in the last four tricks.
-* :func:`strong_close_worlds`: ``strong`` that solves up to 40 more worlds, within its time budget, when
-  the best card is not clearly ahead of the next (:func:`skat.players.pimc.close_call`).
+* :func:`strong_close_worlds`: up to 40 more worlds, within the time budget, when the best card is not
+  clearly ahead of the next (:func:`skat.players.pimc.close_call`).
+
+``strong`` itself (:mod:`skat.players.levels`) is :func:`strong_plain` with both likelihoods.
 """
 
 from __future__ import annotations
 
+from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 
-__all__ = ["strong_simulated_bidding", "strong_inference", "strong_play_inference", "strong_close_worlds",
-           "strong_alphamu"]
+__all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
+           "strong_close_worlds", "strong_alphamu"]
+
+
+def strong_plain(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` without inference: PIMC with 40 worlds and 0.5 s a card, the learned bidder (margin 5)."""
+    player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False)
+    player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
+    player.name = "strong-plain"
+    return player
 
 
 def strong_simulated_bidding(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` with its earlier bidding by simulation (40 worlds and 0.5 s a card; bidding 1.0 s)."""
+    """``strong``'s earlier bidding by simulation (40 worlds and 0.5 s a card; bidding 1.0 s)."""
     player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=True)
     player.name = "strong-simulated-bidding"
     return player
 
 
 def strong_inference(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` with the worlds of its card play drawn by the auction's likelihood (a pool of 160 for 40)."""
+    """:func:`strong_plain` with the worlds of its card play drawn by the auction's likelihood (160 for 40)."""
     from skat.players.inference import AuctionLikelihood
-    from skat.players.levels import make_level
 
-    player = make_level("strong", seed)
+    player = strong_plain(seed)
     player.inference = AuctionLikelihood(temperature=10.0)
     player.pool = 4
     player.name = "strong-inference"
@@ -43,11 +55,10 @@ def strong_inference(seed: int | None = None) -> PIMCPlayer:
 
 
 def strong_play_inference(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` with the worlds of its card play drawn by the card plays' likelihood (160 for 40)."""
+    """:func:`strong_plain` with the worlds drawn by the card plays' likelihood (160 for 40)."""
     from skat.players.inference import PlayLikelihood
-    from skat.players.levels import make_level
 
-    player = make_level("strong", seed)
+    player = strong_plain(seed)
     player.inference = PlayLikelihood(sharpness=2.0)
     player.pool = 4
     player.name = "strong-play-inference"
@@ -55,20 +66,16 @@ def strong_play_inference(seed: int | None = None) -> PIMCPlayer:
 
 
 def strong_close_worlds(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` with up to 40 more worlds on a close call."""
-    from skat.players.levels import make_level
-
-    player = make_level("strong", seed)
+    """:func:`strong_plain` with up to 40 more worlds on a close call."""
+    player = strong_plain(seed)
     player.close_worlds = 40
     player.name = "strong-close-worlds"
     return player
 
 
 def strong_alphamu(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` with alpha-mu (depth 2, 20 worlds) for the declarer's last four tricks."""
-    from skat.players.levels import make_level
-
-    player = make_level("strong", seed)
+    """:func:`strong_plain` with alpha-mu (depth 2, 20 worlds) for the declarer's last four tricks."""
+    player = strong_plain(seed)
     player.alphamu_tricks = 4
     player.name = "strong-alphamu"
     return player

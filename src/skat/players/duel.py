@@ -35,7 +35,7 @@ from skat.rules.ranking import GameType
 from skat.rules.rulesets import get_ruleset
 from skat.rules.value import evaluate
 
-__all__ = ["ABLATION", "CorpusDeal", "CorpusBidder", "HeuristicCorpusBidder", "LearnedCorpusBidder", "bidder_factory", "read_corpus", "auction", "duel",
+__all__ = ["ABLATION", "HELD_OUT", "held_out", "CorpusDeal", "CorpusBidder", "HeuristicCorpusBidder", "LearnedCorpusBidder", "bidder_factory", "read_corpus", "auction", "duel",
            "format_duel"]
 
 _NULL = int(GameType.NULL)
@@ -64,6 +64,18 @@ class CorpusDeal:
         return cls(record["deal"], record["seed"], played)
 
 
+HELD_OUT = 0.2
+"""The share of a corpus's deals, the last ones, that a duel judges (``tools/train_bidding.py`` fits on the rest)."""
+
+
+def held_out(deals: list[CorpusDeal], share: float = HELD_OUT) -> list[CorpusDeal]:
+    """The last ``share`` of the deals in deal order (the ones the model was not fitted on)."""
+    if not 0 < share <= 1:
+        raise ValueError(f"the held-out share must be above 0 and at most 1, not {share}")
+    ordered = sorted(deals, key=lambda d: d.deal)
+    return ordered[int(len(ordered) * (1 - share)):]
+
+
 def read_corpus(path: str | Path) -> list[CorpusDeal]:
     """The deals of a corpus file (JSON lines, or gzipped; the checkpoint header skipped)."""
     path = Path(path)
@@ -81,9 +93,12 @@ class CorpusBidder(Protocol):
     def bid(self, view: SeatView) -> Action:
         """Bid, hold or pass (``view`` is a seat's view during the auction)."""
 
-    def contract(self, view: SeatView) -> tuple[int, bool]:
-        """(game type, hand game) to play, from the declarer's view before the skat is taken; (-1, False)
-        picks up and leaves the discard and the declaration to the bidder's ``player.choose(view)``."""
+    def contract(self, view: SeatView) -> tuple[int, bool] | None:
+        """(game type, hand game) to play, from the declarer's view before the skat is taken; None: pick up
+        and leave the discard and the declaration to :meth:`after_pickup` with the skat found."""
+
+    def after_pickup(self, view: SeatView) -> Action:
+        """The discard, then the declaration, after a pickup (``view`` is the declarer's)."""
 
 
 class HeuristicCorpusBidder:
@@ -98,11 +113,12 @@ class HeuristicCorpusBidder:
     def bid(self, view: SeatView) -> Action:
         return self.player.choose(view)
 
-    def contract(self, view: SeatView) -> tuple[int, bool]:
+    def contract(self, view: SeatView) -> tuple[int, bool] | None:
         action = self.player.choose(view)
-        if isinstance(action, Declare):
-            return int(action.contract.game_type), True
-        return -1, False  # decided after the pickup: see auction()
+        return (int(action.contract.game_type), True) if isinstance(action, Declare) else None
+
+    def after_pickup(self, view: SeatView) -> Action:
+        return self.player.choose(view)
 
 
 class LearnedCorpusBidder:
@@ -120,19 +136,14 @@ class LearnedCorpusBidder:
     def bid(self, view: SeatView) -> Action:
         return self.bidder.bid(view)
 
-    def contract(self, view: SeatView) -> tuple[int, bool]:
+    def contract(self, view: SeatView) -> tuple[int, bool] | None:
         if self.bidder.after_pickup:
             action = self.bidder.skat_decision(view)
-            return (int(action.contract.game_type), True) if isinstance(action, Declare) else (-1, False)
+            return (int(action.contract.game_type), True) if isinstance(action, Declare) else None
         return self.bidder.planned_contract(view)
 
-    def choose(self, view: SeatView) -> Action:
-        """The discard and the declaration after the pickup."""
+    def after_pickup(self, view: SeatView) -> Action:
         return self.bidder.decide(view, self.heuristic) or self.heuristic.choose(view)
-
-    @property
-    def player(self) -> LearnedCorpusBidder:
-        return self
 
 
 def bidder_factory(spec: str) -> Callable[[int], CorpusBidder]:
@@ -185,17 +196,17 @@ def auction(deal: CorpusDeal, bidders: list[CorpusBidder], ruleset: str = "isko2
     if declarer is None:
         return Auction(None)
     view = game.view(declarer)
-    gt, hand_game = bidders[declarer].contract(view)
-    if gt < 0:  # decided after the pickup: the bidder's discard and declaration with the real skat
-        player = bidders[declarer].player  # type: ignore[attr-defined]
-        game.apply(PickUp(), declarer)
-        while game.phase in (Phase.DISCARD, Phase.DECLARE):
-            action = player.choose(game.view(declarer))
-            game.apply(action, declarer)
-            if isinstance(action, Declare):
-                gt = int(action.contract.game_type)
-        hand_game = False
-    return Auction(declarer, gt, hand_game, game.bid)
+    choice = bidders[declarer].contract(view)
+    if choice is not None:
+        return Auction(declarer, choice[0], choice[1], game.bid)
+    gt = -1  # decided after the pickup: the bidder's discard and declaration with the real skat
+    game.apply(PickUp(), declarer)
+    while game.phase in (Phase.DISCARD, Phase.DECLARE):
+        action = bidders[declarer].after_pickup(game.view(declarer))
+        game.apply(action, declarer)
+        if isinstance(action, Declare):
+            gt = int(action.contract.game_type)
+    return Auction(declarer, gt, False, game.bid)
 
 
 def _scores(deal: CorpusDeal, result: Auction, ruleset: str) -> list[int] | None:

@@ -79,7 +79,7 @@ class AuctionLikelihood:
         self.model = model or shipped_model()
         self.temperature = float(temperature)
         """Seeger-Fabian points of expected score that make a bid e (2.7) times likelier."""
-        self._scores = functools.lru_cache(maxsize=65536)(self._contract_scores)
+        self._scores = functools.lru_cache(maxsize=4096)(self._contract_scores)
 
     def prepare(self, view: SeatView, know: Knowledge) -> tuple[Knowledge, AuctionFacts]:
         """What :meth:`log_weight` needs of a decision, once for all its worlds."""

@@ -227,15 +227,16 @@ class LearnedBidder(SimulationBidder):
         """The highest value among the contracts whose expected score is above :attr:`margin` (0: pass)."""
         return max((est.value for est in self.estimates(view) if est.score > self.margin), default=0)
 
-    def planned_contract(self, view: SeatView) -> tuple[int, bool]:
+    def planned_contract(self, view: SeatView) -> tuple[int, bool] | None:
         """(game type, hand game) the declarer means to play, from its view before the skat is taken: the
-        skat decision's hand game, or the pickup contract with the best expected score that reaches the bid."""
+        skat decision's hand game, or the pickup contract with the best expected score that reaches the bid
+        (None: no candidate contract with the pickup)."""
         action = self.skat_decision(view)
         if isinstance(action, Declare):
             return int(action.contract.game_type), True
         pickups = [est for est in self.estimates(view) if not est.contract.hand]
         if not pickups:
-            return -1, False
+            return None
         reaching = [est for est in pickups if est.value >= view.bid] or pickups
         best = max(reaching, key=lambda est: est.score)
         return int(best.contract.game_type), False

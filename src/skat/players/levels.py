@@ -5,24 +5,29 @@
 * ``medium``: the heuristic's bidding and contract choice, card play by
   perfect-information Monte Carlo on a small budget (12 worlds, 0.15 s a card).
 * ``strong``: perfect-information Monte Carlo on the full budget (40 worlds,
-  0.5 s a card); bidding, hand game or pickup, discard and declaration by the
-  learned chances of its contracts (:class:`skat.players.learned.LearnedBidder`,
-  fitted on games played out with hidden cards).
+  0.5 s a card), the worlds drawn from 160 by how likely they make the others'
+  bids, passes, declaration and card plays (:mod:`skat.players.inference`);
+  bidding, hand game or pickup, discard and declaration by the learned chances of
+  its contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games
+  played out with hidden cards, bidding only above an expected +5).
 
-Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine,
-November 2026; Seeger-Fabian points per game, 95 % CI; the README's table of players):
+Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
+Seeger-Fabian points per game, 95 % CI; the README's table of players):
 
-* ``strong`` with learned bidding vs ``medium``: +10.96 [+6.63, +15.30] over 300 deals (seed
-  2031, 0 illegal actions); it declares 36 % of its solo seats and wins 85 % of them.
+* ``strong`` before the inference (2 December 2026, the model fitted on 1,300 deals)
+  vs ``medium``: +10.79 [+7.31, +14.28] over 500 deals (seed 2031, 0 illegal
+  actions), declaring 34.9 % of its solo seats and winning 84.9 % of them; vs
+  ``heuristic`` +28.54 [+24.72, +32.35] over 500 deals (seed 2032)
+  (``bench/data/arena/2026-12-02/``). What the inference adds alone: docs/players.md.
 * Until December 2026 ``strong`` bid by simulation (now
   :func:`skat.players.ablation.strong_simulated_bidding`): vs ``heuristic`` +16.4 [+14.5, +18.2]
-  over 2,000 deals (12,000 games, seed 2026; ``bench/data/arena/``), one core 14 ms median per
+  over 2,000 deals (12,000 games, seed 2026; ``bench/data/arena/2026-11/``), one core 14 ms median per
   card (p95 0.50 s), bidding/skat decisions p95 1.04 s, max 1.8 s.
 * ``heuristic`` vs ``random``: +260.7 [+259.6, +261.8] over 16,667 deals (100,002
   games, no illegal action).
 * ``easy`` vs ``heuristic``: -12.6 [-17.6, -7.5] over 300 deals (seed 5).
 * ``medium`` vs ``heuristic``: +18.8 [+15.0, +22.6] over 300 deals (seed 2027), 19 ms per
-  decision on average.
+  decision on average; vs ``easy`` +30.27 [+24.01, +36.52] over 200 deals (seed 2033).
 * that earlier ``strong`` vs ``medium``: +1.1 [-4.5, +6.7] over 160 deals (seed 2028): no
   measurable difference; it declared 20 % of its solo seats against 37 % (cautious).
 """
@@ -33,6 +38,7 @@ import random
 
 from skat.deal.game import Phase, SeatView
 from skat.players.heuristic import HeuristicPlayer
+from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
 from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action, Play
@@ -70,7 +76,9 @@ def _medium(seed: int | None) -> PIMCPlayer:
 
 
 def _strong(seed: int | None) -> PIMCPlayer:
-    player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False)
+    player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False,
+                        inference=Inference(AuctionLikelihood(temperature=10.0), PlayLikelihood(sharpness=2.0)),
+                        pool=4)
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
