@@ -53,6 +53,27 @@ MATCHES = {
 }
 """name -> (players, seed)."""
 
+ABLATION_PARTS = {
+    "ablation-bidding": "learned bidding (vs bidding by double-dummy simulation)",
+    "ablation-inference": "the auction's likelihood alone",
+    "ablation-play-inference": "the card plays' likelihood alone",
+    "ablation-inference-whole": "both likelihoods (strong itself)",
+    "ablation-close-worlds": "more worlds on close calls",
+    "ablation-alphamu": "alpha-mu for the declarer's last four tricks",
+}
+"""ablation match -> the part of ``strong`` it measures alone."""
+
+
+def ablation_table(figures: dict[str, dict]) -> str:
+    """The ablation matches among ``figures`` (as :func:`match_figures` gives them) as a table."""
+    rows = [f"{'part of strong':48s} {'gain':>7s}  {'95 % CI':16s} {'deals':>5s}"]
+    for name, what in ABLATION_PARTS.items():
+        if name in figures:
+            f = figures[name]
+            lo, hi = f["ci95"]
+            rows.append(f"{what:48s} {f['diff']:+7.2f}  [{lo:+6.2f}, {hi:+6.2f}] {f['deals']:5d}")
+    return "\n".join(rows) if len(rows) > 1 else ""
+
 
 def timing(name: str, deals: int, seed: int) -> dict[str, float]:
     """Median, p95 and max CPU seconds per decision of ``name`` in each seat against two heuristic players."""
@@ -126,6 +147,9 @@ def main() -> None:
             (args.data / f"{stem}.json").write_text(json.dumps(s, indent=1))
             plot_cumulative(s, args.data / f"{stem}.png")
         out[name] = match_figures(s)
+    table = ablation_table(out)  # type: ignore[arg-type]
+    if table:
+        print("ablation: SF points per game, the player with the part against the one without it\n" + table, flush=True)
     if args.duel:
         from skat.players.duel import ABLATION, bidder_factory, duel, held_out, read_corpus
 

@@ -330,3 +330,23 @@ def test_top_trump_bounds_hold_at_trick_starts() -> None:
         checked += 1
     assert tight > 30  # the bounds say something in many positions
 
+
+
+def test_warm_up_loads_every_kernel_the_searches_call() -> None:
+    """A kernel that warm_up leaves out compiles inside the first timed search that needs it (seconds,
+    the first time after an install): in a fresh process, every kernel search.py calls is loaded."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import skat.solver.search as search
+
+    called = sorted(set(re.findall(r"\bK\.([a-z_]+)\(", Path(search.__file__).read_text())))
+    code = ("import skat.solver.kernels as K\nfrom numba.core.registry import CPUDispatcher\n"
+            "from skat.solver import warm_up\nwarm_up()\n"
+            f"print(*[n for n in {called!r} if isinstance(getattr(K, n), CPUDispatcher) "
+            "and not getattr(K, n).signatures])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
+    assert "solve_rest" in called and "rest_test" in called
+    assert out.stdout.split() == [], f"not loaded by warm_up: {out.stdout.strip()}"

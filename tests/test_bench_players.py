@@ -1,0 +1,37 @@
+"""bench/players.py: the figures it keeps of a match and its ablation table."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench():
+    spec = importlib.util.spec_from_file_location("bench_players", ROOT / "bench" / "players.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_ablation_part_names_a_match():
+    bench = _bench()
+    assert set(bench.ABLATION_PARTS) <= set(bench.MATCHES)
+    assert {n for n in bench.MATCHES if n.startswith("ablation-")} == set(bench.ABLATION_PARTS)
+
+
+def test_ablation_table_lists_the_parts_played_with_their_ci():
+    bench = _bench()
+    summary = json.loads((ROOT / "bench" / "data" / "arena" / "strong-medium-2031.json").read_text())
+    figures = bench.match_figures(summary)
+    assert figures["deals"] == 1000 and figures["illegal"] == 0
+    lo, hi = figures["ci95"]
+    assert lo < figures["diff"] < hi
+    table = bench.ablation_table({"ablation-inference": figures, "strong-medium": figures})
+    lines = table.splitlines()
+    assert len(lines) == 2  # the header and the one ablation match; strong-medium is no ablation
+    assert lines[1].startswith("the auction's likelihood alone")
+    assert f"{figures['diff']:+7.2f}" in lines[1] and f"[{lo:+6.2f}, {hi:+6.2f}]" in lines[1]
+    assert bench.ablation_table({"strong-medium": figures}) == ""
