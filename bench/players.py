@@ -64,6 +64,11 @@ ABLATION_PARTS = {
 """ablation match -> the part of ``strong`` it measures alone."""
 
 
+def short_name(player: str) -> str:
+    """A player's name for a plot: ``strong_inference`` for ``skat.players.ablation:strong_inference``."""
+    return player.rpartition(":")[2]
+
+
 def ablation_table(figures: dict[str, dict]) -> str:
     """The ablation matches among ``figures`` (as :func:`match_figures` gives them) as a table."""
     rows = [f"{'part of strong':48s} {'gain':>7s}  {'95 % CI':16s} {'deals':>5s}"]
@@ -145,7 +150,7 @@ def main() -> None:
         print(format_summary(s), flush=True)
         if args.data:
             (args.data / f"{stem}.json").write_text(json.dumps(s, indent=1))
-            plot_cumulative(s, args.data / f"{stem}.png")
+            plot_cumulative({**s, "players": [short_name(n) for n in s["players"]]}, args.data / f"{stem}.png")
         out[name] = match_figures(s)
     table = ablation_table(out)  # type: ignore[arg-type]
     if table:

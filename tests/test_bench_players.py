@@ -35,3 +35,10 @@ def test_ablation_table_lists_the_parts_played_with_their_ci():
     assert lines[1].startswith("the auction's likelihood alone")
     assert f"{figures['diff']:+7.2f}" in lines[1] and f"[{lo:+6.2f}, {hi:+6.2f}]" in lines[1]
     assert bench.ablation_table({"strong-medium": figures}) == ""
+
+
+def test_plots_name_a_factory_without_its_module():
+    bench = _bench()
+    assert bench.short_name("skat.players.ablation:strong_inference") == "strong_inference"
+    assert bench.short_name("mybot.py:MyBot") == "MyBot"
+    assert bench.short_name("strong") == "strong"
