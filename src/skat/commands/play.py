@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", default=None, help="database URL (default: a SQLite file in your data directory)")
     parser.add_argument("--no-browser", action="store_true", help="print the table's address instead of opening it")
     parser.add_argument("--bot-delay", type=float, default=0.8,
-                        help="seconds a computer player waits before acting in the browser (default 0.8)")
+                        help="the least seconds a computer player takes to act in the browser, its thinking included (default 0.8)")
     parser.add_argument("--deals", type=int, default=None, help="length of the series in deals (default: no limit)")
     parser.add_argument("--seed", type=int, default=None, help="seed for the deals and players (text mode)")
 

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="database URL: sqlite:///path/skat.sqlite or postgresql://user:pw@host/db "
                              "(default: a SQLite file in your data directory)")
     parser.add_argument("--bot-delay", type=float, default=0.7,
-                        help="seconds a computer player waits before it acts, so people can follow (default 0.7)")
+                        help="the least seconds a computer player takes to act, its thinking included, so people can follow (default 0.7)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="an origin (https://host[:port]) besides this server's own whose pages may open its "
                              "WebSockets; repeat it for several (default: none)")

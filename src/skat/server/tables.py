@@ -970,8 +970,9 @@ class ServerTable:
             delay = self.manager.bot_delay
             if game.phase is Phase.PLAY and not game.trick and game.tricks:
                 delay += self.manager.trick_pause
-            if delay:
-                await asyncio.sleep(delay)
+            # the pause people get to follow is the least a computer takes, not added to its thinking: it
+            # thinks meanwhile and acts when both are over (a person waits the longer of the two)
+            ready_at = loop.time() + delay
             deal_no, history_len = self.deal_no, len(game.history)
             self.bot_failure = {"deal_no": deal_no, "seat": seat}
             bot = self.seats[position].bot_seat
@@ -984,6 +985,7 @@ class ServerTable:
                 call = await loop.run_in_executor(self.manager.executor, bot.call, view)
                 if call is not None:
                     self.bot_failure["action"] = str(call)
+                    await _sleep_until(loop, ready_at)
                     async with self.lock:
                         if self.game is game and self.deal_no == deal_no and len(game.history) == history_len:
                             try:
@@ -1002,6 +1004,7 @@ class ServerTable:
                 log.exception("computer player at table %s position %d failed outside its fallbacks", self.id, position)
                 action = view.legal_actions[0]
             self.bot_failure["action"] = str(action)
+            await _sleep_until(loop, ready_at)
             async with self.lock:
                 if self.game is not game or self.deal_no != deal_no or len(game.history) != history_len:
                     continue  # the table moved on (an early end by a person); think again
@@ -1024,6 +1027,13 @@ class ServerTable:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
         if tell or started or sheet_changed:
             await self.broadcast()
+
+
+async def _sleep_until(loop: asyncio.AbstractEventLoop, when: float) -> None:
+    """Wait until the event loop's clock reads ``when`` (at once when it is past)."""
+    left = when - loop.time()
+    if left > 0:
+        await asyncio.sleep(left)
 
 
 class TableManager:
