@@ -71,12 +71,13 @@ def short_name(player: str) -> str:
 
 def ablation_table(figures: dict[str, dict]) -> str:
     """The ablation matches among ``figures`` (as :func:`match_figures` gives them) as a table."""
-    rows = [f"{'part of strong':48s} {'gain':>7s}  {'95 % CI':16s} {'deals':>5s}"]
+    width = max(len(what) for what in ABLATION_PARTS.values())
+    rows = [f"{'part of strong':{width}s} {'gain':>7s}  {'95 % CI':16s} {'deals':>5s}"]
     for name, what in ABLATION_PARTS.items():
         if name in figures:
             f = figures[name]
             lo, hi = f["ci95"]
-            rows.append(f"{what:48s} {f['diff']:+7.2f}  [{lo:+6.2f}, {hi:+6.2f}] {f['deals']:5d}")
+            rows.append(f"{what:{width}s} {f['diff']:+7.2f}  [{lo:+6.2f}, {hi:+6.2f}] {f['deals']:5d}")
     return "\n".join(rows) if len(rows) > 1 else ""
 
 
