@@ -149,7 +149,8 @@ def main() -> None:
             args.data.mkdir(parents=True, exist_ok=True)
         s = run_match(config, workers=args.workers, checkpoint=checkpoint)
         print(format_summary(s), flush=True)
-        if args.data:
+        if args.data and not (s.get("resumed_deals") == s["deals"] and (args.data / f"{stem}.json").exists()):
+            # (a match taken whole from its checkpoint keeps the JSON of the run that played it: its wall time)
             (args.data / f"{stem}.json").write_text(json.dumps(s, indent=1))
             plot_cumulative({**s, "players": [short_name(n) for n in s["players"]]}, args.data / f"{stem}.png")
         out[name] = match_figures(s)
