@@ -29,8 +29,10 @@ import time
 import aiohttp
 import httpx
 
+from skat.commands.serve import trick_pause as serve_trick_pause
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import free_port, ping_anchor, start_server  # noqa: E402  (bench/load.py: the server's harness)
+from load import free_port, percentile, ping_anchor, start_server  # noqa: E402  (bench/load.py: the server's harness)
 
 
 def pause_before(view: dict, delay: float, trick_pause: float) -> float:
@@ -70,11 +72,6 @@ async def person(ws_base: str, table_id: str, token: str, delay: float, trick_pa
                 last = (deal, seq, now, pause_before(v, delay, trick_pause))
 
 
-def quantile(xs: list[float], f: float) -> float:
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(f * len(xs)))]
-
-
 async def measure(base: str, level: str, tables: int, deals: int, delay: float, trick_pause: float) -> dict:
     ws_base = base.replace("http", "ws", 1)
     waits: list[tuple[float, float]] = []
@@ -89,8 +86,8 @@ async def measure(base: str, level: str, tables: int, deals: int, delay: float, 
     total = [w for w, _ in waits]
     beyond = [max(0.0, w - p) for w, p in waits]  # in the order they happened: the first starts the workers
     return {"level": level, "tables": tables, "deals": sum(played), "decisions": len(waits), "wall_s": wall,
-            "wait_median_s": statistics.median(total), "wait_p95_s": quantile(total, 0.95), "wait_max_s": max(total),
-            "beyond_pause_median_s": statistics.median(beyond), "beyond_pause_p95_s": quantile(beyond, 0.95),
+            "wait_median_s": statistics.median(total), "wait_p95_s": percentile(total, 0.95), "wait_max_s": max(total),
+            "beyond_pause_median_s": statistics.median(beyond), "beyond_pause_p95_s": percentile(beyond, 0.95),
             "beyond_pause_max_s": max(beyond),
             "first_beyond_pause_s": beyond[0], "later_beyond_pause_max_s": max(beyond[1:], default=0.0), "ping_ms": anchor, "bot_delay_s": delay, "trick_pause_s": trick_pause}
 
@@ -104,7 +101,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.deals < 1 or args.tables < 1 or args.bot_delay < 0:
         parser.error("--deals and --tables must be at least 1, --bot-delay not negative")
-    trick_pause = min(1.0, args.bot_delay * 1.5)  # as skat serve sets it
+    trick_pause = serve_trick_pause(args.bot_delay)
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()
         # waits until the server answers; a later --bot-delay wins over the harness's 0

@@ -9,6 +9,11 @@ import logging
 import sys
 
 
+def trick_pause(bot_delay: float) -> float:
+    """The extra pause before a computer leads to a new trick, so that people see the trick taken."""
+    return min(1.0, bot_delay * 1.5)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for every interface)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
@@ -124,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     db = args.db or default_db_url()
     try:
-        app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.0, args.bot_delay * 1.5),
+        app = create_app(db, bot_delay=args.bot_delay, trick_pause=trick_pause(args.bot_delay),
                          allowed_origins=args.allow_origin, max_body=max_body, limits=limits,
                          restore_in_background=True)
     except SecondProcessError as exc:
