@@ -32,7 +32,7 @@ import httpx
 from skat.commands.serve import trick_pause as serve_trick_pause
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import free_port, percentile, ping_anchor, start_server  # noqa: E402  (bench/load.py: the server's harness)
+from load import percentile, ping_anchor, start_server  # noqa: E402  (bench/load.py: the server's harness)
 
 
 def pause_before(view: dict, delay: float, trick_pause: float) -> float:
@@ -103,11 +103,10 @@ def main() -> int:
         parser.error("--deals and --tables must be at least 1, --bot-delay not negative")
     trick_pause = serve_trick_pause(args.bot_delay)
     with tempfile.TemporaryDirectory() as tmp:
-        port = free_port()
         # waits until the server answers; a later --bot-delay wins over the harness's 0
-        proc = start_server(f"sqlite:///{os.path.join(tmp, 'wait.sqlite')}", port, ("--bot-delay", str(args.bot_delay)))
+        proc = start_server(f"sqlite:///{os.path.join(tmp, 'wait.sqlite')}", ("--bot-delay", str(args.bot_delay)))
         try:
-            base = f"http://127.0.0.1:{port}"
+            base = proc.base
             out = asyncio.run(measure(base, args.level, args.tables, args.deals, args.bot_delay, trick_pause))
         finally:
             proc.terminate()

@@ -23,7 +23,6 @@ import gc
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
@@ -39,34 +38,44 @@ import orjson
 
 from skat.server.monitor import STALL_SECONDS
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 LOOP_STALL_MS = round(STALL_SECONDS * 1000)
 
 UNLIMITED = ("--rate-create", "1000000/1", "--rate-join", "1000000/1", "--rate-action", "1000000/1")
 """Every table and every seat comes from 127.0.0.1: the per-address limits (skat.server.limits) are raised."""
 
 
-def start_server(db: str, port: int, extra: tuple[str, ...] = ()) -> subprocess.Popen:
-    """``skat serve`` on ``port``; its log (warnings and errors) goes to a file, ``proc.log_path``."""
+def serve_process(args: list[str], **popen: object) -> tuple[subprocess.Popen, str]:
+    """Start ``skat serve ARGS`` on port 0 (a free port the system picks as the server binds it, so nothing
+    can take it in between) and read its address from the first line it prints: (the process, the address).
+    The rest of what it prints to stdout is drained in a thread."""
+    proc = subprocess.Popen([sys.executable, "-m", "skat", "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                            text=True, **popen)
+    line = proc.stdout.readline()  # "skat serve: http://127.0.0.1:PORT/ (database ...)"
+    if "http://" not in line:
+        proc.wait(30)
+        return proc, ""
+    threading.Thread(target=proc.stdout.read, daemon=True).start()
+    address = line[line.index("http://"):].split()[0].rstrip("/")
+    return proc, "http://127.0.0.1:" + address.rsplit(":", 1)[1]
+
+
+def start_server(db: str, extra: tuple[str, ...] = ()) -> subprocess.Popen:
+    """``skat serve`` on a free port, once it answers; its address is ``proc.base`` and its log (warnings and
+    errors) goes to a file, ``proc.log_path``."""
     log_file = tempfile.NamedTemporaryFile("w", prefix="skat-load-server-", suffix=".log", delete=False)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "skat", "serve", "--port", str(port), "--db", db, "--bot-delay", "0",
-         "--log-level", "warning", *UNLIMITED, *extra], stdout=subprocess.DEVNULL, stderr=log_file, text=True)
+    proc, base = serve_process(["--db", db, "--bot-delay", "0", "--log-level", "warning", *UNLIMITED, *extra],
+                               stderr=log_file)
     log_file.close()
     proc.log_path = log_file.name  # type: ignore[attr-defined]
+    proc.base = base  # type: ignore[attr-defined]
     deadline = time.time() + 60
     while time.time() < deadline:
-        if proc.poll() is not None:
+        if proc.poll() is not None or not base:
+            proc.kill()
             with open(log_file.name) as logged:
                 raise SystemExit(f"the server did not start: {logged.read()[-4000:]}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).status_code == 200:
+            if httpx.get(f"{base}/api/health", timeout=1).status_code == 200:
                 return proc
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -386,8 +395,8 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
     procs = []
     try:
         for _ in range(processes):
-            port = free_port()
-            procs.append((start_server(db, port, tuple(args.serve_args.split())), f"http://127.0.0.1:{port}"))
+            proc = start_server(db, tuple(args.serve_args.split()))
+            procs.append((proc, proc.base))
         bases = [base for _, base in procs]
         anchor = asyncio.run(ping_anchor(bases[0], bases[0].replace("http", "ws", 1), args.pings))
         memory: list[list[int]] = []

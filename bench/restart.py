@@ -25,7 +25,7 @@ from skat.server.store import Store
 from skat.server.tables import TableManager
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from load import UNLIMITED, free_port, random_step  # noqa: E402
+from load import UNLIMITED, random_step, serve_process  # noqa: E402
 
 
 async def fill(url: str, tables: int, deals: int, seed: int) -> list[str]:
@@ -53,14 +53,11 @@ async def fill(url: str, tables: int, deals: int, seed: int) -> list[str]:
 
 def start(url: str) -> tuple[subprocess.Popen, str, float, float]:
     """Start ``skat serve``: (the process, its address, seconds until /api/health answered, the start moment)."""
-    port = free_port()
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "skat", "serve", "--port", str(port), "--db", url,
-                             "--log-level", "error", *UNLIMITED], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
+    proc, base = serve_process(["--db", url, "--log-level", "error", *UNLIMITED], stderr=subprocess.PIPE)
     while True:
         if proc.poll() is not None:
-            raise SystemExit(f"the server did not start: {proc.stderr.read().decode()}")
+            raise SystemExit(f"the server did not start: {proc.stderr.read()}")
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
                 return proc, base, time.perf_counter() - t0, t0

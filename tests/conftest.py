@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -56,10 +57,14 @@ def browser():
         b.close()
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """When the wheel's tests run, start building the wheel now: it builds while the other tests run."""
-    if any(item.nodeid.startswith("tests/test_wheel.py") or item.nodeid.startswith("test_wheel.py")
-           for item in session.items):
-        from test_wheel import start_build
-
-        start_build(session.config._tmp_path_factory.mktemp("build"))
+@pytest.fixture(scope="session", autouse=True)
+def own_data_directory(tmp_path_factory: pytest.TempPathFactory):
+    """The default database (``skat play`` or ``skat serve`` without ``--db``) of every test, and of every
+    command a test starts, lies in the session's temporary folder, never in the user's data directory."""
+    before = os.environ.get("XDG_DATA_HOME")
+    os.environ["XDG_DATA_HOME"] = str(tmp_path_factory.mktemp("data-home"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_DATA_HOME", None)
+    else:
+        os.environ["XDG_DATA_HOME"] = before

@@ -28,7 +28,6 @@ from test_server_officers_ws import hidden_cards
 from test_server_support import (
     ROOT,
     chromium_launch_kwargs,
-    free_port,
     postgres,  # noqa: F401 - the fixture
     serve,
     stop,
@@ -61,16 +60,15 @@ def test_page_is_served_and_linked_from_the_lobby(club):
 def test_skat_play_officers_opens_the_page_on_the_club_server(tmp_path):
     """``skat play --variant officers`` serves the club server (an Officers' table is a server table there)
     and prints the page's start address."""
-    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "skat", "play", "--variant", "officers", "--officers-variant", "admiral", "--seed", "4",
-         "--no-browser", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'play.sqlite'}"],
+         "--no-browser", "--port", "0", "--db", f"sqlite:///{tmp_path / 'play.sqlite'}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
-        line = proc.stdout.readline()  # printed once the server is up
-        assert line.startswith(f"Your table: http://127.0.0.1:{port}/officers?variant=admiral&start=1&seed=4"), \
-            line + proc.stderr.read() if proc.poll() is not None else line
-        base = f"http://127.0.0.1:{port}"
+        line = proc.stdout.readline()  # printed once the server is up, with the port the system chose
+        match = re.match(r"Your table: http://127\.0\.0\.1:(\d+)/officers\?variant=admiral&start=1&seed=4$", line.strip())
+        assert match, line + proc.stderr.read() if proc.poll() is not None else line
+        base = f"http://127.0.0.1:{match[1]}"
         assert httpx.get(f"{base}/officers").status_code == 200
         made = httpx.post(f"{base}/api/tables", json={"variant": "officers", "officers_variant": "admiral", "seed": 4})
         assert made.status_code == 201 and made.json()["token"]
@@ -204,9 +202,8 @@ def new_page(browser, errors: list[str], locale: str = "en-US", **context):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    port = free_port()
-    srv = serve(create_app(f"sqlite:///{tmp_path_factory.mktemp('officers') / 'club.sqlite'}"), port)
-    yield f"http://127.0.0.1:{port}"
+    srv = serve(create_app(f"sqlite:///{tmp_path_factory.mktemp('officers') / 'club.sqlite'}"))
+    yield f"http://127.0.0.1:{srv.port}"
     stop(srv)
 
 
@@ -292,8 +289,9 @@ def test_browser_plays_a_club_server_table_over_the_websocket(tmp_path):
     from playwright.sync_api import sync_playwright
 
     SHOTS.mkdir(parents=True, exist_ok=True)
-    url, port = f"sqlite:///{tmp_path / 'club.sqlite'}", free_port()
-    srv = serve(create_app(url), port)
+    url = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    srv = serve(create_app(url))
+    port = srv.port
     base = f"http://127.0.0.1:{port}"
     errors: list[str] = []
     try:
@@ -397,8 +395,9 @@ def test_browser_close_table_returns_to_the_start_form(tmp_path):
     a reload does not resume the closed table."""
     from playwright.sync_api import sync_playwright
 
-    url, port = f"sqlite:///{tmp_path / 'club.sqlite'}", free_port()
-    srv = serve(create_app(url), port)
+    url = f"sqlite:///{tmp_path / 'club.sqlite'}"
+    srv = serve(create_app(url))
+    port = srv.port
     base = f"http://127.0.0.1:{port}"
     errors: list[str] = []
     try:

@@ -338,7 +338,8 @@ def test_an_officers_record_with_tampered_options_is_refused():
 
 
 # ---------------------------------------------------------------------- skat rules
-def test_rules_show_isko(capsys):
+def test_rules_show_isko(capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")  # the table fits the terminal: the same width wherever the test runs
     assert main(["rules", "show", "isko"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("isko2018: International Skat Order 2018")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 
 import httpx
 import pytest
@@ -20,18 +19,11 @@ from skat.variants.tournee import TourneeGame
 from test_server_support import serve, stop
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("remote") / "skat.sqlite"
-    port = free_port()
-    srv = serve(create_app(f"sqlite:///{db}"), port)
-    yield f"http://127.0.0.1:{port}"
+    srv = serve(create_app(f"sqlite:///{db}"))
+    yield f"http://127.0.0.1:{srv.port}"
     stop(srv)
 
 

@@ -10,7 +10,6 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
-from pathlib import Path
 
 import httpx
 import pytest
@@ -25,9 +24,7 @@ from skat.records.iss import parse_iss
 from skat.server import create_app
 from skat.server.app import ANALYSIS_TIME_LIMIT, AnalysisCache, analyse_record
 from skat.server.tables import TableError
-from test_server_support import ServerProcess, axe_problems, chromium_launch_kwargs
-
-SCREENSHOT = Path("/tmp/analysis.png")
+from test_server_support import SHOTS, ServerProcess, axe_problems, chromium_launch_kwargs, shot
 
 
 @pytest.fixture()
@@ -309,7 +306,7 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
             page.wait_for_selector("#dialog.dlg-analysis .ana-wait")
             assert "Analysing" in page.inner_text("#dialog")
             page.wait_for_function("() => true")  # let the request reach the route
-            deadline = time.time() + 10
+            deadline = time.time() + 30
             while not held:
                 assert time.time() < deadline
                 page.wait_for_timeout(20)
@@ -330,8 +327,8 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
                 assert str(expected["points_lost"][s]) in seats.nth(s + 1).inner_text()
             first = page.locator("#dialog table.ana-cards tr.card-row").first
             assert first.locator(".cardchip").first.get_attribute("data-card") == expected["cards"][0]["card"]
-            page.screenshot(path=str(SCREENSHOT))
-            page.locator("#dialog").screenshot(path="/tmp/analysis-dialog.png")
+            shot(page, "analysis")
+            page.locator("#dialog").screenshot(path=str(SHOTS / "analysis-dialog.png"))
             problems = axe_problems(page, "analysis")
 
             # an error is shown in words
@@ -354,9 +351,9 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
             assert "Analyse von Spiel 1" in text and "Wendepunkte" in text and "Verschenkte Augen" in text
             width = page.evaluate("() => document.querySelector('#dialog').getBoundingClientRect().width")
             assert width <= 390
-            page.screenshot(path="/tmp/analysis-phone.png")
+            shot(page, "analysis-phone")
             page.evaluate("() => document.querySelector('#dialog table.ana-cards').scrollIntoView({block: 'start'})")
-            page.screenshot(path="/tmp/analysis-phone-cards.png")
+            shot(page, "analysis-phone-cards")
             problems += axe_problems(page, "analysis-phone-de")
             page.click("#dialog button:has-text('Spielliste')")
             page.wait_for_selector("#dialog.dlg-sheet")

@@ -77,3 +77,84 @@ def test_a_second_server_process_on_one_sqlite_file_is_refused(tmp_path):
         [sys.executable, "-c", f"from skat.server.store import Store; Store({url!r}, serve=True).close()"],
         capture_output=True, text=True, timeout=60)
     assert after.returncode == 0, after.stderr
+
+
+# ------------------------------------------------------------------ downgrade
+BASELINE = set(_BASELINE_TABLES)
+EXPECTED_TABLES = {  # what each revision's docstring says it adds
+    None: set(),
+    "0001": BASELINE,
+    "0002": BASELINE | {"skat_ready"},
+    "0003": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments"},
+}
+EXPECTED_INDEXES = {"keeper_lists": {"0003": {"ix_keeper_lists_tournament_id"}}}
+
+
+def _config():
+    """Alembic's configuration as store.migrate makes it."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "skat.server:migrations")
+    return config
+
+
+def _alembic(engine, step, *args) -> None:
+    """Run an Alembic command (``command.upgrade``, ``command.downgrade``) on ``engine`` as store.migrate does."""
+    config = _config()
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        step(config, *args)
+
+
+def _schema(engine) -> tuple[str | None, set[str]]:
+    """The database's revision and its tables (Alembic's own left out)."""
+    with engine.connect() as conn:
+        revision = MigrationContext.configure(conn).get_current_revision()
+        tables = set(inspect(conn).get_table_names()) - {"alembic_version"}
+    return revision, tables
+
+
+@pytest.mark.parametrize("db", ["sqlite", "postgresql"])
+def test_every_migration_downgrades_to_the_schema_before_it_and_upgrades_again(tmp_path, request, db):
+    from alembic import command
+    from alembic.script import ScriptDirectory
+
+    url = f"sqlite:///{tmp_path / 'down.sqlite'}" if db == "sqlite" else request.getfixturevalue("postgres").new_database()
+    script = ScriptDirectory.from_config(_config())
+    revisions = [r.revision for r in reversed(list(script.walk_revisions()))]  # oldest first
+    assert revisions[-1] == HEAD_REVISION and set(revisions) == set(EXPECTED_TABLES) - {None}, \
+        "a new migration: say here which tables it adds (EXPECTED_TABLES)"
+    engine = create_engine(normalize_db_url(url))
+    try:
+        assert _schema(engine) == (None, set())
+        # up one revision at a time: each adds what it says
+        for revision in revisions:
+            _alembic(engine, command.upgrade, revision)
+            assert _schema(engine) == (revision, EXPECTED_TABLES[revision])
+        assert EXPECTED_TABLES[HEAD_REVISION] == set(metadata.tables)  # the head is the schema the code uses
+        for table, by_revision in EXPECTED_INDEXES.items():
+            assert {i["name"] for i in inspect(engine).get_indexes(table)} == by_revision[HEAD_REVISION]
+        with engine.begin() as conn:  # a row of the baseline outlives the downgrades of the later revisions
+            conn.execute(text("INSERT INTO skat_tables (id, name, created, settings, closed) "
+                              "VALUES ('t1', 'Kept', 1.0, '{}', false)"))
+        # down one step at a time, to the base: each downgrade() removes what its upgrade() added
+        for below in [*reversed(revisions[:-1]), None]:
+            _alembic(engine, command.downgrade, "-1")
+            assert _schema(engine) == (below, EXPECTED_TABLES[below]), f"downgrading to {below}"
+            if below is not None:
+                with engine.connect() as conn:
+                    assert conn.execute(text("SELECT name FROM skat_tables")).scalars().all() == ["Kept"]
+        # and up again to the head, in one go: the same schema as a new database
+        _alembic(engine, command.upgrade, "head")
+        assert _schema(engine) == (HEAD_REVISION, EXPECTED_TABLES[HEAD_REVISION])
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert diff == [], f"after downgrading and upgrading again the schema differs from store.py's: {diff}"
+    finally:
+        engine.dispose()
+    store = Store(url)  # the server opens it as it is, running nothing
+    try:
+        assert _revision(store) == HEAD_REVISION
+    finally:
+        store.close()

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import glob
 import os
+import queue
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import uuid
 from pathlib import Path
 
@@ -31,12 +32,6 @@ def missing(what: str) -> None:
     if IN_CI:
         pytest.fail(f"{what} is required in CI (.ci/run installs it)")
     pytest.skip(f"{what} is not installed here")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Postgres:
@@ -61,7 +56,7 @@ class Postgres:
             self.as_postgres = ["runuser", "-u", "postgres", "--"]
             shutil.chown(self.tmp, "postgres")
         data, sock = os.path.join(self.tmp, "data"), self.tmp
-        port = free_port()
+        port = 5432  # only a Unix socket in its own directory (listen_addresses=''): no TCP port to collide on
         subprocess.run([*self.as_postgres, f"{self.bindir}/initdb", "-D", data, "-A", "trust", "-U", "postgres"],
                        check=True, capture_output=True)
         subprocess.run([*self.as_postgres, f"{self.bindir}/pg_ctl", "-D", data, "-w", "-l",
@@ -101,15 +96,40 @@ def chromium_launch_kwargs() -> dict:
 
 
 class ServerProcess:
-    """``skat serve`` (or ``skat play``) in a child process, as a person would run it."""
+    """``skat serve`` (or ``skat play``) in a child process, as a person would run it.
+
+    It binds port 0 (a free port the system picks, so nothing can take it between choosing and binding) and
+    the port is read from the address the command prints; ``port`` is given only to restart a server on the
+    address a page already has open. Everything it prints is collected in :attr:`output`."""
 
     def __init__(self, db: str, *, port: int | None = None, command: str = "serve", extra: tuple = ()) -> None:
         self.db = db
-        self.port = port or free_port()
+        self.port = port or 0
         self.command = command
         self.extra = extra
         self.proc: subprocess.Popen | None = None
         self.output = ""
+        self._lines: queue.Queue[str | None] = queue.Queue()
+
+    def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.output += line
+            self._lines.put(line)
+        self._lines.put(None)
+
+    def _line(self, marker: str, deadline: float) -> str:
+        """The first printed line containing ``marker`` (waiting until ``deadline``)."""
+        while True:
+            try:
+                line = self._lines.get(timeout=max(0.01, deadline - time.time()))
+            except queue.Empty:
+                raise RuntimeError(f"skat {self.command} printed no {marker!r} within its time: {self.output}") from None
+            if line is None:
+                self.proc.wait(10)
+                raise RuntimeError(f"skat {self.command} exited ({self.proc.returncode}): {self.output}")
+            if marker in line:
+                return line
 
     def start(self) -> ServerProcess:
         args = [sys.executable, "-m", "skat", self.command, "--port", str(self.port), "--db", self.db,
@@ -119,28 +139,35 @@ class ServerProcess:
         else:
             args += ["--log-level", "warning"]
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        threading.Thread(target=self._read, daemon=True).start()
+        try:
+            self._wait_until_up(time.time() + 60)
+        except BaseException:
+            self.kill()  # never leave a half-started server behind
+            raise
+        return self
+
+    def _wait_until_up(self, deadline: float) -> None:
+        if self.command == "play":  # printed once the server is up
+            self.table_url = self._line("Your table:", deadline).split("Your table:")[1].strip()
+            self.port = urllib.parse.urlsplit(self.table_url).port
+        else:  # printed before the server starts
+            line = self._line("skat serve: http://", deadline)
+            self.port = urllib.parse.urlsplit(line[line.index("http://"):].split()[0]).port
         self.url = f"http://127.0.0.1:{self.port}"
-        deadline = time.time() + 30
         import httpx
 
-        while time.time() < deadline:
+        while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stdout.read()}")
+                raise RuntimeError(f"server exited: {self.output}")
             try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/health", timeout=2).status_code == 200:
                     break
             except httpx.HTTPError:
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start within 30 s")
-        if self.command == "play":
-            line = ""
-            while "Your table:" not in line:
-                line = self.proc.stdout.readline()
-                if not line:
-                    raise RuntimeError("skat play printed no table address")
-            self.table_url = line.split("Your table:")[1].strip()
-        return self
+                pass
+            if time.time() > deadline:
+                raise RuntimeError(f"server did not answer /api/health within 60 s: {self.output}")
+            time.sleep(0.1)
 
     def kill(self) -> None:
         """Kill hard, like a crash."""
@@ -157,18 +184,21 @@ class ServerProcess:
                 self.proc.kill()
 
 
-def serve(app, port: int):
-    """Run ``app`` on ``port`` in a thread; returns the uvicorn server (``stop(srv)`` ends it)."""
+def serve(app, port: int = 0):
+    """Run ``app`` in a thread on ``port`` (default 0: a free one the system picks); returns the uvicorn
+    server, whose ``port`` attribute is the port it listens on (``stop(srv)`` ends it). Pass the port of a
+    stopped server to restart on the address a page already has open."""
     import uvicorn
 
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    deadline = time.time() + 20
+    deadline = time.time() + 60
     while not srv.started:
-        assert time.time() < deadline, "the test server did not start"
+        assert time.time() < deadline and thread.is_alive(), "the test server did not start"
         time.sleep(0.05)
     srv.thread = thread  # type: ignore[attr-defined]
+    srv.port = srv.servers[0].sockets[0].getsockname()[1]  # type: ignore[attr-defined]
     return srv
 
 

@@ -32,4 +32,4 @@ def test_the_ci_script_installs_only_into_its_own_environment():
     assert installs and all(line.startswith('"$PY" -m pip install') for line in installs), installs
     assert 'PY="$VENV/bin/python"' in CI and 'VENV="${SKAT_VENV:-$ROOT/.venv}"' in CI
     # the README's test command runs with that environment's python
-    assert re.search(r'"\$PY" -m pytest -q -p no:cacheprovider tests', CI)
+    assert re.search(r'"\$PY" -m pytest -q -p no:cacheprovider -n 2 --dist loadfile tests', CI)

@@ -17,7 +17,6 @@ import signal
 import subprocess
 import sys
 import tarfile
-import threading
 import tomllib
 import urllib.request
 import venv
@@ -57,59 +56,42 @@ def _run(args: list[str | Path], *, cwd: Path, timeout: float) -> subprocess.Com
 
 class Build:
     """``python -m build`` (the sdist, then the wheel from that sdist), then a fresh virtual environment (its own
-    pip, nothing of ours) with the wheel and its dependencies, in a thread of its own. The tests' conftest starts
-    it when the session begins, so that it runs while the other tests run (it takes about a minute and a half,
-    most of it waiting for the compiler and pip); the fixtures wait for what they need."""
+    pip, nothing of ours) with the wheel and its dependencies. Each step runs when a test first needs it, in
+    the test's own process and time (about a minute and a half together, most of it the compiler and pip), so
+    it never runs beside other tests of the same worker."""
 
     def __init__(self, where: Path) -> None:
         self.out = where / "dist"
         self.env_dir = where / "wheel-venv"
-        self.error: BaseException | None = None
-        self.built = threading.Event()
-        self.thread = threading.Thread(target=self._run, name="wheel-build", daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            import build  # noqa: F401  (a test dependency: pip install -e '.[test]')
-            self.out.mkdir(parents=True, exist_ok=True)
-            _run([sys.executable, "-m", "build", "--outdir", self.out, ROOT], cwd=ROOT, timeout=480)
-            self.built.set()
-            venv.create(self.env_dir, with_pip=True, clear=True)
-            _run([self.env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile",
-                  _one(self.out, f"skat-{VERSION}-*.whl")], cwd=self.env_dir, timeout=480)
-        except BaseException as exc:  # handed to the test that waits for it
-            self.error = exc
-        finally:
-            self.built.set()
+        self._installed = False
 
     def dist(self) -> Path:
-        self.built.wait(600)
-        if not any(self.out.glob("*.whl")) and self.error is not None:
-            raise self.error
+        if not any(self.out.glob("*.whl")):
+            import build  # noqa: F401  (a test dependency: pip install -e '.[test]')
+
+            self.out.mkdir(parents=True, exist_ok=True)
+            _run([sys.executable, "-m", "build", "--outdir", self.out, ROOT], cwd=ROOT, timeout=480)
         return self.out
 
     def installed(self) -> Path:
-        self.thread.join(900)
-        if self.error is not None:
-            raise self.error
+        if not self._installed:
+            venv.create(self.env_dir, with_pip=True, clear=True)
+            _run([self.env_dir / "bin" / "python", "-m", "pip", "install", "-q", "--no-compile",
+                  _one(self.dist(), f"skat-{VERSION}-*.whl")], cwd=self.env_dir, timeout=480)
+            self._installed = True
         return self.env_dir
 
 
-_BUILDS: list[Build] = []
-
-
-def start_build(where: Path) -> Build:
-    """Start the build (once a session); the conftest calls it at the start when this module's tests run."""
-    if not _BUILDS:
-        _BUILDS.append(Build(where))
-    return _BUILDS[0]
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """The module's build (made step by step as its tests need it)."""
+    return Build(tmp_path_factory.mktemp("build"))
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def dist(build: Build) -> Path:
     """The sdist and the wheel built from that sdist (so the sdist must hold it all)."""
-    return start_build(tmp_path_factory.mktemp("build")).dist()
+    return build.dist()
 
 
 def _one(folder: Path, pattern: str) -> Path:
@@ -124,9 +106,9 @@ def wheel(dist: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def installed(dist: Path) -> Path:
+def installed(build: Build) -> Path:
     """A fresh virtual environment (its own pip, nothing of ours) with the wheel and its dependencies."""
-    return _BUILDS[0].installed()
+    return build.installed()
 
 
 def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
@@ -162,7 +144,8 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     # the fonts the printed lists embed, with their licence (Bitstream Vera: src/skat/table/fonts/LICENSE)
     assert {"skat/table/fonts/DejaVuSans.ttf", "skat/table/fonts/DejaVuSans-Bold.ttf"} <= names
     assert f"skat-{VERSION}.dist-info/licenses/src/skat/table/fonts/LICENSE" in names
-    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later AND Bitstream-Vera"  # code, card faces, fonts
+    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later AND Bitstream-Vera AND Apache-2.0 AND BSD-3-Clause AND (Apache-2.0 OR MPL-2.0)"  # code, card faces, fonts, API docs page
+    assert f"skat-{VERSION}.dist-info/licenses/src/skat/web/static/apidocs/LICENSE" in names
     assert metadata["Requires-Python"] == PROJECT["requires-python"]
     classifiers = metadata.get_all("Classifier")
     assert "Topic :: Games/Entertainment :: Board Games" in classifiers

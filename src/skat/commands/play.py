@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-delay", type=float, default=0.8,
                         help="the least seconds a computer player takes to act in the browser, its thinking included (default 0.8)")
     parser.add_argument("--deals", type=int, default=None, help="length of the series in deals (default: no limit)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for the deals and players (text mode)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the deals (and the computer players in the terminal): the same seed deals the same "
+                             "cards; a seeded browser table shows its seed (default: a secret one)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,14 +111,9 @@ def _run_officers_browser(args: argparse.Namespace) -> int:
 
 def _listen(args: argparse.Namespace) -> socket.socket | None:
     """A socket bound to --host/--port (a free port by default), or None after a message."""
-    try:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((args.host, args.port))
-    except OSError as exc:
-        print(f"skat play: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
-        return None
-    return sock
+    from skat.commands.serve import listen_socket
+
+    return listen_socket(args.host, args.port, "play")
 
 
 def _serve(app: object, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
@@ -154,6 +150,9 @@ def _run_browser(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         print("skat play: --bot-delay cannot be negative", file=sys.stderr)
         return 2
+    if args.seed is not None and not 0 <= args.seed < 2**63:
+        print("skat play: --seed must be a whole number from 0 to 2**63-1", file=sys.stderr)
+        return 2
     db = args.db or default_db_url()
     try:
         store = Store(db, serve=True)
@@ -165,7 +164,7 @@ def _run_browser(args: argparse.Namespace) -> int:
     level = args.level or default_level()
     table, seat = asyncio.run(manager.create_table(
         name="", seats=["human", level, level], player_name=args.name or "", claim=0,
-        ruleset=getattr(args, "ruleset", "isko2018") or "isko2018", deals=args.deals))
+        ruleset=getattr(args, "ruleset", "isko2018") or "isko2018", deals=args.deals, seed=args.seed))
     sock = _listen(args)
     if sock is None:
         return 2

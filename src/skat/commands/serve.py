@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 
 
@@ -14,9 +15,22 @@ def trick_pause(bot_delay: float) -> float:
     return min(1.0, bot_delay * 1.5)
 
 
+def listen_socket(host: str, port: int, command: str) -> socket.socket | None:
+    """A TCP socket bound to ``host``:``port`` (port 0: a free one the system picks), or None after a message
+    on stderr naming ``command``. Binding before the server starts lets the command print the real port."""
+    try:
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        print(f"skat {command}: cannot listen on {host}:{port}: {exc}", file=sys.stderr)
+        return None
+    return sock
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 for every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000; 0: a free one, printed at start)")
     parser.add_argument("--db", default=None,
                         help="database URL: sqlite:///path/skat.sqlite or postgresql://user:pw@host/db "
                              "(default: a SQLite file in your data directory)")
@@ -138,12 +152,17 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a bad database URL: say which and why
         print(f"skat serve: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
-    print(f"skat serve: http://{args.host}:{args.port}/ (database {db.split('@')[-1]})", flush=True)
+    sock = listen_socket(args.host, args.port, "serve")
+    if sock is None:
+        return 2
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"skat serve: http://{host}:{port}/ (database {db.split('@')[-1]})", flush=True)
     from skat.server.collector import THAW_SECONDS, CollectorPolicy
 
     thaw = THAW_SECONDS if args.gc_thaw is None else args.gc_thaw
     if thaw:
         CollectorPolicy(thaw).install()
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES,
-                ws_per_message_deflate=False)
+    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES, ws_per_message_deflate=False)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0

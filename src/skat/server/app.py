@@ -115,8 +115,12 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
             mgr_.shutdown()
             mgr_.store.close()
 
-    app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url="/api/docs",
-                  openapi_url="/api/openapi.json", redoc_url=None)
+    # FastAPI's own docs page loads Swagger UI from a CDN with an inline script, which the Content-Security-Policy
+    # forbids: /api/docs (below) serves it from the package instead (web/static/apidocs).
+    app = FastAPI(title="skat", version=str(PROTOCOL_VERSION), lifespan=lifespan, docs_url=None,
+                  openapi_url="/api/openapi.json", redoc_url=None,
+                  description="The table server's REST API. The WebSocket protocol (`/ws/{table_id}`), the errors and "
+                              "the limits are described in docs/protocol.md.")
     app.state.manager = manager
     app.state.keeper = KeeperService(manager.store)
     manager.listeners.append(app.state.keeper)
@@ -287,6 +291,11 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/docs", include_in_schema=False)
+    async def api_docs() -> FileResponse:
+        """The API's documentation: Swagger UI on /api/openapi.json, its files from the package."""
+        return FileResponse(STATIC_DIR / "apidocs" / "index.html", headers={"Cache-Control": "no-cache"})
 
     app.include_router(keeper_router)  # the score keeper of real tables (docs/keeper-server.md)
     app.include_router(tournament_router)  # club tournaments, their tables kept as lists
