@@ -23,7 +23,8 @@ With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a s
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
 ``--duel CORPUS`` adds the bidding ablation on the corpus (skat.players.duel: each part of the learned
 bidder alone, card play fixed). Decision times of ``strong`` are CPU seconds of one process, against the
-anchor ``heuristic`` measured in the same run. The last line is JSON with every figure.
+anchor ``heuristic`` measured in the same run; beside them the seconds a process takes to load the solver's
+kernels and the learned bidder's model. The last line is JSON with every figure.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 
 from skat.deal.game import Game, Phase
 from skat.players.arena import ArenaConfig, arena_player, format_summary, plot_cumulative, run_match
+from skat.players.learned import shipped_model
 from skat.solver import warm_up
 
 _PLAIN = "skat.players.ablation:strong_plain"
@@ -172,6 +174,11 @@ def main() -> None:
     if args.timing_deals:
         load = warm_up()  # a process loads the solver once; not a decision's time
         print(f"solver kernels loaded in {load:.2f} s (once per process)", flush=True)
+        shipped_model.cache_clear()
+        started = time.perf_counter()
+        shipped_model()  # the learned bidder's model, also once per process (goal: well under a second)
+        model_load = time.perf_counter() - started
+        print(f"learned bidding model loaded in {1000 * model_load:.0f} ms (once per process)", flush=True)
         anchor = timing("heuristic", args.timing_deals, 2026)
         strong = timing(args.timing_player, args.timing_deals, 2026)
         ratio = strong["card_median_s"] / anchor["card_median_s"] if anchor["card_median_s"] else float("inf")
@@ -180,7 +187,8 @@ def main() -> None:
               f"{strong['cards']} cards), bidding/skat {1000 * strong['bidding_median_s']:.1f} ms median "
               f"(p95 {1000 * strong['bidding_p95_s']:.1f} ms, max {1000 * strong['bidding_max_s']:.1f} ms); "
               f"anchor heuristic {1000 * anchor['card_median_s']:.2f} ms per card, ratio {ratio:.0f}x", flush=True)
-        out["timing"] = {"player": args.timing_player, "strong": strong, "heuristic": anchor, "ratio_card_median": ratio, "solver_load_s": load}
+        out["timing"] = {"player": args.timing_player, "strong": strong, "heuristic": anchor, "ratio_card_median": ratio, "solver_load_s": load,
+                         "model_load_s": model_load}
     print(json.dumps(out))
 
 

@@ -25,7 +25,8 @@ on a shared machine do not inflate them; each deal is solved ``--repeat`` times,
 its median time counts, which keeps a noisy machine's outliers out): milliseconds per deal for
 the won/lost question (61 card
 points; null: no trick) and for the exact card points (suit and grand deals), nodes per second,
-random playouts per second, the same questions on the same positions with the pure-Python
+random playouts per second, how late a 2 ms time limit stops the hardest deals' searches (wall clock, as
+the limit is), the same questions on the same positions with the pure-Python
 reference solver (time-capped per position: capped runs count at the cap, so the ratio is then a
 lower bound), and the JIT cache: the first call in a fresh process with an empty numba cache and
 in a later process with the cache filled.  The last line is JSON.
@@ -50,6 +51,7 @@ from skat.deal.game import deal
 from skat.rules.ranking import TRUMP_MASK, GameType
 from skat.solver import (
     Position,
+    SearchLimitExceeded,
     declarer_reaches,
     last_node_count,
     move_values_array,
@@ -319,6 +321,18 @@ def main() -> None:
     print(f"call overhead (declarer_reaches on a one-trick position): {overhead_us:.1f} us per call, "
           f"{overhead_us / 1000 / statistics.median(wl_ms):.1%} of the median won/lost time")
 
+    # how late a time limit stops a search (wall clock: the limit is; tests/test_solver.py counts the nodes)
+    hard = [p for _, p in sorted(zip(points_ms, suit_grand), key=lambda x: -x[0])[:10]]
+    late_ms = []
+    for pos in hard:
+        try:
+            solve_points(*_args(pos), pos.declarer_points, time_limit=0.002)
+        except SearchLimitExceeded as stopped:
+            late_ms.append((stopped.seconds - 0.002) * 1000.0)
+    if late_ms:
+        print(f"a 2 ms time limit on the {len(hard)} hardest exact-points deals: stopped {len(late_ms)}, "
+              f"{statistics.median(late_ms):.3f} ms late (median), {max(late_ms):.3f} ms at most")
+
     total = 0
     t = time.thread_time()
     for k, pos in enumerate(positions):
@@ -380,6 +394,8 @@ def main() -> None:
         "points_nodes_per_deal": round(nodes / len(suit_grand)),
         "playouts_per_s_per_core": round(playouts_per_s),
         "call_overhead_us": round(overhead_us, 2),
+        "time_limit_late_ms": {"median": round(statistics.median(late_ms), 3), "max": round(max(late_ms), 3),
+                               "stopped": len(late_ms)} if late_ms else None,
         "reference_ratio_won_lost": round(ratio_wl, 1), "reference_won_lost_capped": r_capped,
         "reference_ratio_points_6_tricks": round(ratio_pts, 1), "reference_points_capped": r2_capped,
         "jit_first_call_empty_cache_s": None if jit_cold is None else round(jit_cold, 2),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -139,12 +138,75 @@ def test_a_close_call_is_a_difference_within_its_noise():
     assert not close_call([{1: 1.0}] * 5)  # a single card is no choice
 
 
-def test_more_worlds_on_a_close_call_stay_within_the_budget():
+class _NodeClock:
+    """The CPU clock of a decision's budget, advanced by the searches alone: ``RATE`` search nodes a second (a
+    fifth of the solver's pace on one core, so that both deadlines are reached in these deals). A decision's
+    time is then the same on a busy machine as on an idle one: the budget's deadlines are tested, not the
+    machine (the decision times themselves are figures of bench/players.py)."""
+
+    RATE = 2_000_000
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class _Watched:
+    """A sampled world that notes the clock when a search of it starts (:func:`card_values` reads the skat
+    once per world, before its first search)."""
+
+    def __init__(self, world: World, clock: _NodeClock, starts: list[float]) -> None:
+        self.hands, self._skat, self._clock, self._starts = world.hands, world.skat, clock, starts
+
+    @property
+    def skat(self) -> int:
+        self._starts.append(self._clock.now)
+        return self._skat
+
+
+def test_more_worlds_on_a_close_call_stay_within_the_budget(monkeypatch):
+    """The worlds added on a close call start only before the soft deadline, and no search runs past the hard
+    one, on a CPU clock that counts search nodes (so it is the mechanism that is tested, not the machine)."""
+    import functools
+    import types
+
+    import skat.solver.search as search
+    from skat.players.budget import Budget
     from skat.rules.rulesets import get_ruleset
+    from skat.solver import last_node_count
+
+    clock = _NodeClock()
+    budgets: list[Budget] = []
+    starts: list[float] = []
+
+    def budget(*args, **kwargs) -> Budget:
+        budgets.append(Budget(*args, clock=clock, **kwargs))
+        return budgets[-1]
+
+    def counted(solver):
+        @functools.wraps(solver)
+        def run(*args, time_limit=None, **kwargs):
+            # the seconds left to the hard deadline, as search nodes: the limit cuts the search off there
+            limit = None if time_limit is None else max(1, int(time_limit * clock.RATE))
+            try:
+                return solver(*args, node_limit=limit, **kwargs)
+            finally:
+                clock.now += last_node_count() / clock.RATE
+        return run
+
+    sample = pimc_module.sample_worlds
+    monkeypatch.setattr(pimc_module, "Budget", budget)
+    monkeypatch.setattr(pimc_module, "time", types.SimpleNamespace(process_time=clock))
+    monkeypatch.setattr(pimc_module, "sample_worlds",
+                        lambda know, n, rng: [_Watched(w, clock, starts) for w in sample(know, n, rng)])
+    for name in ("solve_points", "declarer_reaches", "declarer_takes_all", "null_declarer_wins"):
+        monkeypatch.setattr(search, name, counted(getattr(search, name)))
 
     player = PIMCPlayer(5, worlds=6, min_worlds=1, time_budget=0.3, bidding=False, close_worlds=12)
     rules = get_ruleset("isko2018")
-    extended = 0
+    extended = soft_stops = hard_stops = 0
     for seed in range(4):
         game = new_game(seed, rules)
         others = [HeuristicPlayer(seed + s) for s in range(3)]
@@ -152,11 +214,19 @@ def test_more_worlds_on_a_close_call_stay_within_the_budget():
             s = game.to_move
             view = game.view(s)
             if game.phase is Phase.PLAY and view.declarer is not None and len(view.legal_actions) > 1:
-                start = time.process_time()
+                starts.clear()
                 action, _totals, solved = player.rank_cards(view)
-                assert time.process_time() - start < 2 * 0.3 + 0.1
+                b = budgets[-1]
+                assert len(starts) >= solved
+                late = [t - b.soft for t in starts if t > b.soft]
+                assert not late, f"worlds started {late} s after the soft deadline"
+                # a search stops on the next trick start past its limit: at most about a thousand nodes late
+                assert clock.now <= b.hard + 2000 / clock.RATE, f"{clock.now - b.hard:.4f} s past the hard deadline"
                 extended += solved > 6
+                soft_stops += b.soft_passed()  # the soft deadline ended the worlds (or the last one ran past it)
+                hard_stops += solved < len(starts)  # a world cut off by the hard deadline is left out
             else:
                 action = others[s].choose(view)
             game.apply(action, s)
-    assert extended > 0
+    assert extended > 0  # close calls got more worlds
+    assert soft_stops > 0 and hard_stops > 0, (soft_stops, hard_stops)  # and both deadlines did cut work off

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import time
 
 from skat.server.store import Store
 from skat.server.tables import TableManager
@@ -64,20 +65,40 @@ def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres): 
     asyncio.run(scenario())
 
 
-def test_a_table_nobody_holds_is_archived_when_idle(postgres):  # noqa: F811 - the fixture
+def test_a_table_nobody_holds_is_archived_when_idle(postgres, monkeypatch):  # noqa: F811 - the fixture
     """After a restart a table of people is held nowhere until asked for; when nothing happened at it for
     the idle time, the sweep of a process that does not hold it archives it from the database."""
+    import skat.server.store as store_module
+    import skat.server.tables as tables_module
+
     url = postgres.new_database()
+    wall = [time.time()]  # the wall clock of both processes (the tables' times in the database): the test moves it
+    for module in (store_module, tables_module):
+        monkeypatch.setattr(module, "time", _TimeWithWall(wall))
 
     async def scenario() -> None:
         async with two_processes(url) as (a, b):
             old, _ = await a.create_table(name="old", seats=["human"] * 3, public=True)
-            await asyncio.sleep(1.0)
+            wall[0] += 100.0
             young, _ = await a.create_table(name="young", seats=["human"] * 3, public=True)
-            b.limits = dataclasses.replace(b.limits, idle_seconds=0.6)
+            wall[0] += 30.0
+            b.limits = dataclasses.replace(b.limits, idle_seconds=60.0)  # old: idle 130 s, young 30 s
             assert old.id not in b.tables and await b.archive_idle() == 1  # only the one idle long enough
             assert [t["id"] for t in await b.lobby_tables()] == [young.id]
             await until(lambda: old.id not in a.tables)  # the process that held it hears and drops it
             assert [t["id"] for t in await a.lobby_tables()] == [young.id]
 
     asyncio.run(scenario())
+
+
+class _TimeWithWall:
+    """The ``time`` module with a wall clock (``time.time``) that a test moves."""
+
+    def __init__(self, wall: list[float]) -> None:
+        self._wall = wall
+
+    def time(self) -> float:
+        return self._wall[0]
+
+    def __getattr__(self, name: str):
+        return getattr(time, name)

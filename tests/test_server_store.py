@@ -222,36 +222,58 @@ def test_lock_order_sorts_by_table_and_keeps_each_tables_order():
     assert [(x.table, x.op(None)) for x in ordered] == [("a", 2), ("b", 1), ("b", 3), (None, 4), ("a", 6), ("c", 5)]
 
 
-def test_two_processes_batches_in_crossed_order_do_not_deadlock(postgres, caplog):  # noqa: F811 - the fixture
+def test_two_processes_batches_in_crossed_order_do_not_deadlock(postgres, caplog, monkeypatch):  # noqa: F811 - the fixture
     """Two writers commit batches that write the same two rows, handed over in opposite orders: taken in
-    lock order, the second waits for the first and neither is broken as a deadlock (1 s each time)."""
+    lock order, the second waits for the first and neither is broken as a deadlock (PostgreSQL breaks one after
+    ``deadlock_timeout``, 1 s, and every table of both batches waited that long)."""
     url = postgres.new_database()
     stores = [Store(url), Store(url)]
+    broken: list[BaseException] = []
+    transaction = Store._transaction
+
+    def watched(self, batch):
+        try:
+            return transaction(self, batch)
+        except Exception as exc:  # a batch broken as a deadlock (the writer then tries each write alone)
+            broken.append(exc)
+            raise
+
+    monkeypatch.setattr(Store, "_transaction", watched)
     try:
         with stores[0].engine.begin() as conn:
             conn.exec_driver_sql("CREATE TABLE crossed (k TEXT PRIMARY KEY, by INTEGER)")
+        wrote = [threading.Event(), threading.Event()]  # each writer's first row is written
+
+        def the_other_is_there(by: int) -> bool:
+            """The other writer has written a row, or it waits for a row's lock (this writer's)."""
+            if wrote[1 - by].is_set():
+                return True
+            with stores[0].engine.connect() as conn:
+                return bool(conn.exec_driver_sql("SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                                 "current_database() AND wait_event_type = 'Lock'").scalar())
 
         def row(key: str, by: int) -> _Write:
             def op(conn):
                 inserted = conn.exec_driver_sql(
                     "INSERT INTO crossed VALUES (%s, %s) ON CONFLICT DO NOTHING RETURNING k", (key, by)).first()
-                time.sleep(0.3)  # the other writer reaches its first row meanwhile
+                wrote[by].set()
+                deadline = time.monotonic() + 20  # the other writer reaches its first row meanwhile
+                while not the_other_is_there(by) and time.monotonic() < deadline:
+                    time.sleep(0.01)
                 return inserted is not None
             return _Write(op=op, future=Written(stores[by], None), notice=None, table=key)
 
         batches = [[row("x", 0), row("y", 0)], [row("y", 1), row("x", 1)]]
         with caplog.at_level(logging.WARNING, "skat.server"):
             threads = [threading.Thread(target=stores[i]._commit, args=(lock_order(b),)) for i, b in enumerate(batches)]
-            started = time.perf_counter()
             for t in threads:
                 t.start()
             for t in threads:
-                t.join(30)
-            took = time.perf_counter() - started
+                t.join(60)
         answers = [[w.future.result(5) for w in b] for b in batches]
         assert answers[0] != answers[1] and sorted(answers[0] + answers[1]) == [False, False, True, True]
-        assert not [r for r in caplog.records if "write failed" in r.getMessage()]  # no batch was broken
-        assert took < 1.6, f"the batches took {took:.2f} s: one waited for a deadlock to be broken"
+        assert not [r for r in caplog.records if "write failed" in r.getMessage()]
+        assert not broken, f"a batch was broken: {broken}"  # no deadlock: each batch committed whole, at once
         with stores[0].engine.connect() as conn:
             assert conn.exec_driver_sql("SELECT count(*) FROM crossed").scalar() == 2
     finally:
