@@ -6,20 +6,56 @@ import asyncio
 import csv
 import io
 import json
+import random
 import re
+import secrets
 
 import pytest
 from fastapi.testclient import TestClient
 
 from skat.deal.game import Game
 from skat.rules.ranking import display_order
+from skat.table.series import TABLE_SEED_BITS, deal_seed
 
 CARD_RE = re.compile(r'"(?:discard )?([CSHD][789TJQKA])(?: ([CSHD][789TJQKA]))?"')
+CARD_WORD = re.compile(r"\b[CSHD][789TJQKA]\b")
+"""A card's name anywhere in a message's text (a word of its own: "CJ", "... CJ ...")."""
+
+
+def draws(node_name: str) -> random.Random:
+    """What the table server draws "from the operating system" in the test named ``node_name`` (replayable_deals)."""
+    return random.Random(f"tests/test_server.py::{node_name}")
+
+
+class _Secrets:
+    """The ``secrets`` module as :mod:`skat.server.tables` sees it in these tests: ``randbits`` from a
+    :class:`random.Random`, everything else (tokens, invites, comparisons) the real module's."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.randbits = rng.getrandbits
+
+    def __getattr__(self, name: str):
+        return getattr(secrets, name)
+
+
+@pytest.fixture(autouse=True)
+def replayable_deals(monkeypatch, request):
+    """The tables of a test deal from a seed that follows from the test's name, not from the operating system, so
+    a failure replays with the same cards (and the same computer players' choices): the table server's draws
+    (``secrets.randbits`` in :mod:`skat.server.tables`: the table seed first, then the computer players' seeds)
+    come from :func:`draws`. The tables stay secret tables (``seeded`` false, ``"seed": null`` in their records):
+    no player is sent the seed, only this test knows it. (The API's ``seed`` would make duplicate-play tables
+    instead, whose records show their deal seeds.)"""
+    import skat.server.tables
+
+    monkeypatch.setattr(skat.server.tables, "secrets", _Secrets(draws(request.node.name)))
 
 
 def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> dict:
     r = client.post("/api/tables", json={"seats": list(seats), "player_name": "Ada", "public": True, **kw})
     assert r.status_code == 201, r.text
+    # without a seed, a secret table: its seed is never sent (replayable_deals); with one, a duplicate-play table
+    assert r.json()["table"]["seeded"] == ("seed" in kw)
     return r.json()
 
 
@@ -278,19 +314,28 @@ def visible_cards(message: dict) -> set[str]:
     return found
 
 
+def card_words(message: dict) -> set[str]:
+    return set(CARD_WORD.findall(json.dumps(message, ensure_ascii=False)))
+
+
 def test_a_seat_never_receives_another_seats_hidden_cards(client):
-    """Checked on the wire: every card in every message is this seat's own, played, or shown."""
+    """Checked on the wire: every card in every message is this seat's own, played, or shown. The score sheet
+    (sent at hello and when a deal ends, before the deal's last state) and every other message that is not a
+    state name no card at all: a sheet's rows say the game, the bid and the scores, never a card."""
     t = new_table(client)
     table = client.app.state.manager.get(t["table_id"])
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))
         seen_hands: set[str] = set()
         messages = 0
+        sheets = []
         while True:
             m = recv(ws)
             messages += 1
             if m["type"] != "state":
-                assert not visible_cards(m) or m["type"] == "sheet"
+                assert not card_words(m), m
+                if m["type"] == "sheet":
+                    sheets.append(len(m["sheet"]["rows"]))
                 continue
             v = m["view"]
             seat = m["you"]["seat"]
@@ -318,6 +363,30 @@ def test_a_seat_never_receives_another_seats_hidden_cards(client):
                 act = "pass" if v["phase"] == "bidding" and "pass" in legal and "hold" not in legal else legal[0]
                 ws.send_text(json.dumps({"type": "action", "action": act}))
         assert messages > 3
+        assert sheets == [0, 1]  # both sheets were checked: the empty one at hello, the deal's row when it ended
+
+
+def test_the_test_tables_deal_from_the_tests_seed_and_keep_it_secret(client, request):
+    """replayable_deals at work: the first deal is the one the test's seed gives (so a failure replays), and no
+    message or record the players get holds that seed or the deal's seed."""
+    t = new_table(client)
+    table_seed = draws(request.node.name).getrandbits(TABLE_SEED_BITS)  # the server's first draw: the table seed
+    dealt = Game(seed=deal_seed(table_seed, 1))
+    texts = []
+    with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))
+        while (m := recv(ws))["type"] != "state":
+            texts.append(json.dumps(m))
+        texts.append(json.dumps(m))
+        assert sorted(m["view"]["hand"]) == sorted(c.name for c in dealt.hand(m["you"]["seat"]))
+        final = play_deal(ws, m)
+        texts.append(json.dumps(final))
+    record = client.get(f"/api/tables/{t['table_id']}/games/1.json")
+    texts.append(record.text)
+    assert record.json()["seed"] is None
+    assert [sorted(h) for h in record.json()["hands"]] == [sorted(c.name for c in dealt.hand(s)) for s in range(3)]
+    for seed in (table_seed, deal_seed(table_seed, 1)):
+        assert not [text for text in texts if str(seed) in text or f"{seed:x}" in text]
 
 
 def test_four_player_table_the_dealer_sits_out(client):

@@ -61,6 +61,27 @@ def my_turn(ws, state: dict, errors: list) -> dict:
     return state
 
 
+def logged_in_order(caplog, since: int, parts: tuple[str, ...], timeout: float = 20) -> None:
+    """Wait until the server's warnings logged since record ``since`` hold ``parts``, each in a later line than
+    the one before; fail naming what was logged."""
+    deadline = time.time() + timeout
+    while True:
+        lines = [r.getMessage() for r in caplog.records[since:]
+                 if r.levelno >= logging.WARNING and r.name.startswith("skat.server")]
+        found = 0
+        for line in lines:
+            if found < len(parts) and parts[found] in line:
+                found += 1
+        if found == len(parts):
+            return
+        assert time.time() < deadline, f"never logged {parts[found]!r} after {parts[:found]}; logged: {lines}"
+        time.sleep(0.1)
+
+
+LOST = "the fan-out lost its database connection"
+BACK = "the fan-out's connection to the database is open again"
+
+
 def choose(view: dict) -> str:
     legal = view["legal_actions"]
     return "pass" if "pass" in legal else legal[0]
@@ -70,6 +91,7 @@ def test_a_database_outage_is_answered_retried_and_loses_nothing(own_postgres, c
     url = own_postgres.new_database()
     app = create_app(url, bot_delay=0.3)
     errors: list[dict] = []
+    caplog.set_level(logging.WARNING, "skat.server")
     with TestClient(app) as client:
         t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()
         with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
@@ -99,19 +121,23 @@ def test_a_database_outage_is_answered_retried_and_loses_nothing(own_postgres, c
             ws.send_text(json.dumps({"type": "state"}))
             state = my_turn(ws, next_state(ws, errors), errors)
             assert state["view"]["phase"] != "finished" and state["seq"] == before
+            # logged, never silent: the lost connection, and that it is open again (so the second outage below
+            # starts from a server connected as before the first)
+            logged_in_order(caplog, 0, (LOST, BACK))
             # a second outage while the computer players are due (they wait 0.3 s before they act)
-            with caplog.at_level(logging.WARNING, "skat.server"):
-                ws.send_text(json.dumps({"type": "action", "action": choose(state["view"]), "seq": state["seq"]}))
-                answered = len(errors)
-                state = state_beyond(ws, before, errors)
-                assert state["seq"] == before + 1 and len(errors) == answered, errors[answered:]
-                pg_ctl(own_postgres, "-m", "fast", "stop")
-                time.sleep(2.0)
-                pg_ctl(own_postgres, "-w", "-l", os.path.join(own_postgres.tmp, "log"), "-o",
-                       f"-p {port} -k {own_postgres.tmp} -c listen_addresses=''", "start")
-                state = my_turn(ws, state, errors)
-            # logged, never silent: the lost connections (the computers' lease is taken again when it is back)
-            assert any("database" in r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING)
+            ws.send_text(json.dumps({"type": "action", "action": choose(state["view"]), "seq": state["seq"]}))
+            answered = len(errors)
+            state = state_beyond(ws, before, errors)
+            assert state["seq"] == before + 1 and len(errors) == answered, errors[answered:]
+            second = len(caplog.records)  # from here on, only what the second outage logs counts
+            pg_ctl(own_postgres, "-m", "fast", "stop")
+            time.sleep(2.0)
+            pg_ctl(own_postgres, "-w", "-l", os.path.join(own_postgres.tmp, "log"), "-o",
+                   f"-p {port} -k {own_postgres.tmp} -c listen_addresses=''", "start")
+            state = my_turn(ws, state, errors)
+            # the second outage is logged in lines of its own too (the first one's do not count): lost, then open
+            # again
+            logged_in_order(caplog, second, (LOST, BACK))
             while state["view"]["phase"] != "finished":  # the table goes on: the person and the computers
                 ws.send_text(json.dumps({"type": "action", "action": choose(state["view"]), "seq": state["seq"]}))
                 state = my_turn(ws, next_state(ws, errors), errors)

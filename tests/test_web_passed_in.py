@@ -51,7 +51,7 @@ def wait_my_turn(page, timeout: float = 20) -> dict:
 def act(page, action: str) -> None:
     before = state(page)["seq"]
     page.click(f'#panel [data-action="{action}"]')
-    page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=10_000)
+    page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=30_000)
 
 
 def open_table(browser, server, errors: list, ruleset: str, context: dict):
@@ -181,7 +181,7 @@ def test_all_pass_under_pub_rules_is_a_ramsch(browser, server):
             st = state(page)
             if my_turn(st) and st["phase"] == "play":
                 page.locator("#hand .card.playable").first.click()
-                page.wait_for_function(f"() => S.state && S.state.seq > {st['seq']}", timeout=10_000)
+                page.wait_for_function(f"() => S.state && S.state.seq > {st['seq']}", timeout=30_000)
             else:
                 time.sleep(0.05)
         assert state(page)["result"] == "ramsch"
