@@ -15,7 +15,7 @@ from skat.server.tables import TableManager
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
-async def until(predicate, timeout: float = 10.0) -> None:
+async def until(predicate, timeout: float = 30.0) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "the condition did not come true in time"

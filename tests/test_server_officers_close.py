@@ -134,7 +134,7 @@ def game_part(state: dict) -> dict:
     return {"table": info, **{k: state[k] for k in ("you", "seq", "stopped", "view", "hints")}}
 
 
-def wait_until(done, what: str, timeout: float = 10.0) -> None:
+def wait_until(done, what: str, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not done():
         assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
