@@ -9,8 +9,9 @@ wraps one with a friendly, immutable interface.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from enum import IntEnum
+from typing import TypeAlias
 
 __all__ = [
     "Suit",
@@ -233,7 +234,12 @@ def mask_names(mask: int) -> list[str]:
     return [CARD_NAMES[i] for i in iter_mask(mask)]
 
 
-def mask_of(items: Iterable[Card | int | str] | CardSet | int | str) -> int:
+CardsLike: TypeAlias = "Iterable[Card | int | str] | CardSet | int | str"
+"""What :func:`mask_of` reads as cards: a CardSet, a 32-bit mask, a notation string or an iterable of
+cards (members, card numbers or notations)."""
+
+
+def mask_of(items: CardsLike) -> int:
     """A 32-bit mask from a CardSet, an int mask, a notation string or an iterable of cards."""
     if isinstance(items, CardSet):
         return items.mask
@@ -241,6 +247,8 @@ def mask_of(items: Iterable[Card | int | str] | CardSet | int | str) -> int:
         if not 0 <= items <= ALL_CARDS:
             raise ValueError(f"a card mask must be a 32-bit unsigned integer, got {items}")
         return items
+    if isinstance(items, Card):  # a card is no mask (Card.D7 == 0) and no iterable of cards
+        raise TypeError(f"'Card' object is not iterable: write [{items.name}] or {items.name}.bit")
     if isinstance(items, str):
         items = _split_cards(items)
     mask = 0
@@ -263,7 +271,7 @@ def _split_cards(text: str) -> list[str]:
     return [text]
 
 
-def card_points(cards: Iterable[Card | int | str] | CardSet | int | str) -> int:
+def card_points(cards: CardsLike) -> int:
     """The card points (Augen) of a set of cards: A 11, T 10, K 4, Q 3, J 2."""
     mask = mask_of(cards)
     return sum(p * (mask & m).bit_count() for m, p in _POINTS_MASKS)
@@ -284,14 +292,16 @@ class CardSet:
     """An immutable set of cards backed by a 32-bit mask."""
 
     __slots__ = ("mask",)
+    mask: int
+    """The 32-bit mask of the cards (bit ``n`` is ``Card(n)``)."""
 
-    def __init__(self, cards: Iterable[Card | int | str] | CardSet | int | str = 0) -> None:
+    def __init__(self, cards: CardsLike = 0) -> None:
         object.__setattr__(self, "mask", mask_of(cards))
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("CardSet is immutable")
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[Callable[[int], CardSet], tuple[int]]:
         return (CardSet.from_mask, (self.mask,))
 
     @classmethod
@@ -324,17 +334,17 @@ class CardSet:
     def __hash__(self) -> int:
         return hash(("CardSet", self.mask))
 
-    def __or__(self, other: object) -> CardSet:
-        return CardSet.from_mask(self.mask | mask_of(other))  # type: ignore[arg-type]
+    def __or__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask | mask_of(other))
 
-    def __and__(self, other: object) -> CardSet:
-        return CardSet.from_mask(self.mask & mask_of(other))  # type: ignore[arg-type]
+    def __and__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask & mask_of(other))
 
-    def __sub__(self, other: object) -> CardSet:
-        return CardSet.from_mask(self.mask & ~mask_of(other))  # type: ignore[arg-type]
+    def __sub__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask & ~mask_of(other))
 
-    def __xor__(self, other: object) -> CardSet:
-        return CardSet.from_mask(self.mask ^ mask_of(other))  # type: ignore[arg-type]
+    def __xor__(self, other: CardsLike) -> CardSet:
+        return CardSet.from_mask(self.mask ^ mask_of(other))
 
     __ror__ = __or__
     __rand__ = __and__

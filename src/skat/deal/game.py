@@ -8,10 +8,10 @@ sees the game through :meth:`Game.view`, which holds only what that seat may kno
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skat._compiled import compiled_module
-from skat.cards import ALL_CARDS, CARDS, Card, CardSet, mask_of, mask_points
+from skat.cards import ALL_CARDS, CARDS, Card, CardSet, CardsLike, mask_of, mask_points
 from skat.deal.ramsch import push_discards, score_ramsch
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
@@ -45,8 +45,12 @@ from skat.rules.ranking import GameType, legal_mask
 from skat.rules.rulesets import ISKO, RuleSet, RuleSetError
 from skat.rules.value import Outcome, evaluate
 
-_kernel = compiled_module("skat.rules.kernel")
-_core = compiled_module("skat.deal._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
+if TYPE_CHECKING:  # their source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.deal import _core
+    from skat.rules import kernel as _kernel
+else:
+    _kernel = compiled_module("skat.rules.kernel")
+    _core = compiled_module("skat.deal._core")  # plain Python with SKAT_PURE_PYTHON=1 (for comparing the two)
 DealState = _core.DealState
 StatePart = _core.StatePart
 check_discard = _core.check_discard
@@ -228,17 +232,22 @@ class Game(DealState):
     auction for the deals of a Ramsch or Schieber round (see :func:`ramsch_game`).
     """
 
-    _STEPS = {**DealState._STEPS, "grand_hand": "_grand_hand_offer", "push": "_push"}
+    if TYPE_CHECKING:  # typed here: mypy checks skat.deal._core after this module, too late to infer the base's
+        _STEPS: dict[str, str]
+    else:
+        _STEPS = {**DealState._STEPS, "grand_hand": "_grand_hand_offer", "push": "_push"}
     _SIDE_ACTIONS = (Claim, Concede, Resign, Kontra, Re)
     parse_action = staticmethod(parse_action)
     """Read an action token (``18``, ``pickup``, ``CJ``...)."""
+    _house: _HouseState | None
+    """The house rules' state (made only when needed); declared in the base as a plain object."""
 
     def __init__(
         self,
         seed: int | None = None,
         *,
-        hands: list | None = None,
-        skat: Any = None,
+        hands: list[CardsLike] | None = None,
+        skat: CardsLike | None = None,
         ruleset: RuleSet = ISKO,
         start: str = "auction",
     ) -> None:
@@ -324,7 +333,8 @@ class Game(DealState):
         """Who moves outside the auction and the play: the offer or push of Ramsch, else the declarer."""
         if self.phase is _GRAND_HAND or self.phase is _PUSH:
             return self._house.ramsch_seat  # type: ignore[union-attr]
-        return self.declarer
+        declarer: int | None = self.declarer
+        return declarer
 
     def _legal(self, mover: int) -> list[Action]:
         """The actions of the house rules' phases: Grand Hand offers and Schieberamsch pushes."""
@@ -368,10 +378,11 @@ class Game(DealState):
 
     def _declarable(self, hand_game: bool) -> list[Contract]:
         """Contracts the declarer may announce now: they must be able to reach the bid (docs/rules.md 3)."""
-        return self._declaration_options(hand_game)[0]
+        contracts: list[Contract] = self._declaration_options(hand_game)[0]
+        return contracts
 
     # ----------------------------------------------------------------- apply
-    def _side_step(self, seat: int, action: Action) -> None:
+    def _side_step(self, seat: int, action: Action) -> None:  # type: ignore[override]  # only _SIDE_ACTIONS come here
         """A claim, concession, resignation, Kontra or Re: possible at any moment of the play, in turn or not."""
         if isinstance(action, (Kontra, Re)):
             self._apply_call(action, seat)
@@ -691,7 +702,8 @@ class Game(DealState):
 
 
 def ramsch_game(
-    seed: int | None = None, *, hands: list | None = None, skat: Any = None, ruleset: RuleSet | None = None,
+    seed: int | None = None, *, hands: list[CardsLike] | None = None, skat: CardsLike | None = None,
+    ruleset: RuleSet | None = None,
     schieberamsch: bool | None = None,
 ) -> Game:
     """A deal that is played as Ramsch from the start (a Ramsch round or a Schieber round).

@@ -44,6 +44,6 @@ class Variant:
 def skat_record_owner(variant: str) -> Callable[[Mapping[str, Any]], bool]:
     """``owns`` for a variant whose records are ``skat-game`` records with a ``variant`` key
     (``standard`` when it has none)."""
-    def owns(record: Mapping[str, Any]) -> bool:
+    def owns(record: Mapping[str, object]) -> bool:
         return record.get("format", "skat-game") == "skat-game" and record.get("variant", "standard") == variant
     return owns

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from skat._compiled import compiled_module
 from skat.errors import IllegalActionError, OutOfTurnError
@@ -18,7 +19,10 @@ __all__ = ["BID_VALUES", "is_valid_bid", "next_bid", "legal_moves", "bid_allowed
            "auction_listener", "auction_passed", "auction_answering", "auction_highest", "auction_rung",
            "auction_to_move", "auction_first_bid", "auction_last_bid", "auction_hold", "auction_pass", "auction_bid"]
 
-_kernel = compiled_module("skat.rules.kernel")  # the one place of the auction's rules (compiled)
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.rules import kernel as _kernel
+else:
+    _kernel = compiled_module("skat.rules.kernel")  # the one place of the auction's rules (compiled)
 AUCTION_START: int = _kernel.AUCTION_START
 auction_state = _kernel.auction_state
 auction_stage = _kernel.auction_stage
@@ -138,9 +142,10 @@ class Auction:
     def _set(self, **parts: int) -> None:
         """Change parts of the packed state (the arguments of :func:`auction_state`)."""
         state = self.state
-        now = {"stage": auction_stage(state), "bidder": auction_bidder(state), "listener": auction_listener(state),
-               "passed": auction_passed(state), "answering": auction_answering(state),
-               "highest": auction_highest(state), "rung": auction_rung(state)}
+        now: dict[str, Any] = {  # ints, and answering a bool (auction_state's arguments by name)
+            "stage": auction_stage(state), "bidder": auction_bidder(state), "listener": auction_listener(state),
+            "passed": auction_passed(state), "answering": auction_answering(state),
+            "highest": auction_highest(state), "rung": auction_rung(state)}
         now.update(parts)
         self.state = auction_state(**now)
 

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from skat._compiled import compiled_module
 from skat.errors import IllegalActionError
 from skat.rules.ranking import GameType
 
-_kernel = compiled_module("skat.rules.kernel")
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.rules import kernel as _kernel
+else:
+    _kernel = compiled_module("skat.rules.kernel")
 
 __all__ = ["Contract", "DeclarationError", "NULL_VALUES", "null_value"]
 
@@ -17,7 +21,10 @@ class DeclarationError(IllegalActionError):
     """A declaration that the rules do not allow."""
 
 
-NULL_VALUES: dict[tuple[bool, bool], int] = _kernel.NULL_VALUES
+if TYPE_CHECKING:  # typed here: mypy checks the kernel after this module and cannot infer it in time
+    NULL_VALUES: dict[tuple[bool, bool], int]
+else:
+    NULL_VALUES = _kernel.NULL_VALUES
 """Fixed Null values by (hand, ouvert) (the kernel's, which reaching the bid uses)."""
 
 
@@ -85,7 +92,7 @@ class Contract:
             flags[w] = True
         return cls(gt, **flags)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "game": self.game_type.label,
             "hand": self.hand,

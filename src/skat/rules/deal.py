@@ -10,11 +10,16 @@ engine's core deals with the same :func:`deal_masks`, Officers' Skat lays out th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from skat._compiled import compiled_module
 
 __all__ = ["DEAL_PACKETS", "deal_number", "deck_order", "deal_deck", "deal_masks"]
 
-_kernel = compiled_module("skat.rules.kernel")  # the one place of the dealing rule (compiled)
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.rules import kernel as _kernel
+else:
+    _kernel = compiled_module("skat.rules.kernel")  # the one place of the dealing rule (compiled)
 DEAL_PACKETS: tuple[int, ...] = _kernel.DEAL_PACKETS
 """Where the cards of a shuffled deck go, in order: packets of 3 to forehand (0), middlehand (1) and
 rearhand (2), 2 to the skat (3), then 4 each, then 3 each."""

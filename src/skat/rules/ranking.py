@@ -7,9 +7,10 @@ built once at import and shared with the compiled solver kernels.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from skat._compiled import compiled_module
-from skat.cards import Card, CardSet, mask_of, mask_points, suit_mask
+from skat.cards import Card, CardSet, CardsLike, mask_of, mask_points, suit_mask
 from skat.enums import GameType
 
 __all__ = [
@@ -25,13 +26,22 @@ __all__ = [
 ]
 
 
-_kernel = compiled_module("skat.rules.kernel")  # the one place of the card-play rules (compiled)
-POWER, FOLLOW_MASK, TRUMP_MASK = _kernel.POWER, _kernel.FOLLOW_MASK, _kernel.TRUMP_MASK
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.rules import kernel as _kernel
+
+    # The kernel's tables, typed here: mypy checks the kernel after this module (each imports the
+    # other through skat.rules) and cannot infer their types in time.
+    POWER: list[list[int]]
+    FOLLOW_MASK: list[list[int]]
+    TRUMP_MASK: list[int]
+else:
+    _kernel = compiled_module("skat.rules.kernel")  # the one place of the card-play rules (compiled)
+    POWER, FOLLOW_MASK, TRUMP_MASK = _kernel.POWER, _kernel.FOLLOW_MASK, _kernel.TRUMP_MASK
 legal_mask = _kernel.legal_mask
 winner_of = _kernel.winner_of
 
 
-def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick: Sequence | CardSet = ()) -> CardSet:
+def legal_cards(game_type: GameType | str, hand: CardsLike, trick: Sequence[Card | int | str] | CardSet = ()) -> CardSet:
     """The cards of ``hand`` that may be played to ``trick`` (the cards already in it, in order)."""
     gt = GameType.parse(game_type)
     hand_mask = mask_of(hand)
@@ -39,7 +49,7 @@ def legal_cards(game_type: GameType | str, hand: CardSet | int | Iterable, trick
     return CardSet.from_mask(legal_mask(gt, hand_mask, -1 if lead is None else lead))
 
 
-def _first_card(trick: Sequence | CardSet) -> int | None:
+def _first_card(trick: Sequence[Card | int | str] | CardSet) -> int | None:
     if isinstance(trick, CardSet):
         raise TypeError("a trick is an ordered sequence of cards, not a CardSet")
     if isinstance(trick, str):

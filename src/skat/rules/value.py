@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from skat._compiled import compiled_module
-from skat.cards import Card, mask_of
+from skat.cards import Card, CardsLike, mask_of
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import GameType
 
@@ -40,7 +40,10 @@ class _IskoValues:
 ISKO_VALUES: ValueRules = _IskoValues()
 """The ISkO's numbers (those of :data:`skat.rules.rulesets.ISKO`): what :func:`evaluate` uses without a rule set."""
 
-_kernel = compiled_module("skat.rules.kernel")  # the one place of matadors, levels and reaching the bid (compiled)
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    from skat.rules import kernel as _kernel
+else:
+    _kernel = compiled_module("skat.rules.kernel")  # the one place of matadors, levels and reaching the bid (compiled)
 matador_count = _kernel.matador_count
 best_hand_matadors = _kernel.best_hand_matadors
 multiplier = _kernel.multiplier
@@ -66,7 +69,7 @@ def matador_sequence(game_type: GameType | str) -> tuple[int, ...]:
     return _SEQUENCES[gt]
 
 
-def matadors(game_type: GameType | str, cards) -> tuple[bool, int]:
+def matadors(game_type: GameType | str, cards: CardsLike) -> tuple[bool, int]:
     """(with, count): the unbroken run from the club jack held (with) or missing (without), over
     :func:`matador_sequence` (:func:`matador_count` on a game type's number and a mask)."""
     mask = cards if type(cards) is int else mask_of(cards)
@@ -96,7 +99,7 @@ class Outcome:
     schwarz: bool
     explanation: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["contract"] = self.contract.to_json()
         return d
@@ -137,7 +140,7 @@ def _with_text(w: bool, n: int) -> str:
 
 def evaluate(
     contract: Contract,
-    declarer_cards,
+    declarer_cards: CardsLike,
     declarer_points: int | None,
     declarer_tricks: int,
     bid: int,
