@@ -145,7 +145,7 @@ def test_a_club_evening_from_the_form_to_the_second_series(browser, tmp_path):
         assert first_card.locator("h3").inner_text() == "Series 2"
         assert first_card.locator(".tn-table").first.locator(".tn-pname").all_inner_texts() == second[0]["players"]
         pdf = first_card.locator("a:has-text('Blank lists (PDF)')").get_attribute("href")
-        assert httpx.get(server.url + pdf).content.startswith(b"%PDF")
+        assert httpx.get(server.url + pdf, timeout=60).content.startswith(b"%PDF")
         csv = httpx.get(server.url + d.get_attribute("#tn-rank-csv", "href")).text
         assert "Otto" in csv
         d.evaluate("() => window.scrollTo(0, 0)")
