@@ -324,8 +324,10 @@ def test_a_list_with_a_limit_takes_that_many_games_and_no_more():
     assert again.limit == 2 and again.totals == keeper.totals
     with pytest.raises(KeeperError, match="holds 1 games, and 2 are entered"):
         ScoreKeeper.from_json({**keeper.to_json(), "limit": 1})
-    with pytest.raises(KeeperError, match="'limit' is the number of games"):
-        ScoreKeeper(["Ann", "Bob", "Cid"], limit=0)
+    for limit in (0, 1001, 10**12):  # a list holds 1 to MAX_ENTRIES games
+        with pytest.raises(KeeperError, match=r"'limit' is the number of games the list holds \(1 to 1000\)"):
+            ScoreKeeper(["Ann", "Bob", "Cid"], limit=limit)
+    assert ScoreKeeper(["Ann", "Bob", "Cid"], limit=1000).limit == 1000
     assert keeper.sheet_json()["played"] == 2 and keeper.sheet_json()["limit"] == 2
 
 

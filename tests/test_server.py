@@ -73,6 +73,16 @@ def recv(ws) -> dict:
     return json.loads(ws.receive_text())
 
 
+def reply(ws, kind: str) -> dict:
+    """The next message of type ``kind`` (an error, a pong), passing over the table's broadcasts in between:
+    a computer player may move at any moment, and its state (or a sheet) can come before the answer."""
+    while True:
+        m = recv(ws)
+        if m["type"] == kind:
+            return m
+        assert m["type"] in ("state", "sheet", "stopped", "closed"), m  # broadcasts, never another answer
+
+
 def recv_state(ws) -> dict:
     while True:
         m = recv(ws)

@@ -18,7 +18,7 @@ from skat.server import create_app
 from skat.server.app import AnalysisCache
 from skat.server.limits import ClientBuckets, ClientLimits, Limits, LimitsError, Rate, request_kind
 from skat.server.tables import TableError, pack
-from test_server import hello, new_table, recv
+from test_server import hello, new_table, recv, reply
 
 HOUR = 3600.0
 
@@ -161,32 +161,32 @@ def test_actions_and_hints_are_limited_across_all_connections_of_an_address(make
         state = hello(ws, t["token"])[2]
         for _ in range(3):
             ws.send_text(json.dumps({"type": "action", "action": "nonsense"}))
-            assert recv(ws)["code"] == "bad_action"
+            assert reply(ws, "error")["code"] == "bad_action"
         seq = len(table.game.history)
         legal = state["view"]["legal_actions"]
         ws.send_text(json.dumps({"type": "action", "action": legal[0] if legal else "pass"}))
-        err = recv(ws)
+        err = reply(ws, "error")
         assert err["type"] == "error" and err["code"] == "rate_limited" and "actions" in err["message"]
         assert len(table.game.history) == seq  # ignored
         ws.send_text(json.dumps({"type": "ping", "t": 1}))
-        assert recv(ws) == {"type": "pong", "t": 1}  # the connection stays
+        assert reply(ws, "pong") == {"type": "pong", "t": 1}  # the connection stays
         for _ in range(2):  # hints have a bucket of their own (each is a search)
             ws.send_text(json.dumps({"type": "hint"}))
-            assert recv(ws)["code"] == "not_in_play"
+            assert reply(ws, "error")["code"] == "not_in_play"
         ws.send_text(json.dumps({"type": "hint"}))
-        err = recv(ws)
+        err = reply(ws, "error")
         assert err["code"] == "rate_limited" and "too many hints" in err["message"] and "hint was ignored" in err["message"]
         with client.websocket_connect(f"/ws/{other['table_id']}", headers=at("10.0.0.1")) as ws2:
             hello(ws2, other["token"])
             ws2.send_text(json.dumps({"type": "action", "action": "nonsense"}))
-            assert recv(ws2)["code"] == "rate_limited"  # the same address on another connection
+            assert reply(ws2, "error")["code"] == "rate_limited"  # the same address on another connection
         with client.websocket_connect(f"/ws/{other['table_id']}", headers=at("10.0.0.2")) as ws3:
             hello(ws3, None)
             ws3.send_text(json.dumps({"type": "action", "action": "nonsense"}))
-            assert recv(ws3)["code"] == "not_a_player"  # another address is not limited
+            assert reply(ws3, "error")["code"] == "not_a_player"  # another address is not limited
         clock.now += 20
         ws.send_text(json.dumps({"type": "action", "action": "nonsense"}))
-        assert recv(ws)["code"] == "bad_action"
+        assert reply(ws, "error")["code"] == "bad_action"
 
 
 def test_analysis_requests_are_limited_per_address(make):
@@ -261,7 +261,7 @@ def test_an_idle_table_is_archived_and_its_records_stay(make):
         assert conn.execute(tables_t.select().where(tables_t.c.id == tid)).first().closed
         assert conn.execute(deals_t.select().where(deals_t.c.table_id == tid)).first() is not None  # records stay
     with client.websocket_connect(f"/ws/{tid}") as ws:
-        assert recv(ws)["code"] == "no_table"
+        assert reply(ws, "error")["code"] == "no_table"
 
 
 def test_a_connected_client_keeps_a_table_and_leaving_counts_as_activity(make):
@@ -289,7 +289,7 @@ def test_a_socket_at_a_table_archived_meanwhile_is_told_and_closed(make):
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:  # connected, but no hello yet
         assert client.portal.call(manager.archive_idle, time.monotonic() + 2 * HOUR) == 1
         ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"]}))
-        assert recv(ws)["code"] == "no_table"
+        assert reply(ws, "error")["code"] == "no_table"
         with pytest.raises(WebSocketDisconnect) as info:
             ws.receive_text()
         assert info.value.code == 4404

@@ -166,6 +166,9 @@ def test_bad_tournament_requests_are_refused_and_change_nothing(client):
     for body, status, code in [({"players": ["A", "A", "B"]}, 409, "impossible"),
                                ({"players": PLAYERS[:7], "ruleset": "tournee"}, 409, "impossible"),
                                ({"players": PLAYERS[:7], "games": {"4": 0}}, 409, "impossible"),
+                               # no list can hold a trillion games (a list holds MAX_ENTRIES)
+                               ({"players": PLAYERS[:7], "games": {"4": 1_000_000_000_000}}, 409, "impossible"),
+                               ({"players": PLAYERS[:7], "games": {"3": 1001}}, 409, "impossible"),
                                ({"players": "Anna"}, 400, "bad_request"), ({"plyers": []}, 400, "bad_request")]:
         r = post(client, "/api/tournaments", body)
         assert (r.status_code, r.json()["error"]) == (status, code), (body, r.text)

@@ -164,7 +164,8 @@ def test_settings_are_validated_and_kept_in_json():
     assert data["games"] == {"4": 32, "3": 24} and data["ruleset"] == "pub"
     assert Tournament.from_json(json.loads(json.dumps(data))).to_json() == data
     for games, why in (({5: 60}, "tables of 3 and 4"), ({4: 0}, "positive"), ({3: 12.5}, "positive"),
-                       ({4: True}, "positive"), ([48, 36], "maps")):
+                       ({4: True}, "positive"), ([48, 36], "maps"), ({4: 1001}, "at most 1000"),
+                       ({3: 10**12}, "at most 1000")):
         with pytest.raises(TournamentError, match=why):
             Tournament(["A", "B", "C"], games=games)
     with pytest.raises(TournamentError, match="unknown rule set"):

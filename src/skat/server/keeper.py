@@ -43,7 +43,7 @@ from skat.rules.rulesets import PRESETS, get_ruleset
 from skat.server.errors import BadJSONError, json_object
 from skat.server.store import Store, keeper_changes_t, keeper_lists_t
 from skat.server.tables import TableError, hash_token
-from skat.table.keeper import ENTRY_FIELDS, KeeperError, ScoreKeeper
+from skat.table.keeper import ENTRY_FIELDS, MAX_ENTRIES, KeeperError, ScoreKeeper
 
 __all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row",
            "serve_followers", "json_body", "refusal", "print_language"]
@@ -58,9 +58,8 @@ MAX_AUTHOR = 100
 CHANGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STATE_CACHE = 256
 """Lists whose computed state a process keeps in memory (the most recently used)."""
-MAX_GAMES = 1000
-"""Entries a list may hold (struck ones included): a real evening has a hundred at most; the cap keeps one
-list from making every change to it slow."""
+MAX_GAMES = MAX_ENTRIES
+"""Entries a list may hold (struck ones included): :data:`skat.table.keeper.MAX_ENTRIES`."""
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "keeper.html"
 OPS = ("add", "edit", "strike", "restore")
 

@@ -102,9 +102,13 @@ ENTRY_FIELDS: dict[str, str] = {
 """The fields of one game in a keeper's file (docs/keeper.md)."""
 
 KEEPER_FIELDS = ("players", "ruleset", "options", "first_dealer", "price", "settle", "limit", "games")
+"""The fields of a keeper's file."""
 SETTLE = ("average", "pairwise")
 """How a list is settled (docs/rules.md 10.4): against the average, or everybody with everybody (n times it)."""
-"""The fields of a keeper's file."""
+MAX_ENTRIES = 1000
+"""The entries a list kept on the server may hold, struck ones included (a real evening has a hundred at most;
+the cap keeps one list from making every change to it slow): also the most games a list may be set to hold
+(``limit``, a tournament's ``games``)."""
 
 _GAME_NAMES = ("diamonds", "hearts", "spades", "clubs", "grand", "null")
 
@@ -313,8 +317,9 @@ class ScoreKeeper:
             raise KeeperError(f"'settle' is 'average' (each against the average) or 'pairwise' (everybody with "
                               f"everybody), not {settle!r}")
         self.settle = settle
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
-            raise KeeperError(f"'limit' is the number of games the list holds (1 or more), not {limit!r}")
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                                  or not 1 <= limit <= MAX_ENTRIES):
+            raise KeeperError(f"'limit' is the number of games the list holds (1 to {MAX_ENTRIES}), not {limit!r}")
         self.limit = limit
         """The games the list holds (a tournament table's series: 48 at a 4-table, 36 at a 3-table), or None."""
         self._items: list[_Item] = []

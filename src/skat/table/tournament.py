@@ -27,7 +27,7 @@ from typing import Any
 
 from skat.errors import SkatError
 from skat.rules.rulesets import RuleSet, RuleSetError, get_ruleset
-from skat.table.keeper import KeeperError, ScoreKeeper
+from skat.table.keeper import MAX_ENTRIES, KeeperError, ScoreKeeper
 
 __all__ = ["TournamentError", "table_sizes", "draw", "Series", "Standing", "Tournament", "DEFAULT_GAMES"]
 
@@ -382,7 +382,8 @@ def _games(games: Mapping[int | str, int] | None) -> dict[int, int]:
         size = int(key) if isinstance(key, str) and key.strip() in ("3", "4") else key
         if isinstance(size, bool) or size not in (3, 4):
             raise TournamentError(f"'games' is given for tables of 3 and 4 players, not for {key!r}")
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise TournamentError(f"a table of {size} plays a positive whole number of games, not {value!r}")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ENTRIES:
+            raise TournamentError(f"a table of {size} plays a positive whole number of games, at most {MAX_ENTRIES} "
+                                  f"(what a list holds), not {value!r}")
         out[size] = value
     return out
