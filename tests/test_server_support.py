@@ -236,3 +236,16 @@ def shot(page, name: str) -> None:
     """Save a screenshot of ``page`` as test-output/screenshots/NAME.png."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def advanced(page, before: int, seconds: float = 15) -> bool:
+    """Whether the page's state moved past ``before`` within ``seconds``. A caller that acted and sees False
+    reads the state again and acts again if it is still its turn: on a busy machine a click can fall in a
+    moment the page does not take it (a trick being cleared away), and the loop's own deadline judges progress."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=seconds * 1000)
+    except PlaywrightTimeout:
+        return False
+    return True

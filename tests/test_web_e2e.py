@@ -9,7 +9,7 @@ import time
 
 import httpx
 
-from test_server_support import ServerProcess, axe_problems, postgres, shot  # noqa: F401
+from test_server_support import ServerProcess, advanced, axe_problems, postgres, shot  # noqa: F401
 
 
 def new_page(browser, errors: list, **kw):
@@ -110,7 +110,7 @@ def take_turn(page, st: dict, shots: dict | None = None) -> None:
         page.locator("#hand .card.playable").first.click()
 
 
-def drive(pages: list, until, timeout: float = 60, shots: dict | None = None) -> None:
+def drive(pages: list, until, timeout: float = 180, shots: dict | None = None) -> None:
     """Act for every page whose turn it is until ``until()`` holds."""
     deadline = time.time() + timeout
     while not until():
@@ -121,8 +121,7 @@ def drive(pages: list, until, timeout: float = 60, shots: dict | None = None) ->
             if my_turn(st):
                 before = st["seq"]
                 take_turn(page, st, shots)
-                page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=30_000)
-                acted = True
+                acted = advanced(page, before)
         if not acted:
             time.sleep(0.05)
 
@@ -320,7 +319,7 @@ def test_a_hand_game_is_declared_with_the_hand_in_view(browser, tmp_path):
             assert time.time() < deadline and st.get("phase") in (None, "bidding"), st
             if my_turn(st):
                 take_turn(page, st)
-                page.wait_for_function(f"() => S.state && S.state.seq > {st['seq']}", timeout=30_000)
+                advanced(page, st["seq"])
             else:
                 time.sleep(0.05)
         click_action(page, "hand")
@@ -436,7 +435,7 @@ def test_two_browsers_at_one_table_in_german_and_on_a_phone(browser, tmp_path):
         assert c.locator(".opponent:not(.hidden)").count() == 2
         shot(c, "12b-spectator")
         problems += axe_problems(c, "spectator")
-        drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=90, shots={"prefix": "german-"})
+        drive([a, b], lambda: result_shown(a) and result_shown(b), timeout=240, shots={"prefix": "german-"})
         shot(a, "13-result-german")
         shot(b, "14-result-phone")
         problems += axe_problems(b, "result-phone")
@@ -544,7 +543,7 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
         for page in pages:
             page.wait_for_selector("#hand .card")
         shots: dict = {}
-        deadline = time.time() + 90
+        deadline = time.time() + 240
         while not all(result_shown(p) for p in pages):
             assert time.time() < deadline, "the Ramsch did not progress"
             acted = False
@@ -553,8 +552,7 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
                 if my_turn(st):
                     before = st["seq"]
                     ramsch_turn(page, st, shots)
-                    page.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=30_000)
-                    acted = True
+                    acted = advanced(page, before)
             if not acted:
                 time.sleep(0.05)
         assert shots.get("grand_hand") and shots.get("picked") and shots.get("play")
@@ -574,7 +572,7 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
             p.click('#panel [data-action="next"]')
         pages[0].wait_for_function("() => S.state.table.deal_no === 2 && S.state.view.phase === 'bidding'")
         calls: list = []
-        deadline = time.time() + 90
+        deadline = time.time() + 240
         while not all(result_shown(p) for p in pages):
             assert time.time() < deadline, "the Kontra deal did not progress"
             acted = False
@@ -586,9 +584,9 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
                         shot(p, f"25-{call}-button")
                         before = st["seq"]
                         p.click(f'#panel [data-action="{call}"]')
-                        p.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=30_000)
-                        calls.append(call)
-                        acted = True
+                        if advanced(p, before):
+                            calls.append(call)
+                            acted = True
                         continue
                 if my_turn(st) and (st["phase"] != "play" or "kontra" in calls and "re" in calls):
                     before = st["seq"]
@@ -596,8 +594,7 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
                         click_action(p, "18" if "18" in st["legal"] and st["seq"] == 0 else "pass")
                     else:
                         take_turn(p, st, {"bidding": True, "play": True})
-                    p.wait_for_function(f"() => S.state && S.state.seq > {before}", timeout=30_000)
-                    acted = True
+                    acted = advanced(p, before)
             if not acted:
                 time.sleep(0.05)
         assert calls == ["kontra", "re"]

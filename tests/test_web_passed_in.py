@@ -14,7 +14,7 @@ import time
 import httpx
 import pytest
 
-from test_server_support import ServerProcess, shot
+from test_server_support import ServerProcess, advanced, shot
 
 SEED = 7
 """Deal 1 of a table with this seed: no hand backs a bid of 18 (checked in the test below)."""
@@ -175,13 +175,13 @@ def test_all_pass_under_pub_rules_is_a_ramsch(browser, server):
         assert st["phase"] == "grand_hand"
         shot(page, "35-pub-grand-hand-offer")
         act(page, "pass")  # no Grand Hand: Ramsch
-        deadline = time.time() + 90
+        deadline = time.time() + 240
         while not page.locator("#dialog.dlg-result").is_visible():
             assert time.time() < deadline, "the Ramsch did not progress"
             st = state(page)
             if my_turn(st) and st["phase"] == "play":
                 page.locator("#hand .card.playable").first.click()
-                page.wait_for_function(f"() => S.state && S.state.seq > {st['seq']}", timeout=30_000)
+                advanced(page, st["seq"])
             else:
                 time.sleep(0.05)
         assert state(page)["result"] == "ramsch"
