@@ -174,3 +174,79 @@ def test_the_players_fingerprint_ignores_docstrings_and_comments(tmp_path):
     assert arena._code_bytes(copy) == before
     copy.write_text(original.replace("worlds=40", "worlds=41"))
     assert arena._code_bytes(copy) != before
+
+
+def test_the_players_fingerprint_ignores_type_annotations(tmp_path):
+    """Adding, changing or dropping annotations (and imports only for them, under ``if TYPE_CHECKING:``)
+    leaves a file's code bytes alone; a change of what runs does not, a dataclass field's kind included."""
+    from pathlib import Path
+
+    from skat.players import arena
+
+    def code(source: str) -> bytes:
+        path = tmp_path / "bot.py"
+        path.write_text(source)
+        return arena._code_bytes(path)
+
+    plain = """
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+LIMIT = 3
+
+
+@dataclass
+class Memory:
+    seen: int = 0
+    cards: list = field(default_factory=list)
+
+
+def choose(view, legal, *rest, depth=2, **options):
+    best = None
+    for action in legal:
+        best = action
+    return best
+"""
+    typed = """
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from skat.deal.game import SeatView
+    from skat.rules.actions import Action
+
+LIMIT: int = 3
+
+
+@dataclass
+class Memory:
+    seen: float = 0
+    cards: list[int] = field(default_factory=list)
+
+
+def choose(view: SeatView, legal: list[Action], *rest: object, depth: int = 2, **options: str) -> Action | None:
+    best: Action | None = None
+    action: Action
+    for action in legal:
+        best = action
+    return best
+"""
+    base = code(plain)
+    assert code(typed) == base
+    # what runs counts: a value, a default, an import, a dataclass field's kind, an attribute becoming a field
+    assert code(plain.replace("LIMIT = 3", "LIMIT = 4")) != base
+    assert code(plain.replace("depth=2", "depth=3")) != base
+    assert code(plain.replace("best = None", "best = legal[0]")) != base
+    assert code(plain.replace("from typing import TYPE_CHECKING\n", "")) != base
+    assert code(typed.replace("if TYPE_CHECKING:\n    from", "if True:\n    from")) != base
+    assert code(plain.replace("seen: int = 0", "seen: ClassVar[int] = 0")) != base
+    assert code(plain.replace("seen: int = 0", "seen = 0")) != base
+    # a shipped player with an annotation less: the same code
+    original = (Path(arena.__file__).parent / "levels.py").read_text()
+    stripped = original.replace("def _medium(seed: int | None) -> PIMCPlayer:", "def _medium(seed):")
+    assert stripped != original
+    assert code(stripped) == code(original)

@@ -4,6 +4,7 @@ array is a list and the decorators change nothing."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 compiled = False
@@ -12,14 +13,14 @@ compiled = False
 class _CType:
     """A placeholder for a C type; ``T[n]`` stands for an array of ``n`` of them."""
 
-    def __getitem__(self, length: int) -> _CArray:
+    def __getitem__(self, length: builtins.int) -> _CArray:
         return _CArray(length)
 
 
 class _CArray:
     """A placeholder for a C array type of a length."""
 
-    def __init__(self, length: int) -> None:
+    def __init__(self, length: builtins.int) -> None:
         self.length = length
 
 

@@ -525,8 +525,10 @@ def _ending(kind: str, game: Game, fault_seat: int | None, pos: Position, after:
     moves, note = _outcomes(pos, goal, legal, time_limit)
     is_decl = pos.to_move == pos.declarer
     pick = max if is_decl else min
-    points = pick(m.points for m in moves) if all(m.points is not None for m in moves) else None  # type: ignore
-    wins = pick(m.wins for m in moves) if all(m.wins is not None for m in moves) else None  # type: ignore
+    known_points = [m.points for m in moves if m.points is not None]
+    known_wins = [m.wins for m in moves if m.wins is not None]
+    points = pick(known_points) if len(known_points) == len(moves) else None
+    wins = pick(known_wins) if len(known_wins) == len(moves) else None
     return Ending(kind=kind, after_cards=after, seat=seat, description=text, points=points, wins=wins,
                   actual_won=actual.won, note=note)
 

@@ -42,7 +42,9 @@ class GameType(IntEnum):
         raise ValueError("Null games have fixed values, not a base value")
 
     @classmethod
-    def parse(cls, text: str | GameType) -> GameType:
+    def parse(cls, text: object) -> GameType:
+        """The game type that a name or an alias names (any case, spaces around), or a game type itself. Anything
+        else is read as its ``str()``; what names no game type (a bool, a number) raises :class:`ValueError`."""
         if isinstance(text, GameType):
             return text
         key = str(text).strip().lower()

@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 import webbrowser
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from skat.cards import CardSet
 from skat.deal.game import SEAT_NAMES, Game, Phase
@@ -23,6 +23,9 @@ from skat.server.bots import BotSeat, default_level
 from skat.server.hints import bid_estimate, contract_values
 from skat.server.series import UNLIMITED_GAMES
 from skat.table.series import Table
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,12 +119,13 @@ def _listen(args: argparse.Namespace) -> socket.socket | None:
     return listen_socket(args.host, args.port, "play")
 
 
-def _serve(app: object, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
-           **config: object) -> int:
+def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
+           *, ws_max_size: int, ws_per_message_deflate: bool) -> int:
     """Run ``app`` on ``sock``; once it is up, print ``lines`` and open ``url`` in the browser if there is one."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", **config))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=ws_max_size,
+                                           ws_per_message_deflate=ws_per_message_deflate))
 
     def announce() -> None:
         while not server.started and not server.should_exit:

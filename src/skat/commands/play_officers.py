@@ -43,6 +43,7 @@ def _piles(piles: list[list[Card | None]]) -> str:
 
 def render_view(view: OfficersView, names: tuple[str, str] = ("you", "computer")) -> str:
     """The table as one seat sees it: piles top card first, ``??`` for a card it cannot see."""
+    assert view.seat is not None, "a seat's view, not a spectator's"
     me, other = names
     lines = [f"-- Officers' Skat ({view.variant}); {me}: {('forehand', 'dealer')[view.seat]} --"]
     if view.game:

@@ -322,7 +322,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
                 roles.setdefault((role_a, role_b), []).append(sf_a - sf_b)
     n = len(diffs)
     cases = sum(len(v) for v in roles.values())
-    by_role = sorted(
+    by_role: list[dict[str, Any]] = sorted(
         ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
          for (a, b), v in roles.items()),
         key=lambda r: -abs(r["share"]))
@@ -364,8 +364,8 @@ PLAYER_DATA = ("win_model.npz",)
 
 def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:
     """A short hash of the computer players' source code (``skat/players/*.py`` and the learned model they
-    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named). Docstrings and comments do
-    not count (:func:`_code_bytes`).
+    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named). Docstrings, comments and type
+    annotations do not count (:func:`_code_bytes`).
 
     The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
     checkpoint remembers it, so results of a player whose code has changed since are never
@@ -390,21 +390,78 @@ def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None
 
 
 def _code_bytes(path: Path) -> bytes:
-    """What of a file the players' behaviour depends on: a Python file's syntax tree without docstrings and
-    comments (so that documentation can change without invalidating a checkpoint), other files' bytes."""
+    """What of a file the players' behaviour depends on: a Python file's syntax tree without docstrings,
+    comments and type annotations (:class:`_CodeOnly`: documentation and types can change without
+    invalidating a checkpoint), other files' bytes."""
     data = path.read_bytes()
     if path.suffix != ".py":
         return data
-    tree = _WithoutDocstrings().visit(ast.parse(data, filename=str(path)))
+    tree = _CodeOnly().visit(ast.parse(data, filename=str(path)))
     return ast.dump(tree).encode()
 
 
-class _WithoutDocstrings(ast.NodeTransformer):
-    """Drops every statement that is a bare string (docstrings of modules, classes, functions and attributes)."""
+_RUNTIME_ANNOTATIONS = ("ClassVar", "InitVar", "KW_ONLY")
+"""Words in a class attribute's annotation that change what the class does (which dataclass fields it has)."""
+
+
+class _CodeOnly(ast.NodeTransformer):
+    """Drops from a syntax tree what does not change what the code does:
+
+    * every statement that is a bare string (docstrings of modules, classes, functions and attributes);
+    * the annotations of function arguments and return values (kept where a decorator says ``register``, as
+      :func:`functools.singledispatch`'s, which reads them);
+    * a variable's annotation in a function or a module: ``x: T = v`` counts as ``x = v``, ``x: T`` alone not
+      at all;
+    * a variable's annotation in a class body, which stays as a placeholder (``x: T`` still makes a dataclass
+      field) holding only the words of :data:`_RUNTIME_ANNOTATIONS` in it;
+    * the body of ``if TYPE_CHECKING:`` (never run; its ``else`` stays).
+    """
+
+    def __init__(self) -> None:
+        self._in_class = False
 
     def visit_Expr(self, node: ast.Expr) -> ast.Expr | None:
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return None
+        return node
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        if not any("register" in ast.unparse(d) for d in node.decorator_list):
+            node.returns = None
+            a = node.args
+            for arg in (*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg):
+                if arg is not None:
+                    arg.annotation = None
+        outer, self._in_class = self._in_class, False
+        self.generic_visit(node)
+        self._in_class = outer
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.AST:
+        outer, self._in_class = self._in_class, True
+        self.generic_visit(node)
+        self._in_class = outer
+        return node
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.AST | None:
+        if not self._in_class:
+            if node.value is None:
+                return None
+            return ast.Assign(targets=[node.target], value=node.value, type_comment=None)
+        text = ast.unparse(node.annotation)
+        node.annotation = ast.Constant(" ".join(word for word in _RUNTIME_ANNOTATIONS if word in text))
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.AST | list[ast.stmt]:
+        test = node.test
+        if (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING"
+                or isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"):
+            node.body = []
+            self.generic_visit(node)
+            return node.orelse
+        self.generic_visit(node)
         return node
 
 
@@ -600,7 +657,7 @@ class _NoBar:
 def _progress_bar(total: int, enabled: bool, initial: int = 0):
     if not enabled:
         return _NoBar()
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]  # its stubs (types-tqdm) are not a dependency
 
     return tqdm(total=total, initial=initial, unit="deal", desc="arena", smoothing=0.05)
 

@@ -112,7 +112,7 @@ class SimulationBidder:
         self.max_time = 1.2 * time_budget if max_time is None else max_time
         """No search of a decision runs past this (CPU seconds; :class:`skat.players.budget.Budget`)."""
         self.candidates = candidates
-        self._cache: dict[tuple[int, int], list[ContractEstimate]] = {}
+        self._cache: dict[tuple[int | None, ...], list[ContractEstimate]] = {}
         self._planned: Contract | None = None
 
     # ------------------------------------------------------------ dispatch
@@ -179,6 +179,7 @@ class SimulationBidder:
         budget = Budget(self.time_budget, self.max_time)
         hand = view.hand.mask
         seat = view.seat
+        assert seat is not None, "a seat's view, not a spectator's"
         # candidate game types by the heuristic's strength with a skat to come
         strengths = {gt: hand_strength(hand, gt) for gt in range(5)}
         ranked = [gt for gt in sorted(strengths, key=lambda gt: -strengths[gt])[: self.candidates]
@@ -261,6 +262,7 @@ class SimulationBidder:
         budget = Budget(self.time_budget, self.max_time)
         twelve = view.hand.mask
         seat = view.seat
+        assert seat is not None, "a seat's view, not a spectator's"
         bid = view.bid
         ranked = sorted(range(5), key=lambda gt: -max(hand_strength(twelve & ~d, gt)
                                                        for d in best_discards(twelve, gt, 1)))[:2]

@@ -69,8 +69,8 @@ def play_contract(deal_seed: int, seat: int, gt: int, hand_game: bool, card_play
         mover = game.to_move
         legal = game.legal_actions()
         if mover == seat:
-            action = Hold() if Hold() in legal else min((a for a in legal if isinstance(a, Bid)),
-                                                        key=lambda a: a.value)
+            action: Hold | Bid | Pass = Hold() if Hold() in legal else min((a for a in legal if isinstance(a, Bid)),
+                                                                           key=lambda a: a.value)
         else:
             action = Pass()
         game.apply(action, mover)

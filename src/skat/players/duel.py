@@ -277,7 +277,7 @@ def duel(deals: Iterable[CorpusDeal], make_a: Callable[[int], CorpusBidder], mak
         players.append({"sf_per_game": sum(solo_sf[who]) / games if games else 0.0,
                         "declare_rate": declared[who] / games if games else 0.0,
                         "declarer_win_rate": won[who] / declared[who] if declared[who] else None})
-    by_role = sorted(({"a": a, "b": b, "cases": len(v), "mean_difference": sum(v) / len(v),
+    by_role: list[dict[str, Any]] = sorted(({"a": a, "b": b, "cases": len(v), "mean_difference": sum(v) / len(v),
                        "share": sum(v) / cases} for (a, b), v in roles.items()), key=lambda r: -abs(r["share"]))
     return {"deals": n, "missing": missing, "difference": {"mean": mean, "ci95": [mean - half, mean + half]},
             "players": players, "by_role": by_role}

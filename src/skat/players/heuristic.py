@@ -519,6 +519,7 @@ class _PlayRules:
             return min(my_trumps, key=lambda c: (mask_points(1 << c), POWER[gt][c]))
         # defender leading
         declarer = ctx.declarer
+        assert declarer is not None  # play(): a game without a declarer (Ramsch) goes to _ramsch()
         cash = [c for c in side if ctx.is_master(c) and not ctx.seat_void(declarer, c)]
         if cash:
             return max(cash, key=lambda c: mask_points(1 << c))
@@ -608,6 +609,7 @@ class _PlayRules:
             # void: throw the most dangerous card (highest of the riskiest suit)
             return max(cards, key=lambda c: (rank(c), (ctx.hand & suit_mask(c >> 3)).bit_count() == 1))
         declarer = ctx.declarer
+        assert declarer is not None  # a Null game has a declarer
         if not trick:
             # lead low in a suit the declarer still holds, preferring his short ones
             open_decl = ctx.open_declarer
@@ -657,6 +659,7 @@ class _Context:
     """Facts for the card play of one seat: hand, unseen cards, voids, sides."""
 
     def __init__(self, view: SeatView, know: Knowledge) -> None:
+        assert view.seat is not None, "a seat's view, not a spectator's"
         self.view = view
         self.seat = view.seat
         self.hand = view.hand.mask

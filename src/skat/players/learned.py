@@ -156,7 +156,7 @@ class WinModel:
 
     def save(self, path: str | Path) -> None:
         """Write the weights as one ``.npz`` file."""
-        arrays = {}
+        arrays: dict[str, Any] = {}  # Any, not np.ndarray: savez_compressed() takes allow_pickle: bool by keyword too
         for prefix, models in (("", self.weights), ("score.", self.scores)):
             for name, (mean, scale, coef, intercept) in models.items():
                 key = prefix + name.replace(" ", "_")
@@ -267,6 +267,7 @@ class LearnedBidder(SimulationBidder):
     def discard(self, view: SeatView) -> Action:
         """Lay away the pair of :meth:`skat_choice` and plan its contract (the simulation's discard when the
         model has no after-pickup weights)."""
+        assert view.seat is not None, "a seat's view, not a spectator's"
         choice = self.skat_choice(view.hand.mask, view.seat, view.bid, self.heard(view)) if self.after_pickup else None
         if choice is None:
             return super().discard(view)
@@ -276,13 +277,14 @@ class LearnedBidder(SimulationBidder):
     def estimates(self, view: SeatView) -> list[ContractEstimate]:
         """The learned estimates of the candidate contracts, for the bids heard so far (cached)."""
         key = (view.seat, view.hand.mask, self.heard(view))
-        cached = self._cache.get(key)  # type: ignore[call-overload]
+        cached = self._cache.get(key)
         if cached is None:
-            cached = self._cache[key] = self._simulate_hand(view)  # type: ignore[index]
+            cached = self._cache[key] = self._simulate_hand(view)
         return cached
 
     def _simulate_hand(self, view: SeatView) -> list[ContractEstimate]:
         hand, seat, heard = view.hand.mask, view.seat, self.heard(view)
+        assert seat is not None, "a seat's view, not a spectator's"
         out: list[ContractEstimate] = []
         for gt, hand_game in candidate_contracts(hand):
             if family(gt, hand_game) not in self.model.weights:

@@ -41,8 +41,10 @@ Seeger-Fabian points per game, 95 % CI; the README's table of players):
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from skat.deal.game import Phase, SeatView
+from skat.players.base import Player
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
 from skat.players.learned import LearnedBidder
@@ -90,11 +92,11 @@ def _strong(seed: int | None) -> PIMCPlayer:
     return player
 
 
-LEVELS = {"easy": EasyPlayer, "medium": _medium, "strong": _strong}
+LEVELS: dict[str, Callable[[int | None], Player]] = {"easy": EasyPlayer, "medium": _medium, "strong": _strong}
 """The level names and their factories (seed -> player)."""
 
 
-def make_level(name: str, seed: int | None = None):
+def make_level(name: str, seed: int | None = None) -> Player:
     """A player for a level name (``easy``, ``medium``, ``strong``)."""
     try:
         return LEVELS[name](seed)

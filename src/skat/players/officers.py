@@ -148,6 +148,7 @@ def sample_world(view: OfficersView, rng: random.Random) -> World:
         return pool.pop()
 
     seat = view.seat
+    assert seat is not None, "a seat's view, not a spectator's"
     hands = [0, 0]
     hands[seat] = view.hand.mask
     for _ in range(view.opponent_hand_size):  # constrained places first
@@ -432,7 +433,7 @@ class OfficersBot:
         for c in trick:
             played |= 1 << c
         leader = view.trick[0][0] if view.trick else view.to_move
-        assert leader is not None
+        assert leader is not None and view.seat is not None
         left = (15 if view.variant == "admiral" else 16) - len(view.tricks)
         depth = left if left <= self.exact_tricks else self.lookahead
         totals = dict.fromkeys(cards, 0)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
@@ -313,7 +313,7 @@ class PIMCPlayer:
         from skat.players.inference import select_worlds
 
         pool = sample_worlds(know, n * self.pool, self.rng)
-        prepared = self.inference.prepare(view, know)
+        prepared: Any = self.inference.prepare(view, know)  # of the likelihood's own type, for its log_weight
         weights = [self.inference.log_weight(prepared, world) for world in pool]
         return select_worlds(pool, weights, n, self.rng)
 

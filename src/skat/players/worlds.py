@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from skat.cards import ALL_CARDS, JACKS, iter_mask, suit_mask
+from skat.cards import ALL_CARDS, JACKS, Card, CardSet, iter_mask, suit_mask
 from skat.deal.game import Phase, SeatView
 from skat.rules.contract import null_value
 from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
@@ -69,6 +69,7 @@ class Knowledge:
     @classmethod
     def from_view(cls, view: SeatView) -> Knowledge:
         """Collect the hard and soft facts of a seat view."""
+        assert view.seat is not None, "a seat's view, not a spectator's"
         seat = view.seat
         contract = view.contract
         gt = None if contract is None else int(contract.game_type)
@@ -76,7 +77,8 @@ class Knowledge:
             gt = int(GameType.RAMSCH)  # a Ramsch: grand trick rules, nobody declares
         played = [0, 0, 0]
         voids = [0, 0, 0]
-        tricks = [(ld, cards) for ld, cards, _w in view.tricks]
+        cards: tuple[Card, ...] | CardSet  # a trick's cards, then a shown hand
+        tricks: list[tuple[int, tuple[Card, ...]]] = [(ld, cards) for ld, cards, _w in view.tricks]
         if view.trick:
             tricks.append((view.trick[0][0], tuple(c for _s, c in view.trick)))
         for leader, cards in tricks:

@@ -19,7 +19,7 @@ The server (:mod:`skat.server.tables`, :mod:`skat.server.officers`) sends what t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from skat.cards import CARD_NAMES, Card, CardSet, mask_names
@@ -93,7 +93,7 @@ def _result_json(result: Any) -> dict[str, Any] | None:
     return None if result is None else result.to_json()
 
 
-def _tricks_json(tricks: list[tuple[int, tuple[Card, ...], int]]) -> list[list[Any]]:
+def _tricks_json(tricks: Sequence[tuple[int, tuple[Card, ...], int]]) -> list[list[Any]]:
     return [[ld, [CARD_NAMES[c] for c in cs], w] for ld, cs, w in tricks]
 
 
@@ -112,8 +112,8 @@ def _ramsch(data: dict[str, Any] | None) -> RamschOutcome | None:
     if data is None:
         return None
     return RamschOutcome(
-        scores=tuple(data["scores"]), card_points=tuple(data["card_points"]),  # type: ignore[arg-type]
-        tricks=tuple(data["tricks"]), losers=tuple(data["losers"]),  # type: ignore[arg-type]
+        scores=tuple(data["scores"]), card_points=tuple(data["card_points"]),
+        tricks=tuple(data["tricks"]), losers=tuple(data["losers"]),
         jungfrauen=tuple(data["jungfrauen"]), durchmarsch=data["durchmarsch"], pushes=data["pushes"],
         multiplier=data["multiplier"], explanation=data["explanation"])
 
@@ -136,9 +136,9 @@ def _officers_result(data: dict[str, Any]) -> OfficersResult:
     return OfficersResult(
         kind=data["kind"], variant=data["variant"], game=data["game"], chooser=data["chooser"],
         contract=contract_from_json(data["contract"]), bid=data["bid"], kontra_level=data["kontra_level"],
-        points=tuple(data["points"]), tricks=tuple(data["tricks"]), skat=_cards(data["skat"]),  # type: ignore[arg-type]
+        points=tuple(data["points"]), tricks=tuple(data["tricks"]), skat=_cards(data["skat"]),
         outcome=None if outcome is None else OfficersOutcome(**{**outcome, "scores": tuple(outcome["scores"])}),
-        scores=tuple(data["scores"]), explanation=data["explanation"])  # type: ignore[arg-type]
+        scores=tuple(data["scores"]), explanation=data["explanation"])
 
 
 def result_from_json(data: dict[str, Any] | None) -> GameResult | OfficersResult | None:
@@ -192,8 +192,8 @@ def seat_view_from_json(data: dict[str, Any]) -> SeatView:
         open_hands={int(s): CardSet([Card.parse(n) for n in h]) for s, h in data["open_hands"].items()},
         trick=[(s, Card.parse(c)) for s, c in data["trick"]],
         tricks=_tricks(data["tricks"]),  # type: ignore[arg-type]
-        trick_points=tuple(data["trick_points"]),  # type: ignore[arg-type]
-        hand_sizes=tuple(data["hand_sizes"]),  # type: ignore[arg-type]
+        trick_points=tuple(data["trick_points"]),
+        hand_sizes=tuple(data["hand_sizes"]),
         result=result_from_json(data.get("result")),  # type: ignore[arg-type]
         ruleset=data["ruleset"], kontra_level=data.get("kontra_level", 0),
     )
@@ -221,7 +221,7 @@ def officers_view_to_json(view: OfficersView) -> dict[str, Any]:
         "skat": _names(view.skat),
         "discard": _names(view.discard),
         "skat_size": view.skat_size, "trick": [[s, c.name] for s, c in view.trick],
-        "tricks": _tricks_json(view.tricks),  # type: ignore[arg-type]
+        "tricks": _tricks_json(view.tricks),
         "trick_points": list(view.trick_points), "tricks_won": list(view.tricks_won),
         "result": _result_json(view.result), "options": dict(view.options),
     }
@@ -241,8 +241,8 @@ def officers_view_from_json(data: dict[str, Any]) -> OfficersView:
         skat=_cards(data["skat"]), discard=_cards(data["discard"]), skat_size=data["skat_size"],
         trick=[(s, Card.parse(c)) for s, c in data["trick"]],
         tricks=_tricks(data["tricks"]),  # type: ignore[arg-type]
-        trick_points=tuple(data["trick_points"]),  # type: ignore[arg-type]
-        tricks_won=tuple(data["tricks_won"]),  # type: ignore[arg-type]
+        trick_points=tuple(data["trick_points"]),
+        tricks_won=tuple(data["tricks_won"]),
         result=result_from_json(data["result"]),  # type: ignore[arg-type]
         options=dict(data["options"]),
     )

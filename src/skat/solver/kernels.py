@@ -45,7 +45,7 @@ self-recursive functions reliably (a cached recursive kernel crashed on reload i
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]  # llvmlite has no types (no stubs, no py.typed)
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -171,7 +171,7 @@ def highest_bit(typingctx, x):
 
 
 # ----------------------------------------------------------------------------- tables
-def _build_layout_tables():
+def _build_layout_tables() -> tuple[np.ndarray, ...]:
     l2c = np.zeros((_N_GAMES, 32), np.int64)
     c2l = np.zeros((_N_GAMES, 32), np.int64)
     grp = np.zeros((_N_GAMES, 32), np.int64)

@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
@@ -108,6 +108,7 @@ class _Context(threading.local):
 
     def done(self) -> None:
         """Raise :class:`SearchLimitExceeded` if the last kernel call stopped at a limit."""
+        assert self.arrays is not None, "done() follows next()"
         P = self.arrays[0]
         if P[K.P_ABORT]:
             seconds = (time.monotonic_ns() - self.started) / 1e9
@@ -395,6 +396,13 @@ class SolveResult:
         return out
 
 
+class _Limits(TypedDict):
+    """The limits of one :func:`solve` call, passed on to each :func:`move_values_array`."""
+
+    node_limit: int | None
+    time_limit: float | None
+
+
 def solve(
     position: Position,
     target: int | None = None,
@@ -416,7 +424,7 @@ def solve(
     pos = position
     gt = int(pos.game_type)
     args = (gt, pos.hands, pos.trick, pos.leader, pos.declarer)
-    lim = {"node_limit": node_limit, "time_limit": time_limit}
+    lim: _Limits = {"node_limit": node_limit, "time_limit": time_limit}
     if pos.game_type == GameType.NULL:
         if target is not None or all_tricks:
             raise PositionError("a null declarer wins by taking no trick: target and all_tricks are for suit and grand")
@@ -443,7 +451,7 @@ def solve(
         return SolveResult(pos.to_move, None, _combine(pos, moves), moves, target, "points")
     arr = move_values_array(*args, question="points", declarer_points=pos.declarer_points, **lim)
     moves = _moves(arr, wins=False)
-    vals = [m.declarer_points for m in moves]
+    vals = [m.declarer_points for m in moves if m.declarer_points is not None]  # all of them: wins=False
     best = max(vals) if pos.to_move == pos.declarer else min(vals)
     return SolveResult(pos.to_move, best, None, moves, None, "points")
 

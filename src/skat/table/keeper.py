@@ -163,7 +163,7 @@ class GameEntry:
     @property
     def kind(self) -> str:
         """``game``, ``passed`` or ``ramsch``."""
-        return self.declarer if self.declarer in ("passed", "ramsch") else "game"  # type: ignore[return-value]
+        return self.declarer if self.declarer in ("passed", "ramsch") else "game"
 
     @classmethod
     def from_json(cls, data: Any) -> GameEntry:
@@ -640,7 +640,7 @@ class ScoreKeeper:
         ]
         if self.settle == "pairwise":
             rows.append(("pairwise", [_decimal(b) for b in self.balance]))
-        if self.money is not None:
+        if self.money is not None and self.price is not None:  # money is there exactly when a price is
             rows.append((f"money at {_decimal(self.price)} a point", [_decimal(m) for m in self.money]))
         for label, row in rows:
             lines.append(f"{label:<{pad}}" + " ".join(f"{v!s:>{width}}" for v in row))
@@ -905,6 +905,7 @@ class ScoreKeeper:
         """A Ramsch entered by its loser alone (his card points, the skat counted to whom it belongs): the
         others' points as any split of the rest that leaves him the only one with most (they do not change
         the score: the loser pays his own points)."""
+        assert e.ramsch is not None, "_ramsch() checked it"
         (loser, points), = e.ramsch.items()
         if e.skat is not None:
             raise KeeperError("with 'skat' give every player's trick points")
@@ -943,13 +944,13 @@ class ScoreKeeper:
         if named != set(active):
             missing = [n for n in active if n not in named]
             extra = [n for n in ramsch if n not in active]
-            why = []
+            reasons = []
             if missing:
-                why.append(f"{', '.join(missing)} played and needs card points")
+                reasons.append(f"{', '.join(missing)} played and needs card points")
             if extra:
-                why.append(f"{', '.join(extra)} did not play this deal" if all(x in self.players for x in extra)
-                           else f"{', '.join(extra)} is not at the table")
-            raise KeeperError(f"the Ramsch is played by {', '.join(active)}: " + "; ".join(why))
+                reasons.append(f"{', '.join(extra)} did not play this deal" if all(x in self.players for x in extra)
+                               else f"{', '.join(extra)} is not at the table")
+            raise KeeperError(f"the Ramsch is played by {', '.join(active)}: " + "; ".join(reasons))
         pts = [ramsch[n] for n in active]
         bad = next((n for n in active if not 0 <= ramsch[n] <= 120), None)
         if bad is not None:

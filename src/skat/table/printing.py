@@ -23,13 +23,14 @@ from importlib.resources import files
 from typing import Any
 from xml.sax.saxutils import escape
 
-from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import (
+# reportlab has no types of its own, and its stubs (types-reportlab) are not among the project's dependencies
+from reportlab.lib import colors  # type: ignore[import-untyped]
+from reportlab.lib.pagesizes import A4, landscape  # type: ignore[import-untyped]
+from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
+from reportlab.lib.units import mm  # type: ignore[import-untyped]
+from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
+from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+from reportlab.platypus import (  # type: ignore[import-untyped]
     CondPageBreak,
     KeepTogether,
     PageBreak,
@@ -261,8 +262,9 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
     body_end = len(data) - 1
 
     if blank:
-        summary = [("points", None), ("games won", None), ("games lost", None), ("games lost by the others", None),
-                   ("Seeger-Fabian", None)]
+        summary: list[tuple[str, list[Any] | None]] = [
+            ("points", None), ("games won", None), ("games lost", None), ("games lost by the others", None),
+            ("Seeger-Fabian", None)]
     else:
         lost = sheet["games_lost"]
         summary = [("total", sheet["totals"]), ("games won", sheet["games_won"]), ("games lost", lost),

@@ -285,9 +285,9 @@ class Tournament:
 
         lines.sort(key=key)
         out: list[Standing] = []
-        for i, s in enumerate(lines):
-            rank = out[-1].rank if out and key(lines[i - 1]) == key(s) else i + 1
-            out.append(replace(s, rank=rank))
+        for i, standing in enumerate(lines):
+            rank = out[-1].rank if out and key(lines[i - 1]) == key(standing) else i + 1
+            out.append(replace(standing, rank=rank))
         return out
 
     # ------------------------------------------------------------------ JSON
