@@ -2,41 +2,88 @@
 // WebSocket protocol of docs/protocol.md; the server is authoritative and sends each seat
 // only its own view.
 
-import { cardBack, cardEl, cardLabel, DECK, DECKS, setDeck, suitSvg } from "./cards.js";
+import { cardBack, cardEl, cardLabel, DECK, rankIndex, setDeck, suitColour, suitSvg } from "./cards.js";
 import { $, h } from "./dom.js";
-import { contractText, I18N, t } from "./i18n.js";
+import { contractText, I18N, t, WORDS } from "./i18n.js";
 import { LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
+import * as view from "./view.js";
+import { contractOfWords, youForm as youFormIn } from "./words.js";
 
-const SEAT_KEYS = ["forehand", "middlehand", "rearhand"];
 
+/** @typedef {import("./protocol").StateMessage} StateMessage */
+/** @typedef {import("./protocol").ServerMessage} ServerMessage */
+/** @typedef {import("./protocol").SeatView} SeatView */
+/** @typedef {import("./protocol").Card} Card */
+/** @typedef {import("./protocol").Seat} Seat */
+/** @typedef {import("./protocol").Position} Position */
+/** @typedef {import("./protocol").Result} Result */
+/** @typedef {import("./protocol").Sheet} Sheet */
+/** @typedef {import("./protocol").SheetRow} SheetRow */
+/** @typedef {import("./protocol").Meta} Meta */
+/** @typedef {import("./protocol").Analysis} Analysis */
+/** @typedef {import("./protocol").HintWhy} HintWhy */
+/** @typedef {import("./protocol").LobbyTable} LobbyTable */
+/** @typedef {import("./protocol").ClientMessage} ClientMessage */
+/** @typedef {import("./dom.js").Child} Child */
+/** @typedef {import("./view.js").Choice} Choice */
+/** A hint asked for ({waiting}) or given (the card and why), for the state `seq`. */
+/** @typedef {{seq: number, waiting?: boolean, card?: Card, why?: HintWhy[], reason?: string}} Hint */
+/** The analysis dialog: the deal, where it was opened from, the analysis or the error. */
+/** @typedef {{dealNo: number | null, from: string, data: Analysis | null, error: string | null}} AnalysisAsk */
+
+/** The page's state: the table, this browser's seat and what the page shows. */
+/**
+ * @type {{tableId: string | null, token: string | null, invite: string | null, ws: TableSocket | null,
+ *   state: StateMessage | null, sheet: Sheet | null, meta: Meta | null, selected: Set<Card>, panelMode: string | null,
+ *   focusIdx: number, prevTrick: Card[], prevTricks: number, prevDeal: number, holdTrick: view.HeldTrick | null,
+ *   holdTimer: ReturnType<typeof setTimeout> | undefined, resultShownFor: number, dialog: string | null, closing: boolean,
+ *   sheetMetric: "classic" | "seeger", analysis: AnalysisAsk | null, hint: Hint | null,
+ *   choice?: Choice & {key: string}}}
+ */
 const S = {
   tableId: null, token: null, invite: null, ws: null, state: null, sheet: null, meta: null,
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
-  holdTrick: null, holdTimer: null, resultShownFor: 0, dialog: null, closing: false,
+  holdTrick: null, holdTimer: undefined, resultShownFor: 0, dialog: null, closing: false,
   sheetMetric: "classic", analysis: null, hint: null,
 };
 // for the browser tests and a curious player's console: the page's state, its texts and the analysis dialog
-Object.assign(window, { S, I18N, openAnalysis: (...args) => openAnalysis(...args) });
+Object.assign(window, { S, I18N, openAnalysis: (/** @type {number | null} */ dealNo, /** @type {string} */ from) => openAnalysis(dealNo, from) });
 // the words of the page, for the browser tests that check them in every language
-window.skatWords = { t, setLang, youForm: (x) => youForm(x), playerName: (p) => playerName(p), infoText: () => infoText(),
-  bidButtons: (v) => bidButtons(v) };
+Object.assign(window, { skatWords: { t, setLang, youForm: (/** @type {string} */ x) => youForm(x),
+  playerName: (/** @type {Position} */ p) => playerName(p), infoText: () => infoText(),
+  bidButtons: (/** @type {SeatView} */ v) => bidButtons(v) } });
+
+/** An error's message (whatever was thrown). */
+/** @param {unknown} e */
+function messageOf(e) { return e instanceof Error ? e.message : String(e); }
+
+/** The page's own element that `sel` finds, as an input, a select or a button. */
+/** @param {string} sel */
+const input = (sel) => $(sel, HTMLInputElement);
+/** @param {string} sel */
+const select = (sel) => $(sel, HTMLSelectElement);
+/** @param {string} sel */
+const button = (sel) => $(sel, HTMLButtonElement);
 
 // ------------------------------------------------------------------ helpers
 function applyStaticTexts() {
   document.documentElement.lang = LANG;
-  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.getAttribute("data-i18n") || ""); });
   // named also where a phone hides their visible labels
-  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nLabel)); });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.getAttribute("data-i18n-label") || "")); });
   labelHand();
 }
 
+/** A request of the table server, with this table's secret header on a GET of it. */
+/** @template [T=any] @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<T>} */
 function api(method, path, body) {
   return request(method, path, body, body ? {} : readHeaders(path));
 }
 
 // A private table's GET requests carry the seat token or the invite secret in a header (docs/protocol.md),
 // never in the address; a public table needs neither.
+/** @param {string} path @returns {Record<string, string>} */
 function readHeaders(path) {
   if (!S.tableId || !path.startsWith("/api/tables/" + S.tableId)) return {};
   if (S.token) return { "X-Seat-Token": S.token };
@@ -48,6 +95,7 @@ function isPrivate() { return !!(S.state && S.state.table.public === false); }
 
 // A download link (record, score sheet). At a private table a plain link would arrive without the secret:
 // the file is fetched with the header and handed to the browser as a blob.
+/** @param {string} href @param {string} text @param {string} [cls] */
 function downloadLink(href, text, cls) {
   const a = h("a", { href, download: "", text, cls });
   a.addEventListener("click", async (ev) => {
@@ -63,7 +111,7 @@ function downloadLink(href, text, cls) {
       link.click();
       link.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    } catch (e) { alertBox(e.message); }
+    } catch (e) { alertBox(messageOf(e)); }
   });
   return a;
 }
@@ -78,16 +126,18 @@ function inviteUrl() {
 function route() {
   const m = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
   if (m) {
-    S.tableId = m[1];
+    const id = m[1];
+    S.tableId = id;
     // a seat link (#token=...) or an invite link (#invite=...): kept in this browser, taken out of the address
     const hm = location.hash.match(/[#&]token=([A-Za-z0-9_-]+)/);
     const im = location.hash.match(/[#&]invite=([A-Za-z0-9_-]+)/);
-    if (hm) keep.setToken(S.tableId, hm[1]);
-    if (im) keep.setInvite(S.tableId, im[1]);
+    if (hm) keep.setToken(id, hm[1]);
+    if (im) keep.setInvite(id, im[1]);
     if (hm || im) history.replaceState(null, "", location.pathname);
-    S.token = keep.token(S.tableId);
-    S.invite = keep.invite(S.tableId);
-    api("GET", "/api/meta").then((m) => { S.meta = m; }).catch(() => {});
+    S.token = keep.token(id);
+    S.invite = keep.invite(id);
+    // the result dialog offers the ISS record by what meta says: shown again when meta comes after it opened
+    api("GET", "/api/meta").then((m) => { S.meta = m; if (S.dialog === "result") showResult(); }).catch(() => {});
     $("#lobby").classList.add("hidden");
     $("#table").classList.remove("hidden");
     document.body.classList.add("at-table");
@@ -104,22 +154,27 @@ function route() {
 
 // ------------------------------------------------------------------ lobby
 async function showLobby() {
-  try { S.meta = S.meta || await api("GET", "/api/meta"); } catch (e) { S.meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
-  const rs = $("#f-ruleset");
-  if (!rs.options.length) for (const r of S.meta.rulesets) rs.append(h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) }));
+  /** @type {Meta} */
+  let meta;
+  try { meta = S.meta || await api("GET", "/api/meta"); } catch (e) { meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
+  S.meta = meta;
+  const rs = select("#f-ruleset");
+  if (!rs.options.length) for (const r of meta.rulesets) rs.append(h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) }));
   const about = () => {
-    $("#f-ruleset-about").textContent = (S.meta.ruleset_descriptions || {})[rs.value] || "";
+    $("#f-ruleset-about").textContent = (meta.ruleset_descriptions || {})[rs.value] || "";
     $("#f-schieber-row").classList.toggle("hidden", rs.value !== "pub");  // the pub Ramsch may be played as Schieberamsch
   };
   rs.onchange = about;
   about();
-  $("#f-player").value = localStorage.getItem("skat.name") || "";
+  input("#f-player").value = localStorage.getItem("skat.name") || "";
   renderSeatChoices();
   await refreshLobby();
 }
 
 function renderSeatChoices() {
-  const n = +$("#f-count").value;
+  const meta = S.meta;
+  if (!meta) return;
+  const n = +select("#f-count").value;
   const box = $("#f-seats");
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
@@ -127,14 +182,15 @@ function renderSeatChoices() {
     if (i === 0) sel.append(h("option", { value: "human", text: t("you") }));
     else {
       sel.append(h("option", { value: "human", text: t("person") }));
-      for (const lv of S.meta.levels) sel.append(h("option", { value: lv, text: t("level_" + lv) }));
-      sel.value = S.meta.default_level;
+      for (const lv of meta.levels) sel.append(h("option", { value: lv, text: t("level_" + lv) }));
+      sel.value = meta.default_level;
     }
     box.append(h("label", {}, t("seat", { n: i + 1 }) + " ", sel));
   }
 }
 
 async function refreshLobby() {
+  /** @type {{tables: LobbyTable[]}} */
   const data = await api("GET", "/api/tables");
   const body = $("#lobby-list tbody");
   body.innerHTML = "";
@@ -143,7 +199,7 @@ async function refreshLobby() {
     const seats = tb.seats.map((s) => s.taken ? s.name : t("free")).join(", ");
     const free = tb.seats.some((s) => !s.taken);
     const row = h("tr", {},
-      h("td", {}, h("b", {}, tb.name)), h("td", {}, seats),
+      h("td", {}, h("b", {}, view.tableName(tb, WORDS))), h("td", {}, seats),
       h("td", { cls: "muted" }, t("status_" + tb.status)),
       h("td", {}, free ? h("button", { onclick: () => joinTable(tb.id, undefined, tablePage(tb)) , text: t("join") }) : "",
         " ", h("a", { href: tablePage(tb), text: t("watch") })));
@@ -152,51 +208,56 @@ async function refreshLobby() {
 }
 
 // An Officers' Skat table is played on its own page (/officers), over the same protocol.
+/** @param {LobbyTable} tb */
 function tablePage(tb) { return tb.variant === "officers" ? "/officers?table=" + tb.id : "/t/" + tb.id; }
 
 // The name a person joins with: the one used before (or typed in the lobby's form), else asked for once.
 function nameToJoin() {
-  const form = $("#f-player");
+  const form = input("#f-player");
   let name = localStorage.getItem("skat.name") || (form ? form.value.trim() : "");
   if (!name) name = (window.prompt(t("askName")) || "").trim().slice(0, 40);
   if (name) localStorage.setItem("skat.name", name);
   return name;
 }
 
+/** @param {string} id @param {Position} [position] @param {string} [page] */
 async function joinTable(id, position, page) {
   try {
     const invite = keep.invite(id) || undefined;  // needed at a private table
+    /** @type {import("./protocol").Joined} */
     const res = await api("POST", `/api/tables/${id}/join`, { name: nameToJoin(), position, invite });
     keep.setToken(id, res.token);
     if (page && page !== "/t/" + id) location.href = page;
     else if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
     else { S.token = res.token; reconnectNow(); }
-  } catch (e) { alertBox(e.message); }
+  } catch (e) { alertBox(messageOf(e)); }
 }
 
-$("#f-count").addEventListener("change", renderSeatChoices);
+select("#f-count").addEventListener("change", renderSeatChoices);
 $("#create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
-  const n = +$("#f-count").value;
+  const n = +select("#f-count").value;
   const seats = [];
-  for (let i = 0; i < n; i++) seats.push($("#f-seat-" + i).value);
-  const player = $("#f-player").value.trim();
+  for (let i = 0; i < n; i++) seats.push(select("#f-seat-" + i).value);
+  const player = input("#f-player").value.trim();
   localStorage.setItem("skat.name", player);
   try {
+    /** @type {import("./protocol").CreatedTable} */
     const res = await api("POST", "/api/tables", {
-      name: $("#f-name").value, player_name: player, seats, ruleset: $("#f-ruleset").value, claim: 0,
-      options: $("#f-ruleset").value === "pub" && $("#f-schieber").checked ? { schieberamsch: true } : undefined,
-      public: $("#f-public").checked, hints: $("#f-hints").checked,
+      name: input("#f-name").value, player_name: player, seats, ruleset: select("#f-ruleset").value, claim: 0,
+      options: select("#f-ruleset").value === "pub" && input("#f-schieber").checked ? { schieberamsch: true } : undefined,
+      public: input("#f-public").checked, hints: input("#f-hints").checked,
     });
     keep.setToken(res.table_id, res.token);
     if (res.invite) keep.setInvite(res.table_id, res.invite);
     location.href = "/t/" + res.table_id;
-  } catch (e) { alertBox(e.message); }
+  } catch (e) { alertBox(messageOf(e)); }
 });
 
 // ------------------------------------------------------------------ socket
 function connect() {
   if (S.ws) S.ws.close();
+  if (!S.tableId) return;
   S.ws = new TableSocket(S.tableId, {
     credentials: () => ({ token: S.token, invite: S.invite }),
     onMessage,
@@ -208,16 +269,20 @@ function reconnectNow() {
   if (S.ws) S.ws.reconnect(); else connect();
 }
 
+/** @param {ClientMessage} msg */
 function send(msg) {
   if (S.ws) S.ws.send(msg);
 }
 
+/** Do an action (its token) at the table. */
+/** @param {string} token */
 function act(token) {
   S.selected.clear();
   S.panelMode = null;
   send({ type: "action", action: token, seq: S.state ? S.state.seq : undefined });
 }
 
+/** @param {ServerMessage} msg */
 function onMessage(msg) {
   if (msg.type === "state" && msg.table.variant === "officers") { location.replace("/officers?table=" + msg.table.id); return; }
   if (msg.type === "state") { stoppedBanner(msg.stopped); onState(msg); }
@@ -226,19 +291,19 @@ function onMessage(msg) {
   else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
   else if (msg.type === "closed") {
     S.closing = true;
-    S.ws.close();  // nothing to come back to
-    keep.dropToken(S.tableId);
+    if (S.ws) S.ws.close();  // nothing to come back to
+    if (S.tableId) keep.dropToken(S.tableId);
     openDialog("alert", h("p", {}, t("tableClosed")), h("div", { cls: "actions" },
       h("a", { href: "/", cls: "button", text: t("toLobby") })));
   }
   else if (msg.type === "error") {
     if (msg.code === "bad_token") {
-      keep.dropToken(S.tableId);
+      if (S.tableId) keep.dropToken(S.tableId);
       S.token = null;
       reconnectNow();
     } else if (msg.code === "invite_required" || msg.code === "bad_invite") {
       // a private table without (the right) invite: say what to do; the socket stays open without a seat
-      if (msg.code === "bad_invite") { keep.dropInvite(S.tableId); S.invite = null; }
+      if (msg.code === "bad_invite") { if (S.tableId) keep.dropInvite(S.tableId); S.invite = null; }
       openDialog("alert", h("p", { cls: "denied" }, t(msg.code === "bad_invite" ? "badInvite" : "privateTable")),
         h("div", { cls: "actions" }, h("a", { href: "/", cls: "button", text: t("toLobby") })));
     } else if (msg.code !== "stale") {
@@ -248,58 +313,69 @@ function onMessage(msg) {
   }
 }
 
+/** @param {string | null} reason */
 function stoppedBanner(reason) {
   // a stopped table (docs/protocol.md): the banner stays while the table is stopped
   if (reason) banner(t("tableStopped", { reason: reason }));
   else banner(null);
 }
 
+/** @param {string | null} text @param {boolean} [transient] */
 function banner(text, transient) {
   const b = $("#banner");
-  if (!text) { if (!b.dataset.transient || Date.now() > +b.dataset.until) b.classList.add("hidden"); return; }
+  if (!text) { if (!b.dataset.transient || Date.now() > Number(b.dataset.until)) b.classList.add("hidden"); return; }
   b.textContent = text;
   b.classList.remove("hidden");
   b.dataset.transient = transient ? "1" : "";
-  b.dataset.until = Date.now() + 4000;
-  if (transient) setTimeout(() => { if (Date.now() >= +b.dataset.until) b.classList.add("hidden"); }, 4100);
+  b.dataset.until = String(Date.now() + 4000);
+  if (transient) setTimeout(() => { if (Date.now() >= Number(b.dataset.until)) b.classList.add("hidden"); }, 4100);
 }
 
 // ------------------------------------------------------------------ state
-function me() { return S.state && S.state.you.position !== null ? S.state.you.position : 0; }
+// The table's words and names from the state (view.js), for this page's state and reader.
 
-function seatPos(seat) { return S.state.table.positions[seat]; }
-
-function playerName(pos) {
-  const st = S.state;
-  if (st.you.position === pos) return t("you");
-  const s = st.table.seats[pos];
-  const level = s.kind === "bot" && s.bot ? ` (${s.bot})` : "";
-  if (level && s.name && s.name.endsWith(level)) { // the server names a computer player "Anna (strong)"
-    const word = t("lvl_" + s.bot);
-    return s.name.slice(0, -level.length) + " (" + (word === "lvl_" + s.bot ? s.bot : word) + ")";
-  }
-  return s.name || t("seat", { n: pos + 1 });
+/** The state: there is one whenever the table is drawn (a message of the server came). */
+function state() {
+  if (!S.state) throw new Error("no state from the server yet");
+  return S.state;
 }
+function me() { return view.bottomPosition(state()); }
+/** @param {Seat} seat */
+function seatPos(seat) { return view.seatPos(state(), seat); }
+/** @param {Position} pos */
+function playerName(pos) { return view.playerName(state(), pos, WORDS); }
+/** @param {Seat} seat */
+function seatName(seat) { return view.seatName(state(), seat, WORDS); }
+/** @param {Position} pos */
+function relative(pos) { return view.relative(state(), pos); }
+/** @param {Card[]} cards @param {Seat} [seat] */
+function sortCards(cards, seat) { return view.sortCards(cards, state().hints, seat); }
+/** @param {Position} pos */
+function roleOf(pos) { return view.roleOf(state(), pos, WORDS); }
+/** @param {Seat} seat */
+function lastWord(seat) { return view.lastWord(state().view, seat, WORDS); }
+/** @param {Seat} seat */
+function tricksTaken(seat) { return view.tricksTaken(state().view, seat); }
+/** @param {Seat} seat */
+function wonBy(seat) { return view.wonBy(state(), seat, WORDS); }
+/** @param {string} name */
+function tourneeName(name) { return view.tourneeName(name, WORDS); }
+/** @param {SeatView} v */
+function gameText(v) { return view.gameText(v, WORDS); }
+/** @param {string} a */
+function actionLabel(a) { return view.actionLabel(a, WORDS); }
+function infoText() { return view.infoText(state(), S.holdTrick, WORDS); }
+/** @param {string} text */
+function youForm(text) { return youFormIn(text, LANG); }
 
-function seatName(seat) { return playerName(seatPos(seat)); }
 
-function relative(pos) {
-  const n = S.state.table.n_players;
-  const r = (pos - me() + n) % n;
-  if (r === 0) return "bottom";
-  if (n === 3) return r === 1 ? "left" : "right";
-  return ["bottom", "left", "top", "right"][r];
-}
 
-// Cards in the server's display order for the game (trumps first); hints.sorted holds the own
-// hand and the open hands, each already sorted.
-function sortCards(cards, seat) {
-  const sorted = (S.state.hints && S.state.hints.sorted) || { hand: [], open: {} };
-  const list = seat === undefined ? sorted.hand : (sorted.open[String(seat)] || []);
-  const idx = (c) => { const i = list.indexOf(c); return i < 0 ? 99 : i; };
-  return [...cards].sort((a, b) => idx(a) - idx(b));
-}
 
+
+
+
+/** A new state from the server: keep a taken trick in view a moment, drop what the state makes stale, draw. */
+/** @param {StateMessage} st */
 function onState(st) {
   const prev = S.state;
   S.state = st;
@@ -327,7 +403,7 @@ function onState(st) {
   if (v && v.phase === "finished" && S.resultShownFor !== st.table.deal_no) {
     S.resultShownFor = st.table.deal_no;
     const delay = S.holdTrick ? 1300 : 0;
-    setTimeout(() => { if (S.state.view && S.state.view.phase === "finished") showResult(); }, delay);
+    setTimeout(() => { if (S.state && S.state.view && S.state.view.phase === "finished") showResult(); }, delay);
   }
   if (S.dialog === "result" && v && v.phase !== "finished") closeDialog();
 }
@@ -337,7 +413,7 @@ function render() {
   const st = S.state;
   if (!st) return;
   applyStaticTexts();
-  $("#table-name").textContent = st.table.name + (st.table.deal_no ? " · " + t("dealNo", { n: st.table.deal_no }) : "");
+  $("#table-name").textContent = view.titleText(st, WORDS);
   // each part on its own: a fault in one (reported as an uncaught error) must not take away the
   // panel's buttons, or the player is stuck at the table
   for (const part of [renderOpponents, renderCenter, renderPanel, renderHand, renderSide]) {
@@ -345,37 +421,11 @@ function render() {
   }
 }
 
-function roleOf(pos) {
-  const st = S.state;
-  const v = st.view;
-  if (!st.table.deal_no) return ""; // no deal yet: nobody is forehand or dealer
-  const seat = st.table.positions.indexOf(pos);
-  const parts = [];
-  if (seat >= 0) parts.push(t(SEAT_KEYS[seat]));
-  if (pos === st.table.dealer) parts.push(seat >= 0 ? t("dealer") : t("dealer") + ", " + t("sitsOut"));
-  if (v && seat >= 0 && v.declarer === seat) parts.push(t("declarer"));
-  return parts.join(" · ");
-}
 
-function lastWord(seat) {
-  const v = S.state.view;
-  if (!v || v.phase !== "bidding") return null;
-  for (let i = v.auction.length - 1; i >= 0; i--) {
-    if (v.auction[i][0] === seat) {
-      const w = v.auction[i][1];
-      return w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w;
-    }
-  }
-  return null;
-}
 
-function tricksTaken(seat) {
-  const v = S.state.view;
-  return v ? v.tricks.filter((x) => x[2] === seat).length : 0;
-}
 
 function renderOpponents() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   const n = st.table.n_players;
   for (const id of ["left", "top", "right"]) { const el = $("#opp-" + id); el.innerHTML = ""; el.classList.add("hidden"); }
@@ -412,83 +462,15 @@ function renderOpponents() {
   }
 }
 
-function wonBy(seat) {
-  return seat === S.state.you.seat ? t("trickWonByYou") : t("trickWonBy", { who: seatName(seat) });
-}
 
-function isPassedIn(v) { return !!v && v.phase === "finished" && !!v.result && v.result.kind === "passed_in"; }
-function isRamsch(v) { return !!v && v.declarer === null && ["play", "finished"].includes(v.phase) && v.contract === null && !isPassedIn(v); }
-function kontraLevel(v) { return (v && v.kontra_level) || 0; }
 
-// The game in words: the Tournee game's own name when there is one, else the contract.
-function gameText(v) {
-  const r = v.result;
-  if (r && r.game_name && v.ruleset === "tournee") return tourneeName(r.game_name);
-  return contractText(v.contract);
-}
 
-function tourneeName(name) {
-  const key = "tg_" + name.replace(/_(diamonds|hearts|spades|clubs)$/, "");
-  const suit = (name.match(/_(diamonds|hearts|spades|clubs)$/) || [])[1];
-  const base = t(key) === key ? name.replace(/_/g, " ") : t(key);
-  return suit ? base + " " + t("game_" + suit) : base;
-}
 
-// A button label for any action token the engine offers (Tournee, Grand Hand, Schieberamsch).
-function actionLabel(a) {
-  if (a.startsWith("declare ")) {
-    const w = a.slice(8).split(" ");
-    return contractText({ game: w[0], hand: w.includes("hand"), ouvert: w.includes("ouvert"),
-      schneider: w.includes("schneider"), schwarz: w.includes("schwarz") });
-  }
-  if (/^\d+$/.test(a)) return t("bid", { v: a });
-  const key = { turn: "tourneeTurn", accept: "tourneeAccept", reject: "tourneeReject", pickup: "gucki", pass: "pass", push: "pushUnseen" }[a];
-  return key ? t(key) : a;
-}
 
-// The legal push ("discard X Y") whose two cards are the selected ones, or null.
-function pushToken(v) {
-  if (S.selected.size !== 2) return null;
-  const want = [...S.selected].sort().join(" ");
-  return v.legal_actions.find((a) => a.startsWith("discard ") && a.slice(8).split(" ").sort().join(" ") === want) || null;
-}
 
-function infoText() {
-  const st = S.state;
-  const v = st.view;
-  if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
-  const mySeat = st.you.seat;
-  if (v.phase === "bidding") {
-    if (v.to_move === mySeat) return t("yourBid");
-    const turn = st.hints.auction_turn;  // what the mover is asked: "NAME is to bid 20?"
-    const key = turn ? { hold: "waitHold", bid: "waitBidN", play: "waitPlay" }[turn.asks] : null;
-    return key ? t(key, { who: seatName(v.to_move), v: turn.value }) : t("waitBid", { who: seatName(v.to_move) });
-  }
-  if (v.phase === "grand_hand") return v.to_move === mySeat ? t("grandHandYou") : t("grandHandWait", { who: seatName(v.to_move) });
-  if (v.phase === "push") return v.to_move === mySeat ? t("pushYou") : t("pushWait", { who: seatName(v.to_move) });
-  if (isRamsch(v) && v.phase === "play") {
-    if (S.holdTrick) return t("ramschPlay") + " — " + wonBy(S.holdTrick.winner);
-    return t("ramschPlay") + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
-  }
-  if (v.phase === "finished" && v.result && v.result.kind === "ramsch") return t("ramschPlay");
-  // all passed (ISkO: passed in): a finished deal without a declarer, so nobody to name below
-  if (isPassedIn(v)) return t("passedIn");
-  if (v.declarer === null) return v.phase === "finished" ? t("result") : "";
-  const mine = v.declarer !== null && v.declarer === mySeat;
-  if (v.phase === "skat") return t(mine ? "auctionWonYou" : "auctionWon", { who: seatName(v.declarer), v: v.bid });
-  if (v.phase === "discard") return t(mine ? "pickingUpYou" : "pickingUp", { who: seatName(v.declarer) });
-  if (v.phase === "declare") return t(mine ? "declaringYou" : "declaring", { who: seatName(v.declarer) });
-  const plays = t(mine ? "playsYou" : "plays", { who: seatName(v.declarer), contract: gameText(v) }) + ", " + t("bidWas", { v: v.bid })
-    + (kontraLevel(v) ? " — " + t(kontraLevel(v) === 2 ? "re" : "kontra") : "");
-  if (v.phase === "play") {
-    if (S.holdTrick) return plays + " — " + wonBy(S.holdTrick.winner);
-    return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: seatName(v.to_move) }));
-  }
-  return plays;
-}
 
 function renderCenter() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   $("#info").textContent = infoText();
   const trick = $("#trick");
@@ -507,15 +489,15 @@ function renderCenter() {
     skatArea.innerHTML = "";  // Tournee: the turned card is shown to everybody
     for (const c of v.skat) skatArea.append(cardEl(c, { cls: "small turned" }));
   }
-  let cards, hold = S.holdTrick;
-  if (hold) cards = hold.cards.map((c, i) => [(hold.leader + i) % 3, c]);
-  else cards = v.trick;
+  const hold = S.holdTrick;
+  /** @type {[Seat, Card][]} */
+  const cards = hold ? hold.cards.map((c, i) => [(hold.leader + i) % 3, c]) : v.trick;
   const prevSet = new Set(hold ? hold.prevCards : S.prevTrick);
   for (const [seat, c] of cards) {
     const where = relative(seatPos(seat));
     const el = cardEl(c, { cls: "in-trick at-" + where });
     el.setAttribute("aria-label", seatName(seat) + ": " + cardLabel(c));  // whose card it is, for every seat
-    el.title = el.getAttribute("aria-label");
+    el.title = el.getAttribute("aria-label") || "";
     if (!prevSet.has(c)) el.classList.add("fly-" + where);
     if (hold && seat === hold.winner) el.classList.add("winner");
     trick.append(el);
@@ -525,18 +507,9 @@ function renderCenter() {
   S.prevTrick = hold ? hold.cards : v.trick.map((x) => x[1]);
 }
 
-/** The bid estimate in one line, with why: "up to 30 (Hearts Hand) — with 1, 7 trumps, 2 aces: wins about 97%". */
-function estimateText(est) {
-  if (!est.value) return t("estimatePass") + (est.p !== undefined ? " — " + t("estimatePassWhy", { p: est.p }) : "");
-  const upTo = t("estimateUpTo", { v: est.value, game: contractText({ game: est.game, hand: est.hand }) });
-  if (est.p === undefined) return upTo;
-  if (!est.matadors) return upTo + " — " + t("estimateWhyNull", { p: est.p });
-  const m = est.matadors;
-  const facts = [t(m.with ? "matadorsWith" : "matadorsWithout", { n: m.count }), t("nTrumps", { n: est.trumps }),
-    est.aces ? t("nAces", { n: est.aces }) : ""].filter(Boolean).join(", ");
-  return upTo + " — " + t("estimateWhy", { facts, p: est.p });
-}
 
+/** The buttons of one's bid: the next bids (or hold), more in a list, pass. */
+/** @param {SeatView} v */
 function bidButtons(v) {
   const box = h("div", { cls: "actions" });
   const legal = v.legal_actions;
@@ -544,7 +517,8 @@ function bidButtons(v) {
     box.append(h("button", { cls: "primary", "data-action": "hold", onclick: () => act("hold"), text: t("hold", { v: v.bid }) }));
   } else {
     const bids = legal.filter((x) => /^\d+$/.test(x));
-    const playAt = S.state.hints.auction_turn && S.state.hints.auction_turn.asks === "play";  // after two passes
+    const turn = state().hints.auction_turn;
+    const playAt = turn && turn.asks === "play";  // after two passes
     bids.slice(0, 4).forEach((b, i) => box.append(h("button", {
       cls: i === 0 ? "primary" : "", "data-action": b, onclick: () => act(b), text: t(playAt ? "playAt18" : "bid", { v: b }) })));
     if (bids.length > 4) {
@@ -561,29 +535,15 @@ function bidButtons(v) {
 // The declaration: one compact chooser (the game, then Schneider / Schwarz / Ouvert as toggles) showing the
 // value the choice would have and whether it reaches the bid; the hand stays in view. The choices come from
 // hints.contracts (the server's values of every contract the declarer may announce now).
+/** @type {import("./protocol").Game[]} */
 const CHOOSER_GAMES = ["diamonds", "hearts", "spades", "clubs", "grand", "null"];
 
-function contractMatches(c, choice, handOnly) {
-  const k = c.contract;
-  if (k.game !== choice.game || (handOnly !== undefined && k.hand !== handOnly) || !!k.ouvert !== choice.ouvert) return false;
-  return k.game === "null" || (!!k.schneider === choice.schneider && !!k.schwarz === choice.schwarz);
-}
 
-/** The lowest announcement of game g that can be declared: plain if it can reach the bid, else Schneider, Schwarz
- * or Ouvert announced (a high bid may leave only those). */
-function lowestLevel(hints, g, handOnly) {
-  const levels = g === "null" ? [{ ouvert: false }, { ouvert: true }]
-    : [{}, { schneider: true }, { schneider: true, schwarz: true }, { schneider: true, schwarz: true, ouvert: true }];
-  for (const level of levels) {
-    const choice = { game: g, schneider: false, schwarz: false, ouvert: false, ...level };
-    if (hints.some((c) => contractMatches(c, choice, handOnly))) return choice;
-  }
-  return { game: g, schneider: false, schwarz: false, ouvert: false };
-}
 
+/** @param {SeatView} v @param {boolean} [handOnly] */
 function contractChooser(v, handOnly) {
-  const hints = (S.state.hints.contracts || []).filter((c) => handOnly === undefined || c.contract.hand === handOnly);
-  const key = `${S.state.table.deal_no}:${v.phase}:${handOnly}`;
+  const hints = (state().hints.contracts || []).filter((c) => handOnly === undefined || c.contract.hand === handOnly);
+  const key = `${state().table.deal_no}:${v.phase}:${handOnly}`;
   if (!S.choice || S.choice.key !== key) S.choice = { key, game: null, schneider: false, schwarz: false, ouvert: false };
   const choice = S.choice;
   const box = h("div", { cls: "chooser", role: "group", "aria-label": t("chooseGame") });
@@ -591,29 +551,23 @@ function contractChooser(v, handOnly) {
   for (const g of CHOOSER_GAMES) {
     if (!hints.some((c) => c.contract.game === g)) continue;
     games.append(h("button", { cls: "g-" + g + (choice.game === g ? " chosen" : ""), "aria-pressed": String(choice.game === g),
-      onclick: () => { Object.assign(choice, lowestLevel(hints, g, handOnly)); renderPanel(); },
+      onclick: () => { Object.assign(choice, view.lowestLevel(hints, g, handOnly)); renderPanel(); },
       text: contractText({ game: g }) }));
   }
   box.append(games);
   const levels = h("div", { cls: "levels" });
-  const toggle = (name, on) => {
-    const next = { ...choice, [name]: on };
-    if (name === "schwarz" && on) next.schneider = true;
-    if (name === "ouvert" && on && choice.game !== "null") next.schneider = next.schwarz = true;
-    if (name === "schneider" && !on) next.schwarz = next.ouvert = false;
-    if (name === "schwarz" && !on) next.ouvert = false;
-    return next;
-  };
+  /** @param {"schneider" | "schwarz" | "ouvert"} name @param {boolean} on */
+  const toggle = (name, on) => view.toggleLevel(choice, name, on);
   if (choice.game) {
-    for (const name of choice.game === "null" ? ["ouvert"] : ["schneider", "schwarz", "ouvert"]) {
+    for (const name of /** @type {("schneider" | "schwarz" | "ouvert")[]} */ (choice.game === "null" ? ["ouvert"] : ["schneider", "schwarz", "ouvert"])) {
       const on = choice[name];
-      const possible = hints.some((c) => contractMatches(c, toggle(name, !on), handOnly));
+      const possible = hints.some((c) => view.contractMatches(c, toggle(name, !on), handOnly));
       levels.append(h("button", { cls: "level" + (on ? " chosen" : ""), "aria-pressed": String(on), disabled: !possible,
         onclick: () => { Object.assign(choice, toggle(name, !on)); renderPanel(); }, text: t(name) }));
     }
   }
   box.append(levels);
-  const c = choice.game ? hints.find((x) => contractMatches(x, choice, handOnly)) : null;
+  const c = choice.game ? hints.find((x) => view.contractMatches(x, choice, handOnly)) : null;
   if (c) {
     const value = c.exact ? t("valueExact", { v: c.value }) : t("valueAbout", { v: c.value });
     const short = c.value < v.bid;
@@ -628,13 +582,13 @@ function contractChooser(v, handOnly) {
 }
 
 function renderPanel() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   const panel = $("#panel");
   panel.innerHTML = "";
   if (st.you.role === "spectator") {
     panel.append(h("p", {}, t("watching")));
-    if (st.table.seats.some((s) => !s.taken)) panel.append(h("button", { cls: "primary", onclick: () => joinTable(S.tableId), text: t("takeSeat") }));
+    if (st.table.seats.some((s) => !s.taken)) panel.append(h("button", { cls: "primary", onclick: () => { if (S.tableId) joinTable(S.tableId); }, text: t("takeSeat") }));
     return;
   }
   if (!v) {
@@ -648,7 +602,7 @@ function renderPanel() {
   if (v.phase === "bidding" && myTurn) {
     panel.append(h("h3", {}, t("bidding")), bidButtons(v));
     const est = st.hints.bid_estimate;
-    if (est) panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint: estimateText(est) })));
+    if (est) panel.append(h("p", { cls: "hint muted" }, t("bidHint", { hint: view.estimateText(est, WORDS) })));
   } else if (v.phase === "grand_hand" && myTurn) {
     panel.append(h("h3", {}, t("allPassed")), h("p", {}, t("grandHandPrompt")), h("div", { cls: "actions" },
       v.legal_actions.filter((a) => a !== "pass").map((a, i) => h("button", { cls: i === 0 ? "primary" : "", "data-action": a,
@@ -658,9 +612,9 @@ function renderPanel() {
     const discards = v.legal_actions.filter((a) => a.startsWith("discard "));
     if (discards.length) {
       const n = S.selected.size;
-      const token = pushToken(v);
+      const token = view.pushToken(v, S.selected);
       panel.append(h("p", {}, t("pushPrompt", { n })), h("div", { cls: "actions" },
-        h("button", { cls: "primary", "data-action": "discard", disabled: !token, onclick: () => act(token), text: t("pushTwo") })));
+        h("button", { cls: "primary", "data-action": "discard", disabled: !token, onclick: () => { if (token) act(token); }, text: t("pushTwo") })));
       if (n === 2 && !token) panel.append(h("p", { cls: "hint muted" }, t("noJacks")));
     } else {
       panel.append(h("h3", {}, t("schieberamsch")), h("p", {}, t("pushChoice")), h("div", { cls: "actions" },
@@ -704,7 +658,7 @@ function renderPanel() {
   }
   if (v.phase === "play" && myTurn && st.table.hints) panel.append(hintBox());
   if (v.phase === "finished") {
-    const ready = st.table.ready.includes(st.you.position);
+    const ready = st.you.position !== null && st.table.ready.includes(st.you.position);
     const over = st.table.status === "finished";
     panel.append(h("div", { cls: "actions" },
       over ? h("span", { cls: "muted" }, t("seriesOver")) : ready ? h("span", { cls: "muted" }, t("waitingOthers"))
@@ -719,15 +673,16 @@ function nextGame() {
 }
 
 function renderHand() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   const handEl = $("#hand");
   handEl.innerHTML = "";
   labelHand();
   const mine = v && st.you.seat !== null && st.you.seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(st.you.seat) }) : "";
   const label = $("#my-label");
-  label.textContent = st.you.role === "player"
-    ? [playerName(st.you.position), roleOf(st.you.position), mine].filter(Boolean).join(" · ") : "";
+  const myPos = st.you.position;
+  label.textContent = st.you.role === "player" && myPos !== null
+    ? [playerName(myPos), roleOf(myPos), mine].filter(Boolean).join(" · ") : "";
   label.classList.toggle("to-move", !!v && v.phase !== "finished" && v.to_move !== null && v.to_move === (st.you.role === "spectator"
     ? st.table.positions.indexOf(me()) : st.you.seat));  // the turn mark at the bottom seat too
   const said = st.you.seat !== null && st.you.seat >= 0 ? lastWord(st.you.seat) : null;  // one's own last bid
@@ -759,9 +714,9 @@ function renderHand() {
   const hinted = S.hint && S.hint.card && S.hint.seq === st.seq && v.phase === "play" ? S.hint.card : null;
   cards.forEach((c, i) => {
     const clickable = legal.has(c) || discarding;
-    const el = cardEl(c, { button: true, cls: [
+    const el = /** @type {HTMLButtonElement} */ (cardEl(c, { button: true, cls: [
       clickable ? "playable" : "", v.phase === "play" && myTurn && !legal.has(c) ? "dim" : "",
-      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : "", c === hinted ? "hinted" : ""].join(" ") });
+      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : "", c === hinted ? "hinted" : ""].join(" ") }));
     if (c === hinted) el.setAttribute("aria-describedby", "hint-reason");
     el.disabled = !clickable;
     el.tabIndex = clickable ? 0 : -1;
@@ -769,7 +724,7 @@ function renderHand() {
     el.addEventListener("focus", () => { S.focusIdx = i; });
     handEl.append(el);
   });
-  handEl.style.setProperty("--n", cards.length);
+  handEl.style.setProperty("--n", String(cards.length));
 }
 
 /** The hand's accessible name: "Your hand", or the watched seat's. */
@@ -785,12 +740,13 @@ function labelHand() {
 // The card the computer would play in one's place ({"type": "hint"}, docs/protocol.md): asked for with the Hint
 // button on one's turn in the card play, marked in the hand, its reason in words under the button.
 function askHint() {
-  if (S.hint && S.hint.seq === S.state.seq) return;  // asked already at this point
-  S.hint = { seq: S.state.seq, waiting: true };
+  if (S.hint && S.hint.seq === state().seq) return;  // asked already at this point
+  S.hint = { seq: state().seq, waiting: true };
   send({ type: "hint" });
   renderPanel();
 }
 
+/** @param {import("./protocol").HintMessage} msg */
 function onHint(msg) {
   if (!S.state || msg.seq !== S.state.seq) return;  // the card was played meanwhile
   S.hint = { seq: msg.seq, card: msg.card, why: msg.why || [], reason: msg.reason };
@@ -799,25 +755,30 @@ function onHint(msg) {
 }
 
 function hintBox() {
-  const hint = S.hint && S.hint.seq === S.state.seq ? S.hint : null;
+  const hint = S.hint && S.hint.seq === state().seq ? S.hint : null;
   const box = h("div", { cls: "hint-box" }, h("button", { id: "btn-hint", title: t("hintTitle"), onclick: askHint,
     "aria-busy": hint && hint.waiting ? "true" : null, disabled: !!hint, text: t("hint") }));
   if (hint && hint.waiting) box.append(h("p", { cls: "hint-reason muted", id: "hint-reason" }, t("hintThinking")));
-  else if (hint) box.append(h("p", { cls: "hint-reason", id: "hint-reason" }, t("hintSays") + " ", cardChip(hint.card), " — ",
-    hint.why.flatMap((part, i) => [i ? "; " : "", ...hintPart(part)])));
+  else if (hint) box.append(h("p", { cls: "hint-reason", id: "hint-reason" }, t("hintSays") + " ", hint.card ? cardChip(hint.card) : "", " — ",
+    (hint.why || []).flatMap((part, i) => [i ? "; " : "", ...hintPart(part)])));
   return box;
 }
 
 // One part of a hint's reason in the reader's language: {"key", ...values}; a card as a chip, counts in their plural.
+/** @param {HintWhy} part @returns {(string | HTMLElement)[]} */
 function hintPart(part) {
+  /** @type {Record<string, string | number>} */
   const params = {};
-  for (const k in part) if (k !== "key" && k !== "card") params[k] = part[k];
+  for (const k in part) if (k !== "key" && k !== "card") params[k] = /** @type {string | number} */ (part[k]);
   if ("points" in params) params.n = params.points;
-  return t("hint_" + part.key, params).split(/(\{card\})/).filter(Boolean).map((x) => x === "{card}" ? cardChip(part.card) : x);
+  const card = part.card;
+  return t("hint_" + part.key, params).split(/(\{card\})/).filter(Boolean).map((x) => x === "{card}" && card ? cardChip(card) : x);
 }
 
+/** @param {Card} c */
 function onCard(c) {
-  const v = S.state.view;
+  const v = state().view;
+  if (!v) return;
   if (v.phase === "discard" || v.phase === "push") {
     if (S.selected.has(c)) S.selected.delete(c);
     else if (S.selected.size < 2) S.selected.add(c);
@@ -830,21 +791,21 @@ function onCard(c) {
 }
 
 function renderSide() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   const tot = st.table.totals;
   const sc = $("#scores");
   sc.innerHTML = "";
   const tbl = h("table", { cls: "list small" },
     h("tr", {}, h("th", {}, ""), h("th", {}, t("scoresClassic")), h("th", {}, t("scoresSF"))),
-    st.table.seats.map((s, pos) => h("tr", { cls: pos === st.you.position ? "mine" : "" },
+    st.table.seats.map((_, pos) => h("tr", { cls: pos === st.you.position ? "mine" : "" },
       h("td", {}, playerName(pos)), h("td", { cls: "num" }, tot.classic[pos]), h("td", { cls: "num" }, tot.seeger_fabian[pos]))));
   sc.append(tbl);
   const round = st.table.round;
   const up = st.table.upcoming;
   if (round && round !== "normal") sc.append(h("p", { cls: "round-badge round-" + round }, t("round_" + round)));
   if (up && v && v.phase === "finished" && up.round && up.round !== "normal") sc.append(h("p", { cls: "muted small" }, t("nextRound", { r: t("round_" + up.round) })));
-  $("#btn-last").disabled = $("#bb-last").disabled = !(v && v.tricks.length);
+  button("#btn-last").disabled = button("#bb-last").disabled = !(v && v.tricks.length);
   $("#btn-close").classList.toggle("hidden", st.you.role !== "player");
   const side = $("#side-actions");
   side.innerHTML = "";
@@ -859,6 +820,7 @@ function renderSide() {
     const ul = h("ol", { cls: "small", tabindex: "0", "aria-label": t("bidding") });  // it scrolls: reachable by keyboard
     // after three passes the further answers are to the Grand Hand offer (Ramsch when all pass)
     const allPassed = v.auction.length > 3 && v.auction.slice(0, 3).every((x) => x[1] === "pass");
+    /** @param {string} w */
     const words = (w) => w === "hold" ? t("saysHold") : w === "pass" ? t("saysPass") : w.startsWith("declare ") ? actionLabel(w) : w;
     for (const [seat, w] of allPassed ? v.auction.slice(0, 3) : v.auction) ul.append(h("li", {}, t("says", { who: seatName(seat), what: words(w) })));
     log.append(ul);
@@ -871,6 +833,7 @@ function renderSide() {
 }
 
 // ------------------------------------------------------------------ dialogs
+/** @param {string} kind @param {(Node | string)[]} content */
 function openDialog(kind, ...content) {
   restoreMenu();
   S.dialog = kind;
@@ -885,7 +848,7 @@ function openDialog(kind, ...content) {
   if (head) { head.id = "dialog-title"; overlay.setAttribute("aria-labelledby", "dialog-title"); }
   else overlay.setAttribute("aria-label", (d.textContent || kind).trim().slice(0, 80));
   overlay.classList.remove("hidden");
-  const focusable = d.querySelector("button.primary") || d.querySelector("button");
+  const focusable = /** @type {HTMLButtonElement | null} */ (d.querySelector("button.primary") || d.querySelector("button"));
   if (focusable) focusable.focus({ preventScroll: true });  // a long dialog opens at its top
 }
 
@@ -914,55 +877,23 @@ function restoreMenu() {
   $("#bottombar").before($("#side"));
 }
 
+/** @param {string} text */
 function alertBox(text) {
   openDialog("alert", h("p", {}, text), h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
 }
 
+/** @param {string} text @param {() => void} yes */
 function confirmBox(text, yes) {
   openDialog("confirm", h("p", {}, text), h("div", { cls: "actions" },
     h("button", { cls: "primary", onclick: () => { closeDialog(); yes(); }, text: t("yes") }),
     h("button", { onclick: closeDialog, text: t("no") })));
 }
 
-// German verbs after "Du": the texts are written for a third person.
-// The texts name the declarer in the third person ({who}); when {who} is the reader, the verb agrees.
-function youForm(text) {
-  if (LANG === "en") return text.replace(/\bYou scores\b/, "You score");
-  if (LANG === "ru") {
-    return text.replace(/(^|[:!] )Вы (выигрыва|проигрыва|игра|выбира)ет /, "$1Вы $2ете ")
-      .replace(/(^|[:!] )Вы смотрит /, "$1Вы смотрите ").replace(/(^|[:!] )Вы выиграл /, "$1Вы выиграли ")
-      .replace(/^(Вы проигрываете [^:]*): взял взятку/, "$1: взяли взятку");
-  }
-  if (LANG !== "de") return text;
-  return text.replace(/(^|[:!] )Du hat /, "$1Du hast ").replace(/(^|[:!] )Du gewinnt /, "$1Du gewinnst ")
-    .replace(/(^|[:!] )Du verliert/, "$1Du verlierst").replace(/(^|[:!] )Du schreibt/, "$1Du schreibst");
-}
 
-function resultSentence(r) {
-  return youForm(resultSentenceRaw(r));
-}
 
-function resultSentenceRaw(r) {
-  const who = seatName(r.declarer);
-  const o = r.outcome;
-  const s = t("scoreEntry", { s: o.score > 0 ? "+" + o.score : String(o.score) });
-  const contract = contractText(r.contract);
-  let extra = r.kind === "conceded" || r.kind === "claimed" ? t("conceded") : r.kind === "resigned" ? t("resigned") : "";
-  if (r.contract.game === "null") return t(o.won ? "why_null_won" : "why_null_lost", { who, contract, v: o.game_value, s }) + extra;
-  const mat = t(o.matadors_with ? "matadorsWith" : "matadorsWithout", { n: o.matadors });
-  const flags = [o.schneider ? t("schneider") : "", o.schwarz ? t("schwarz") : ""].filter(Boolean).join(", ");
-  const more = flags ? ", " + flags : "";
-  if (o.overbid) return t("why_overbid", { who, contract, mat, v: o.game_value, b: o.bid, s }) + extra;
-  if (o.won) return t("why_won", { who, contract, mat, pts: o.declarer_points, extra: more, v: o.game_value }) + extra;
-  if (o.declarer_points >= 61) {
-    const what = r.contract.schwarz ? t("schwarz") : t("schneider");
-    return t("why_lost_announce", { who, contract, mat, what, s }) + extra;
-  }
-  return t("why_lost", { who, contract, mat, pts: o.declarer_points, extra: more, s }) + extra;
-}
 
 function showResult() {
-  const st = S.state;
+  const st = state();
   const v = st.view;
   if (!v || !v.result) return;
   const r = v.result;
@@ -972,14 +903,14 @@ function showResult() {
     parts.push(h("h2", {}, t("passedIn")));
     if (LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));
   } else if (r.ramsch) {
-    parts.push(...ramschResult(r));
+    parts.push(...ramschResult({ ...r, ramsch: r.ramsch }));
   } else if (!r.outcome) {
     parts.push(h("h2", {}, t("result")), h("p", { cls: "explain" }, r.explanation));
   } else {
     const o = r.outcome;
     const tournee = v.ruleset === "tournee";
     parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) }))));
-    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : resultSentence(r)));
+    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : view.resultSentence(state(), r, WORDS)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
       r.kontra_level ? h("li", {}, t(r.kontra_level === 2 ? "kontraRe" : "kontraSaid")) : "",
@@ -1002,7 +933,7 @@ function showResult() {
   } else if (!st.dealt) {
     for (const seat of left) parts.push(h("div", { cls: "cardrow" }, h("span", { cls: "muted" }, seatName(+seat) + ": "), sortCards(v.open_hands[seat], +seat).map((c) => cardEl(c, { cls: "small" }))));
   }
-  const ready = st.table.ready.includes(st.you.position);
+  const ready = st.you.position !== null && st.table.ready.includes(st.you.position);
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready && st.table.status !== "finished" && !st.stopped ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
@@ -1014,15 +945,17 @@ function showResult() {
 }
 
 // A row of small cards under a label (the hands as dealt, the cards left in the result dialog).
+/** @param {import("./dom.js").Leaf[]} label @param {Card[]} cards @param {string} [cls] */
 function cardsRow(label, cards, cls) {
   return h("tr", { cls }, h("th", {}, label), h("td", {}, h("div", { cls: "cardrow" }, cards.map((c) => cardEl(c, { cls: "small" })))));
 }
 
 // The three hands as they were dealt (state.dealt, sorted for the game played) with each seat's name and role, and
 // the skat: sent to every seat and spectator once the deal is over, never before.
+/** @param {{hands: Card[][], skat: Card[]}} dealt @param {Result} r */
 function dealtHands(dealt, r) {
   const rows = dealt.hands.map((cards, seat) => {
-    const role = [t(SEAT_KEYS[seat]), r.declarer === seat ? t("declarer") : ""].filter(Boolean).join(" · ");
+    const role = [t(view.SEAT_KEYS[seat]), r.declarer === seat ? t("declarer") : ""].filter(Boolean).join(" · ");
     return cardsRow([seatName(seat), h("span", { cls: "muted small" }, role)], cards, r.declarer === seat ? "decl" : "");
   });
   rows.push(cardsRow([t("skatWas")], dealt.skat, "skat"));
@@ -1030,8 +963,10 @@ function dealtHands(dealt, r) {
 }
 
 // The result of a Ramsch: who lost (card points), Jungfrau, Durchmarsch, pushes, each seat's entry.
+/** @param {Result & {ramsch: import("./protocol").RamschBlock}} r @returns {HTMLElement[]} */
 function ramschResult(r) {
   const R = r.ramsch;
+  /** @param {Seat[]} seats */
   const names = (seats) => seats.map((s) => seatName(s)).join(", ");
   const parts = [];
   if (R.durchmarsch !== null && R.durchmarsch !== undefined && R.durchmarsch !== false) {
@@ -1066,6 +1001,7 @@ function showLastTrick() {
     h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
 }
 
+/** @param {string} colour */
 function swatch(colour) {
   // set through the DOM, not a style="" attribute, which the Content-Security-Policy (style-src 'self') blocks
   const el = h("i", {});
@@ -1073,6 +1009,7 @@ function swatch(colour) {
   return el;
 }
 
+/** @param {Sheet} sheet @param {"classic" | "seeger"} metric */
 function sheetChart(sheet, metric) {
   const n = sheet.n_players;
   const rows = sheet.rows;
@@ -1081,7 +1018,9 @@ function sheetChart(sheet, metric) {
   const all = series.flat();
   const lo = Math.min(0, ...all), hi = Math.max(10, ...all);
   const W = 560, H = 200, pad = 30;
+  /** @param {number} i */
   const x = (i) => pad + (W - 2 * pad) * (rows.length ? i / rows.length : 0);
+  /** @param {number} val */
   const y = (val) => H - pad - (H - 2 * pad) * (val - lo) / (hi - lo || 1);
   const colours = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00"];
   let svg = `<svg viewBox="0 0 ${W} ${H}" class="chart" role="img" aria-label="${t("chartTitle")}">`;
@@ -1157,6 +1096,7 @@ function showSheet() {
           d !== p ? h("small", { cls: "entry" }, signed(own)) : "", h("span", { cls: "total" }, r[metric][p]));
       }));
   }));
+  /** @param {string} text @param {string} [cls] */
   const label = (text, cls) => [h("td", {}, ""), h("td", { cls: "sec " + (cls || ""), colspan: "9" }, text), h("td", { cls: "sum " + (cls || "") }, text)];
   const foot = h("tfoot", {},
     h("tr", { cls: "total" }, label(t("classic")), sheet.classic.map((x) => h("td", { cls: "num" }, x))),
@@ -1171,7 +1111,7 @@ function showSheet() {
   const legend = used.size ? h("p", { cls: "marks-legend small muted" }, t("marksLegend"),
     [...used].sort((a, b) => markOrder(a[0]) - markOrder(b[0])).flatMap(([mark, title]) => [" ", h("b", {}, mark), " " + title])) : "";
   const when = new Date().toLocaleDateString(LANG);
-  const tableName = S.state && S.state.table && S.state.table.name;
+  const tableName = S.state && S.state.table && view.tableName(S.state.table, WORDS);
   openDialog("sheet", h("h2", {}, t("sheetTitle"), h("span", { cls: "print-only" }, " · " + (tableName ? tableName + " · " : "") + when)),
     toggle, next,
     h("div", { cls: "sheet-scroll" }, h("table", { cls: "list sheet" }, head, body, foot)), legend,
@@ -1183,19 +1123,23 @@ function showSheet() {
       h("button", { onclick: closeDialog, text: t("close") })));
 }
 
+/** @param {number} x */
 function signed(x) { return (x > 0 ? "+" : "") + x; }
 
 // A mark of the sheet (an abbreviation with its meaning as the title), noted for the legend.
+/** @param {string} mark @param {string} title @param {string} cls @param {Map<string, string>} [used] */
 function sheetMark(mark, title, cls, used) {
   if (used) used.set(mark, title);
   return h("abbr", { cls: "mark " + cls, title }, mark);
 }
 
+/** @param {string} mark */
 function markOrder(mark) {
   const order = ["H", "S", "Sa", "Sw", "Swa", "O", t("markOverbid"), "K", "Re", "B", "R", "Sch"];
   return order.indexOf(mark) < 0 ? order.length : order.indexOf(mark);
 }
 
+/** @param {SheetRow} r @param {Map<string, string>} used */
 function roundMarks(r, used) {
   const marks = h("span", { cls: "marks" });
   if (r.bock) marks.append(sheetMark("B", t("round_bock"), "bock", used));
@@ -1203,14 +1147,18 @@ function roundMarks(r, used) {
   return marks.children.length ? marks : "";
 }
 
+/** @param {SheetRow} r @param {Map<string, string>} used */
 function kontraMark(r, used) {
   return sheetMark(r.kontra === 2 ? "Re" : "K", t(r.kontra === 2 ? "re" : "kontra"), "kontra", used);
 }
 
 // Hand, Schneider or Schwarz made, Schneider or Schwarz announced, Ouvert, overbid: "H S Sa", "Swa O".
+/** @param {SheetRow} r @param {Map<string, string>} used @returns {(HTMLElement | string)[]} */
 function sheetMarks(r, used) {
   if (r.declarer === null) return [];
+  /** @type {(HTMLElement | string)[]} */
   const out = [];
+  /** @param {string} mark @param {string} title */
   const add = (mark, title) => { out.push(sheetMark(mark, title, "level", used)); out.push(" "); };
   if (r.hand) add("H", t("hand"));
   if (r.schwarz) add("Sw", t("schwarz")); else if (r.schneider) add("S", t("schneider"));
@@ -1221,23 +1169,23 @@ function sheetMarks(r, used) {
   return out;
 }
 
+/** @param {SheetRow} r */
 function matadorsText(r) {
   if (r.matadors === null || r.matadors === undefined) return "";
   return t(r.matadors_with ? "matadorsWith" : "matadorsWithout", { n: r.matadors }).replace(/ /g, "\u00a0");  // "with 2" on one line
 }
 
 // The game column: the game's name (a Tournee game's name), Ramsch, or passed in; Hand, Schneider... are marks.
+/** @param {SheetRow} r */
 function sheetGame(r) {
   if (r.declarer === null) return r.game === "ramsch" ? t("game_ramsch") : t("passedIn").split(":")[0];
   if (/_/.test(r.game)) return tourneeName(r.game);
   return r.value === undefined ? gameWords(r.contract || r.game) : gameWords(r.game);  // a row without marks: in words
 }
 
+/** @param {string} words */
 function gameWords(words) {
-  const parts = words.split(" ");
-  const c = { game: parts[0], hand: parts.includes("hand"), ouvert: parts.includes("ouvert"),
-    schneider: parts.includes("schneider") || parts.includes("schwarz"), schwarz: parts.includes("schwarz") };
-  return contractText(c);
+  return contractText(contractOfWords(words));
 }
 
 // ------------------------------------------------------------------ analysis
@@ -1246,19 +1194,22 @@ function gameWords(words) {
 // away and a row per card.
 
 // A card name as a small inline chip in the page's deck and language (rank and suit symbol).
+/** @param {Card} name */
 function cardChip(name) {
-  const deck = DECKS[DECK];
-  const rank = (deck.ranks[LANG] || deck.ranks.en)[name[1]];
+  const rank = rankIndex(name);
   const el = h("span", { cls: "cardchip", title: cardLabel(name), "aria-label": cardLabel(name), "data-card": name });
-  el.style.color = deck.suits[name[0]][1];
+  el.style.color = suitColour(name);
   el.innerHTML = `<b>${rank}</b>${suitSvg(name[0], "pip")}`;
   return el;
 }
 
+/** @param {Card[]} names */
 function chips(names) { return names.map((c) => cardChip(c)); }
 
 // t() with elements for placeholders: returns the text split into strings and nodes.
+/** @param {string} key @param {Record<string, Child>} [params] @returns {Child[]} */
 function tNodes(key, params) {
+  /** @type {Child[]} */
   const out = [];
   t(key).split(/(\{\w+\})/).forEach((part) => {
     const m = part.match(/^\{(\w+)\}$/);
@@ -1268,21 +1219,25 @@ function tNodes(key, params) {
   return out;
 }
 
+/** @param {number} gameNo */
 async function analyseSheetRow(gameNo) {
   // the sheet counts games; a redealt game keeps its number, so find the deal that wrote this row
   openAnalysis(null, "sheet");
   try {
+    /** @type {import("./protocol").GameListing[]} */
     const games = (await api("GET", `/api/tables/${S.tableId}/games`)).games;
     const g = games.filter((x) => x.sheet_row && x.sheet_row.deal_no === gameNo).pop();
     if (!g) throw new Error(t("anaNoDeal", { n: gameNo }));
     openAnalysis(g.deal_no, "sheet");
   } catch (e) {
-    S.analysis.error = e.message;
+    if (S.analysis) S.analysis.error = messageOf(e);
     if (S.dialog === "analysis") renderAnalysis();
   }
 }
 
+/** @param {number | null} dealNo @param {string} from */
 async function openAnalysis(dealNo, from) {
+  /** @type {AnalysisAsk} */
   const ask = { dealNo, from, data: null, error: null };
   S.analysis = ask;
   renderAnalysis();
@@ -1290,11 +1245,12 @@ async function openAnalysis(dealNo, from) {
   try {
     ask.data = await api("GET", `/api/tables/${S.tableId}/games/${dealNo}/analysis`);
   } catch (e) {
-    ask.error = e.message || String(e);
+    ask.error = messageOf(e) || String(e);
   }
   if (S.analysis === ask && S.dialog === "analysis") renderAnalysis();
 }
 
+/** @param {Analysis} a @param {Seat | null | undefined} seat */
 function anaName(a, seat) {
   if (seat === null || seat === undefined) return t("anaDefenders");
   const pos = a.positions ? a.positions[seat] : null;
@@ -1302,6 +1258,7 @@ function anaName(a, seat) {
   return (a.players && a.players[seat]) || t("seat", { n: seat + 1 });
 }
 
+/** @param {Analysis} a */
 function goalText(a) {
   const g = a.goal;
   if (!g) return "";
@@ -1314,18 +1271,21 @@ function goalText(a) {
 }
 
 // A value of the position: the declarer's final card points with best play, and won (✓) or lost (✗).
+/** @param {number | null} points @param {boolean | null} wins */
 function anaValue(points, wins) {
   if (wins === null || wins === undefined) return h("span", { cls: "v unknown", title: t("anaNotSolved") }, points === null || points === undefined ? "–" : points);
   const word = t(wins ? "anaWon" : "anaLost");
   return h("span", { cls: "v " + (wins ? "won" : "lost"), title: word }, points === null || points === undefined ? "" : points + " ", wins ? "✓" : "✗");
 }
 
+/** @param {number | null} points @param {boolean | null} wins @param {boolean} isNull */
 function outcomeWords(points, wins, isNull) {
   const res = t(wins ? "anaWon" : "anaLost");
   if (isNull || points === null || points === undefined) return res;
   return t("anaPointsResult", { p: points, r: res });
 }
 
+/** @param {Analysis} a @param {import("./protocol").AnalysisEnding} e */
 function endingWhat(a, e) {
   const k = "ending_" + e.kind;
   return t(k) === k ? e.description : t(k, { who: anaName(a, e.seat) });
@@ -1334,6 +1294,7 @@ function endingWhat(a, e) {
 function renderAnalysis() {
   const A = S.analysis;
   if (!A) return;
+  /** @type {HTMLElement[]} */
   const parts = [h("h2", {}, A.dealNo === null ? t("analysisTitleShort") : t("analysisTitle", { n: A.dealNo }))];
   const back = A.from === "sheet" ? h("button", { onclick: showSheet, text: t("scoreSheet") })
     : A.from === "result" && S.state && S.state.view && S.state.view.result && S.state.table.deal_no === A.dealNo ? h("button", { onclick: showResult, text: t("result") }) : "";
@@ -1356,12 +1317,13 @@ function renderAnalysis() {
   d.scrollTop = keep;
 }
 
+/** @param {Analysis} a @returns {HTMLElement[]} */
 function analysisBody(a) {
   const isNull = /^null/.test(a.contract || "");
   const decl = anaName(a, a.declarer);
   const out = [];
   // contract and result
-  out.push(h("p", { cls: "explain" }, t("anaContract", { who: decl, contract: gameWords(a.contract), b: a.bid, goal: goalText(a) })));
+  out.push(h("p", { cls: "explain" }, t("anaContract", { who: decl, contract: gameWords(a.contract || ""), b: a.bid, goal: goalText(a) })));
   const facts = h("ul", { cls: "facts" },
     h("li", {}, t("anaStart"), ": ", h("b", {}, a.start.declarer_wins === null ? t("anaNotSolved") : outcomeWords(a.start.declarer_points, a.start.declarer_wins, isNull))),
     h("li", {}, t("anaActual"), ": ", h("b", {}, a.actual.won === null ? "–" : outcomeWords(a.actual.declarer_points, a.actual.won, isNull)),
@@ -1427,6 +1389,7 @@ function analysisBody(a) {
 
 // The link to share: at a private table it carries the invite secret (#invite=...), which only its creator and
 // those who opened it know; the server never sends it.
+/** @param {boolean} inPanel */
 function inviteBox(inPanel) {
   const url = inviteUrl();
   const text = h("p", {}, t(isPrivate() ? "inviteTextPrivate" : "inviteText"));
@@ -1448,7 +1411,7 @@ function showInvite() {
 
 // ------------------------------------------------------------------ keyboard
 document.addEventListener("keydown", (ev) => {
-  if (ev.target && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
+  if (ev.target instanceof Element && ["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName)) return;
   if (ev.key === "Escape") { closeDialog(); return; }
   if (S.dialog || !S.state || !S.state.view) {
     if (ev.key.toLowerCase() === "n" && S.dialog === "result") nextGame();
@@ -1456,10 +1419,10 @@ document.addEventListener("keydown", (ev) => {
   }
   const v = S.state.view;
   const key = ev.key.toLowerCase();
-  const playable = [...document.querySelectorAll("#hand .card:not([disabled])")];
+  const playable = [...document.querySelectorAll("#hand .card:not([disabled])")].filter((el) => el instanceof HTMLElement);
   if (ev.key === "ArrowRight" || ev.key === "ArrowLeft") {
     if (!playable.length) return;
-    const cur = playable.indexOf(document.activeElement);
+    const cur = document.activeElement instanceof HTMLElement ? playable.indexOf(document.activeElement) : -1;
     const next = cur < 0 ? 0 : (cur + (ev.key === "ArrowRight" ? 1 : playable.length - 1)) % playable.length;
     playable[next].focus();
     ev.preventDefault();
@@ -1481,10 +1444,10 @@ $("#bb-menu").addEventListener("click", showMenu);
 $("#btn-sheet").addEventListener("click", showSheet);
 $("#btn-invite").addEventListener("click", showInvite);
 $("#btn-close").addEventListener("click", () => confirmBox(t("closeConfirm"), async () => {
-  try { await api("POST", `/api/tables/${S.tableId}/close`, { token: S.token }); } catch (e) { alertBox(e.message); }
+  try { await api("POST", `/api/tables/${S.tableId}/close`, { token: S.token }); } catch (e) { alertBox(messageOf(e)); }
 }));
-$("#overlay").addEventListener("click", (ev) => { if (ev.target.id === "overlay") closeDialog(); });
-const selLang = $("#sel-lang"), selDeck = $("#sel-deck");
+$("#overlay").addEventListener("click", (ev) => { if (ev.target instanceof Element && ev.target.id === "overlay") closeDialog(); });
+const selLang = select("#sel-lang"), selDeck = select("#sel-deck");
 selLang.value = LANG;
 selDeck.value = DECK;
 selLang.addEventListener("change", () => {

@@ -1,30 +1,30 @@
-// The Skat table's words: t(key, params) over the texts (texts.js) in the page's language, and the name of a
-// contract in the page's language and deck.
+// The Skat table's words: t(key, params) over the catalogs' "table" section in the page's language, and the name
+// of a contract in the page's language and deck.
 
 import { DECK } from "./cards.js";
-import { fill, LANG } from "./lang.js";
-import { I18N } from "./texts.js";
+import { CATALOGS, fill, LANG } from "./lang.js";
+import { contractWords } from "./words.js";
 
-export { I18N };
+/** The table's texts by language (for the browser tests and a curious player's console). */
+export const I18N = Object.fromEntries(Object.entries(CATALOGS).map(([lang, catalog]) => [lang, catalog.table]));
 
 /** A text of the Skat table in the page's language, its {placeholders} filled from params. */
+/** @param {string} key @param {import("./text.js").Params} [params] */
 export function t(key, params) {
-  return fill(I18N, key, params);
+  return fill("table", key, params);
 }
 
-const GERMAN_SUIT_GAMES = {
-  en: { diamonds: "Bells", hearts: "Hearts", spades: "Leaves", clubs: "Acorns" },
-  de: { diamonds: "Schellen", hearts: "Herz", spades: "Grün", clubs: "Eichel" },
+/** The words of the page as the pure functions of words.js take them. */
+/** @type {import("./words.js").Words} */
+export const WORDS = {
+  t,
+  card: (key, params) => fill("cards", key, params),
+  get lang() { return LANG; },
+  get deck() { return DECK; },
 };
 
 /** A contract in words: "Clubs Hand Schneider announced", with the German deck's suit names under it. */
+/** @param {import("./protocol").Contract | null | undefined} c */
 export function contractText(c) {
-  if (!c) return "";
-  const german = DECK === "german" && GERMAN_SUIT_GAMES[LANG] && GERMAN_SUIT_GAMES[LANG][c.game];
-  const words = [german || t("game_" + c.game)];
-  if (c.hand && !c.ouvert) words.push(t("hand"));
-  if (c.ouvert) words.push(c.game === "null" && c.hand ? t("hand") + " " + t("ouvert") : t("ouvert"));
-  else if (c.schwarz) words.push(t("announced_schwarz"));
-  else if (c.schneider) words.push(t("announced_schneider"));
-  return words.join(" ");
+  return contractWords(c, WORDS);
 }

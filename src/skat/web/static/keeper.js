@@ -5,44 +5,99 @@
 // in localStorage: sent in order with their ids (the server ignores an id it has seen), kept while the
 // connection is lost and sent when it is back; a refused one stays, with its reason, to be corrected.
 
-import { api } from "./net.js";
-import { fill, LANG, setLang } from "./lang.js";
-import { h, $ } from "./dom.js";
+import { $, $maybe, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { KT } from "./keeper-texts.js";
+import { blankForm, entryOf, fmtMoney, fmtNum, fmtPrice, formFromEntry, isRamschRound, seatsFor, signed } from "./keeper-entry.js";
+import { CATALOGS, fill, LANG, setLang } from "./lang.js";
+import { ApiError, api } from "./net.js";
+
+/** @typedef {import("./protocol").KeeperState} KeeperState */
+/** @typedef {import("./protocol").KeeperLine} KeeperLine */
+/** @typedef {import("./protocol").KeeperEntry} KeeperEntry */
+/** @typedef {import("./protocol").KeeperForm} KeeperForm */
+/** @typedef {import("./protocol").KeeperRules} KeeperRules */
+/** @typedef {import("./protocol").KeeperChange} KeeperChange */
+/** @typedef {import("./protocol").KeeperResult} KeeperResult */
+/** @typedef {import("./protocol").KeeperRefusal} KeeperRefusal */
+/** @typedef {import("./protocol").KeeperStoredGame} KeeperStoredGame */
+/** @typedef {import("./protocol").KeeperMeta} KeeperMeta */
+/** @typedef {import("./protocol").Game} Game */
+/** @typedef {import("./keeper-entry.js").EntryContext} EntryContext */
+/** @typedef {import("./dom.js").Child} Child */
+/** What became of a queued change: the server's result, or that it stays queued (offline) or was refused. */
+/** @typedef {Partial<KeeperResult> & {offline?: boolean}} ChangeOutcome */
+/** The value of the form's entry: still missing something, being checked, or the server's answer. */
+/**
+ * @typedef {{need?: string, checking?: boolean, offline?: boolean, ok?: boolean, line?: KeeperLine, entry?: KeeperEntry,
+ *   message?: string, code?: string, params?: Record<string, string | number>}} Check
+ */
+/** A list this browser has opened ("My lists"). */
+/** @typedef {{id: string, name: string, players: string[], played: number, keeper: boolean, at: number}} MyList */
 
 /** A text of this page in the page's language. */
-const k = (key, params) => fill(KT, key, params);
+/** @param {string} key @param {import("./text.js").Params} [params] */
+const k = (key, params) => fill("keeper", key, params);
 
+/** @type {Game[]} */
 const GAMES = ["clubs", "spades", "hearts", "diamonds", "grand", "null"];
+/** @type {Record<string, string>} */
 const SYMBOL = { clubs: "♣", spades: "♠", hearts: "♥", diamonds: "♦" };
 const RED = new Set(["hearts", "diamonds"]);
 const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
 
+/**
+ * The page's state (window.K for the browser tests).
+ * @type {{id: string | null, key: string | null, state: KeeperState | null, meta: KeeperMeta | null, online: boolean,
+ *   socket: WebSocket | null, retry: number, retryTimer: ReturnType<typeof setTimeout> | undefined, form: KeeperForm,
+ *   edit: number | null, correcting: string | null, check: Check | null, checkSeq: number,
+ *   checkTimer: ReturnType<typeof setTimeout> | undefined, notice: string, flushing: boolean,
+ *   direct: Map<string, (outcome: ChangeOutcome) => void>, dialog: number | null, strikeOpen: boolean, dialogMessage: string,
+ *   keyProblem: string, notFound: boolean, ctxKey: string, returnFocus: HTMLElement | null, flushAgain?: boolean,
+ *   flushTimer?: ReturnType<typeof setTimeout>, flushDelay?: number}}
+ */
 const K = {
-  id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: null,
-  form: null, edit: null, correcting: null, check: null, checkSeq: 0, checkTimer: null, notice: "",
+  id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: undefined,
+  form: blankForm(), edit: null, correcting: null, check: null, checkSeq: 0, checkTimer: undefined, notice: "",
   flushing: false, direct: new Map(), dialog: null, strikeOpen: false, dialogMessage: "", keyProblem: "",
   notFound: false, ctxKey: "", returnFocus: null,
 };
 
 // ------------------------------------------------------------------ what this browser keeps
 const LS = {
+  /** @template T @param {string} key @param {T} fallback @returns {T} */
   get(key, fallback) {
     try { const v = localStorage.getItem(key); return v === null ? fallback : JSON.parse(v); } catch { return fallback; }
   },
+  /** @param {string} key @param {unknown} value */
   set(key, value) { localStorage.setItem(key, JSON.stringify(value)); },
+  /** @param {string} key */
   drop(key) { localStorage.removeItem(key); },
 };
+/** @param {string} id */
 const keyOf = (id) => localStorage.getItem("skat.keeper.key." + id);
+/** @param {string} id @param {string} key */
 const setKey = (id, key) => localStorage.setItem("skat.keeper.key." + id, key);
-const queueOf = (id) => LS.get("skat.keeper.queue." + id, []);
-const setQueue = (id, q) => (q.length ? LS.set("skat.keeper.queue." + id, q) : LS.drop("skat.keeper.queue." + id));
+/** The changes of list `id` waiting in this browser. */
+/** @param {string | null} id @returns {KeeperChange[]} */
+const queueOf = (id) => (id ? LS.get("skat.keeper.queue." + id, /** @type {KeeperChange[]} */ ([])) : []);
+/** @param {string | null} id @param {KeeperChange[]} q */
+const setQueue = (id, q) => { if (id) { if (q.length) LS.set("skat.keeper.queue." + id, q); else LS.drop("skat.keeper.queue." + id); } };
+/** The page's own element that `sel` finds, as an input, a select, a button. */
+/** @param {string} sel */
+const input = (sel) => $(sel, HTMLInputElement);
+/** @param {string} sel */
+const select = (sel) => $(sel, HTMLSelectElement);
+/** An error's message (whatever was thrown), and its HTTP status (0: none came, the request failed). */
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+/** @param {unknown} e */
+const statusOf = (e) => (e instanceof ApiError ? e.status : 0);
 const author = () => localStorage.getItem("skat.keeper.author") || "";
 
 /** Note a list in "My lists" (newest first). */
+/** @param {KeeperState} st */
 function remember(st) {
-  const lists = LS.get("skat.keeper.lists", []).filter((x) => x.id !== st.id);
+  const lists = LS.get("skat.keeper.lists", /** @type {MyList[]} */ ([])).filter((x) => x.id !== st.id);
   const players = (st.sheet && st.sheet.players) || (st.list && st.list.players) || [];
   lists.unshift({ id: st.id, name: st.name || "", players, played: st.sheet ? st.sheet.played : 0,
     keeper: Boolean(keyOf(st.id)), at: Date.now() });
@@ -59,6 +114,7 @@ function newId() {
 function nowIso() { return new Date().toISOString().replace(/\.\d+Z$/, "+00:00"); }
 
 // ------------------------------------------------------------------ words
+/** @param {string | null | undefined} game */
 function gameName(game) {
   if (!game) return "";
   const sym = SYMBOL[game];
@@ -66,6 +122,7 @@ function gameName(game) {
 }
 
 /** The game of an entry in words: "♣ Clubs Hand Schneider announced", "Null Ouvert", "Ramsch", "Passed in". */
+/** @param {KeeperEntry | null | undefined} e */
 function gameText(e) {
   if (!e) return "";
   if (e.declarer === "passed") return k("passedIn");
@@ -82,6 +139,7 @@ function gameText(e) {
   return words.join(" ");
 }
 
+/** @param {KeeperEntry | null | undefined} e */
 function matText(e) {
   if (!e) return "";
   if (e.with) return t("matadorsWith", { n: e.with }).replace(/ /g, "\u00a0");
@@ -89,13 +147,15 @@ function matText(e) {
   return "";
 }
 
-function signed(x) { return x > 0 ? "+" + x : x < 0 ? "−" + -x : "0"; }
 
 /** A refusal in the page's language: its code's text where the page has one (de, ru), else the server's words. */
+/** @param {KeeperRefusal | null | undefined} r */
 function reasonText(r) {
   if (!r) return "";
   const key = r.code ? "refuse_" + r.code : "";
-  if (LANG !== "en" && key && KT[LANG] && KT[LANG][key]) {
+  const own = CATALOGS[LANG];
+  if (LANG !== "en" && key && own && key in own.keeper) {
+    /** @type {Record<string, string | number>} */
     const params = { ...(r.params || {}) };
     if (params.level) params.level = k("rk_made_" + params.level);
     return k(key, params);
@@ -104,6 +164,7 @@ function reasonText(r) {
 }
 
 /** A game's explanation in the page's language, from its reckoning (the server's words in English). */
+/** @param {KeeperLine} line */
 function reckonText(line) {
   const r = line.reckoning;
   if (LANG === "en" || !r) return line.explanation || "";
@@ -148,20 +209,22 @@ function reckonText(line) {
   return parts.join("; ");
 }
 
+/** @param {string} name */
 function ruleLabel(name) {
   const key = "rs_" + (name === "isko" ? "isko2018" : name);
   const label = t(key);
   return label === key ? name : label;
 }
 
+/** @returns {KeeperRules} */
 function rules() { return (K.state && K.state.sheet && K.state.sheet.rules) || {}; }
 
-function seatsFor(dealer, n) {
-  const d = dealer;
-  if (n === 3) return [(d + 1) % 3, (d + 2) % 3, d];
-  if (n === 4) return [(d + 1) % 4, (d + 2) % 4, (d + 3) % 4];
-  return [(d + 1) % 5, (d + 2) % 5, (d + 4) % 5];
+/** The list's state: there is one whenever the list is drawn. */
+function listState() {
+  if (!K.state) throw new Error("no list yet");
+  return K.state;
 }
+
 
 // ------------------------------------------------------------------ routing
 function route() {
@@ -175,7 +238,7 @@ const NEW = { count: 3, names: ["", "", "", "", ""], first: 0, ruleset: "isko201
 
 function showNew() {
   $("#k-new").classList.remove("hidden");
-  $("#k-author").value = author();
+  input("#k-author").value = author();
   renderNew();
   renderMine();
   api("GET", "/api/keeper/meta").then((meta) => {
@@ -186,10 +249,16 @@ function showNew() {
   renderRulesets();
 }
 
+/** A rule set as the page offers it: its name, description and what it plays. */
+/** @typedef {{name: string, description?: string, [about: string]: unknown}} RulesetInfo */
+
+/** @returns {RulesetInfo[]} */
 function metaRulesets() {
+  /** @type {unknown} */
   const raw = K.meta && (K.meta.rulesets || K.meta.ruleset_list);
+  /** @type {RulesetInfo[]} */
   let list = [];
-  if (Array.isArray(raw)) list = raw.map((r) => (typeof r === "string" ? { name: r } : r));
+  if (Array.isArray(raw)) list = raw.map((r) => (typeof r === "string" ? { name: r } : /** @type {RulesetInfo} */ (r)));
   else if (raw && typeof raw === "object") {
     list = Object.entries(raw).map(([name, r]) => ({ name, ...(r && typeof r === "object" ? r : { description: String(r) }) }));
   }
@@ -198,8 +267,13 @@ function metaRulesets() {
 }
 
 /** What a rule set plays, as meta names it (flags, or the rule options themselves). */
+/** @param {RulesetInfo} r */
 function playsOf(r) {
-  const f = { ...(r.rules || {}), ...(r.options || {}), ...(r.plays || {}), ...r };
+  /** @param {unknown} x */
+  const obj = (x) => (x && typeof x === "object" ? /** @type {Record<string, unknown>} */ (x) : {});
+  /** @type {Record<string, unknown>} */
+  const f = { ...obj(r.rules), ...obj(r.options), ...obj(r.plays), ...r };
+  /** @param {unknown} v */
   const yes = (v) => v === true || (Array.isArray(v) && v.length > 0) || (typeof v === "string" && v !== "" && v !== "none");
   const out = [];
   if (yes(f.kontra)) out.push(k("ruleKontra"));
@@ -215,7 +289,7 @@ function renderRulesets() {
   const list = metaRulesets();
   if (!list.some((r) => r.name === NEW.ruleset)) NEW.ruleset = list[0].name;
   sel.replaceChildren(...list.map((r) => h("option", { value: r.name, selected: r.name === NEW.ruleset }, ruleLabel(r.name))));
-  const r = list.find((x) => x.name === NEW.ruleset) || {};
+  const r = list.find((x) => x.name === NEW.ruleset) || { name: NEW.ruleset };
   const plays = playsOf(r);
   $("#k-ruleset-about").textContent = [r.description || "", plays.length ? "(" + plays.join(", ") + ")" : ""].filter(Boolean).join(" ");
 }
@@ -246,6 +320,7 @@ function renderFirst() {
     h("option", { value: String(i), selected: i === NEW.first }, NEW.names[i].trim() || k("playerN", { n: i + 1 }))));
 }
 
+/** @param {Event} ev */
 async function createList(ev) {
   ev.preventDefault();
   const names = NEW.names.slice(0, NEW.count).map((s) => s.trim());
@@ -254,24 +329,26 @@ async function createList(ev) {
     renderNew();
     return;
   }
+  /** @type {Record<string, unknown>} */
   const body = { players: names, ruleset: NEW.ruleset, first_dealer: names[NEW.first] };
-  const price = $("#k-price").value.trim().replace(",", ".");
+  const price = input("#k-price").value.trim().replace(",", ".");
   if (price) body.price = price;
-  if ($("#k-settle").value === "pairwise") body.settle = "pairwise";
-  const name = $("#k-name").value.trim();
+  if (select("#k-settle").value === "pairwise") body.settle = "pairwise";
+  const name = input("#k-name").value.trim();
   if (name) body.name = name;
-  const who = $("#k-author").value.trim();
+  const who = input("#k-author").value.trim();
   if (who) localStorage.setItem("skat.keeper.author", who);
-  const button = $("#k-create");
+  const button = $("#k-create", HTMLButtonElement);
   button.disabled = true;
   button.textContent = k("creating");
   try {
+    /** @type {KeeperState & {key: string}} */
     const res = await api("POST", "/api/keeper", body);
     setKey(res.id, res.key);
     remember(res);
     location.assign(res.url || "/k/" + res.id);
   } catch (e) {
-    NEW.error = e.status ? e.message : k("error", { m: e.message });
+    NEW.error = statusOf(e) ? messageOf(e) : k("error", { m: messageOf(e) });
     button.disabled = false;
     button.textContent = k("create");
     renderNew();
@@ -279,7 +356,7 @@ async function createList(ev) {
 }
 
 function renderMine() {
-  const lists = LS.get("skat.keeper.lists", []);
+  const lists = LS.get("skat.keeper.lists", /** @type {MyList[]} */ ([]));
   const ul = $("#k-my-lists");
   if (!lists.length) { ul.replaceChildren(h("li", { cls: "muted" }, k("noLists"))); return; }
   ul.replaceChildren(...lists.map((x) => {
@@ -288,13 +365,14 @@ function renderMine() {
       h("a", { href: "/k/" + x.id }, h("b", {}, title), x.name ? h("span", { cls: "muted small" }, " " + x.players.join(", ")) : ""),
       h("span", { cls: "muted small" }, " · " + k("gamesCount", { n: x.played || 0 }) + " · " + k(keyOf(x.id) ? "keeping" : "following")),
       " ", h("button", { type: "button", cls: "small", "aria-label": k("forgetName", { name: title }), onclick: () => {
-        LS.set("skat.keeper.lists", LS.get("skat.keeper.lists", []).filter((y) => y.id !== x.id));
+        LS.set("skat.keeper.lists", LS.get("skat.keeper.lists", /** @type {MyList[]} */ ([])).filter((y) => y.id !== x.id));
         renderMine();
       } }, k("forget")));
   }));
 }
 
 // ------------------------------------------------------------------ one list
+/** @param {string} id */
 async function openList(id) {
   K.id = id;
   const m = location.hash.match(/[#&]key=([^&]+)/);
@@ -306,13 +384,13 @@ async function openList(id) {
   K.form = blankForm();
   $("#k-list").classList.remove("hidden");
   document.body.classList.toggle("k-keeper", Boolean(K.key));
-  const cached = LS.get("skat.keeper.state." + id, null);
+  const cached = LS.get("skat.keeper.state." + id, /** @type {KeeperState | null} */ (null));
   if (cached) applyState(cached, true);
   try {
     applyState(await api("GET", `/api/keeper/${id}`));
   } catch (e) {
-    if (e.status === 404) { showNotFound(); return; }
-    if (!e.status) setOnline(false);
+    if (statusOf(e) === 404) { showNotFound(); return; }
+    if (!statusOf(e)) setOnline(false);
     renderAll();
   }
   connect();
@@ -328,6 +406,7 @@ function showNotFound() {
 }
 
 /** A list's state from the server (GET, a change's answer, the WebSocket): shown unless older than the one we have. */
+/** @param {KeeperState | null | undefined} st @param {boolean} [cached] */
 function applyState(st, cached) {
   if (!st || !st.sheet) return;
   if (K.state && typeof st.seq === "number" && st.seq < K.state.seq) return;
@@ -389,6 +468,7 @@ function reconnectLater() {
   K.retryTimer = setTimeout(connect, 500 * K.retry);
 }
 
+/** @param {boolean} on */
 function setOnline(on) {
   if (K.online === on) return;
   K.online = on;
@@ -415,7 +495,10 @@ window.addEventListener("online", () => { K.retry = 0; connect(); flush(); });
 setInterval(() => { if (K.socket && K.socket.readyState === WebSocket.OPEN) K.socket.send(JSON.stringify({ type: "ping" })); }, 25000);
 
 // ------------------------------------------------------------------ sending changes
+/** A change as the server takes it (without what the page noted on it). */
+/** @param {KeeperChange} c */
 function wire(c) {
+  /** @type {KeeperChange} */
   const out = { id: c.id, op: c.op, author: c.author, at: c.at };
   if (c.entry) out.entry = c.entry;
   if (c.number) out.number = c.number;
@@ -424,6 +507,7 @@ function wire(c) {
 }
 
 /** Queue a change and send the queue; `done(result)` hears of it (`{offline: true}` when it stays queued). */
+/** @param {KeeperChange} change @param {(outcome: ChangeOutcome) => void} [done] */
 function submit(change, done) {
   const q = queueOf(K.id).filter((c) => c.id !== change.id);
   q.push(change);
@@ -441,16 +525,20 @@ async function flush() {
   if (!q.length) return;
   K.flushing = true;
   K.flushAgain = false;
+  /** @type {(KeeperState & {results?: KeeperResult[]}) | null} */
   let res = null;
+  /** @type {{status: number, message: string} | null} */
   let failure = null;
   try {
     if (navigator.onLine === false) throw new TypeError("offline");
     res = await api("POST", `/api/keeper/${K.id}/changes`, { changes: q.slice(0, 200).map(wire) }, { "X-Keeper-Key": K.key });
   } catch (e) {
-    failure = e;
+    failure = { status: statusOf(e), message: messageOf(e) };
   }
   K.flushing = false;
-  if (failure) {
+  if (failure || !res) {
+    failure = failure || { status: 0, message: "" };
+    const message = failure.message;
     // kept; tried again when the connection is back, when asked meanwhile, and every little while
     K.flushDelay = Math.min((K.flushDelay || 2500) * 2, 30000);
     K.flushTimer = setTimeout(flush, K.flushAgain ? 0 : K.flushDelay);
@@ -459,11 +547,11 @@ async function flush() {
     else if (failure.status && failure.status < 500) {
       // the request itself was refused (400, 413): every change of it is kept with the reason, for correction
       const sent = new Set(q.map((c) => c.id));
-      setQueue(K.id, queueOf(K.id).map((c) => (sent.has(c.id) ? { ...c, error: failure.message } : c)));
+      setQueue(K.id, queueOf(K.id).map((c) => (sent.has(c.id) ? { ...c, error: message } : c)));
     } else setOnline(false);
     for (const c of q) {
       const done = K.direct.get(c.id);
-      if (done) { K.direct.delete(c.id); done({ offline: !failure.status, error: failure.status ? failure.message : "" }); }
+      if (done) { K.direct.delete(c.id); done({ offline: !failure.status, error: failure.status ? message : "" }); }
     }
     renderAll();
     return;
@@ -471,6 +559,7 @@ async function flush() {
   K.keyProblem = "";
   K.flushDelay = 0;
   const results = new Map((res.results || []).map((r) => [r.id, r]));
+  /** @type {[(outcome: ChangeOutcome) => void, KeeperResult][]} */
   const heard = [];
   const left = [];
   for (const c of queueOf(K.id)) {
@@ -480,7 +569,7 @@ async function flush() {
     if (done) { K.direct.delete(c.id); heard.push([done, r]); }
     if (r.ok) continue;
     if (done) continue;  // refused while the keeper looks: the form (or the dialog) shows why and keeps it
-    left.push({ ...c, error: reasonText(r) || "refused" });
+    left.push({ ...c, error: reasonText(r) || k("refusedNoReason") });
   }
   setQueue(K.id, left);
   applyState(res);
@@ -490,38 +579,17 @@ async function flush() {
 }
 
 // ------------------------------------------------------------------ the entry form
-function blankForm() {
-  return { kind: null, declarer: null, game: null, hand: false, schneider_announced: false, schwarz_announced: false,
-    ouvert: false, matWith: true, mat: null, points: "", result: null, schneider: false, schwarz: false, bid: null,
-    kontra: false, re: false, revoke: null, note: "", ramsch: {}, jungfrau: [], durchmarsch: null, pushes: 0, more: false,
-    byCards: false, cards: [] };
-}
 
-function formFromEntry(e) {
-  const f = blankForm();
-  if (e.declarer === "passed" || e.declarer === "ramsch") f.kind = e.declarer;
-  else { f.kind = "game"; f.declarer = e.declarer; }
-  Object.assign(f, {
-    game: e.game || null, hand: Boolean(e.hand), schneider_announced: Boolean(e.schneider_announced),
-    schwarz_announced: Boolean(e.schwarz_announced), ouvert: Boolean(e.ouvert), schneider: Boolean(e.schneider),
-    schwarz: Boolean(e.schwarz), bid: e.bid || null, kontra: Boolean(e.kontra), re: Boolean(e.re), revoke: e.revoke || null,
-    note: e.note || "", result: e.result || null, points: e.points === undefined || e.points === null ? "" : String(e.points),
-    jungfrau: e.jungfrau ? [...e.jungfrau] : [], durchmarsch: e.durchmarsch || null, pushes: e.pushes || 0,
-  });
-  if (e.with) { f.matWith = true; f.mat = e.with; } else if (e.without) { f.matWith = false; f.mat = e.without; }
-  if (e.cards) { f.byCards = true; f.cards = [...e.cards]; }
-  if (e.ramsch) for (const [n, p] of Object.entries(e.ramsch)) f.ramsch[n] = String(p);
-  f.more = Boolean(e.revoke || e.note);
-  return f;
-}
 
 /** What the next entry (or the edited one) is about: its number, dealer, the three who play, the round. */
+/** @returns {EntryContext} */
 function ctx() {
-  const sh = K.state.sheet;
+  const sh = listState().sheet;
   const players = sh.players;
   if (K.edit) {
-    const line = sh.games[K.edit - 1] || {};
-    return { number: K.edit, dealer: line.dealer, seats: line.seats || players.slice(0, 3), round: line.round || "normal", players };
+    const line = sh.games[K.edit - 1];
+    return { number: K.edit, dealer: line ? line.dealer : "", seats: (line && line.seats) || players.slice(0, 3),
+      round: (line && line.round) || "normal", players };
   }
   const d = Math.max(0, players.indexOf(sh.next_dealer));
   const waiting = queueOf(K.id).filter((c) => c.op === "add" && c.id !== K.correcting).length;
@@ -529,15 +597,15 @@ function ctx() {
     round: sh.upcoming_round || "normal", players };
 }
 
-const isRamschRound = (round) => round === "ramsch" || round === "schieber";
 
-/** The entry the form holds, as the server takes it, or what is still missing (`need`). */
-const CARD_SUITS = ["C", "S", "H", "D"];
+const CARD_SUITS = /** @type {const} */ (["C", "S", "H", "D"]);
 const CARD_RANKS = ["J", "A", "T", "K", "Q", "9", "8", "7"];
-const SUIT_OF = { C: "clubs", S: "spades", H: "hearts", D: "diamonds" };
+const SUIT_OF = /** @type {const} */ ({ C: "clubs", S: "spades", H: "hearts", D: "diamonds" });
 
 /** The declarer's 12 cards (hand and skat), tapped in a grid of the 32: the server counts the matadors. */
+/** @param {KeeperForm} f */
 function cardPicker(f) {
+  /** @param {string} r */
   const rank = (r) => (r === "T" ? "10" : /\d/.test(r) ? r : k("rank_" + r));
   const rows = CARD_SUITS.map((su) => h("div", { cls: "k-card-row" },
     h("span", { cls: "k-card-suit" + (RED.has(SUIT_OF[su]) ? " red" : ""), "aria-hidden": "true" }, SYMBOL[SUIT_OF[su]]),
@@ -551,69 +619,22 @@ function cardPicker(f) {
   return h("div", { cls: "k-cards" }, h("p", { cls: "muted small", "aria-live": "polite" }, k("cardsCount", { n: f.cards.length })), rows);
 }
 
-function entryOf(f, c) {
-  const r = rules();
-  if (!f.kind) return { need: "need_declarer" };
-  const note = f.note.trim() ? { note: f.note.trim() } : {};
-  if (f.kind === "passed") return { entry: { declarer: "passed", ...note } };
-  if (f.kind === "ramsch") {
-    const ramsch = {};
-    const given = c.seats.filter((name) => (f.ramsch[name] || "").trim());
-    for (const name of given) {
-      const v = f.ramsch[name].trim();
-      if (!/^\d+$/.test(v)) return { need: "need_ramsch" };
-      ramsch[name] = Number(v);
-    }
-    // every player's card points, or the loser's alone (the others took fewer: all the list needs)
-    if (given.length !== c.seats.length && (given.length !== 1 || r.ramsch_scoring === "hoyle")) return { need: "need_ramsch" };
-    const e = { declarer: "ramsch", ramsch };
-    const jf = f.jungfrau.filter((n) => c.seats.includes(n));
-    if (jf.length) e.jungfrau = jf;
-    if (f.durchmarsch && c.seats.includes(f.durchmarsch)) e.durchmarsch = f.durchmarsch;
-    if (f.pushes) e.pushes = f.pushes;
-    return { entry: { ...e, ...note } };
-  }
-  if (!f.declarer) return { need: "need_declarer" };
-  if (!f.game) return { need: "need_game" };
-  const isNull = f.game === "null";
-  const e = { declarer: f.declarer, game: f.game };
-  if (f.hand) e.hand = true;
-  if (f.ouvert) e.ouvert = true;
-  if (!isNull && !f.ouvert && f.hand) {
-    if (f.schwarz_announced) e.schwarz_announced = true;
-    else if (f.schneider_announced) e.schneider_announced = true;
-  }
-  if (!isNull && f.byCards) {
-    if (f.cards.length !== 12) return { need: "need_cards" };
-    e.cards = [...f.cards];
-  } else if (!isNull) {
-    if (!f.mat) return { need: "need_matadors" };
-    e[f.matWith ? "with" : "without"] = f.mat;
-  }
-  if (f.revoke) e.revoke = f.revoke;
-  else if (!isNull && /^\d+$/.test(f.points.trim())) e.points = Number(f.points.trim());
-  else if (f.result) e.result = f.result;
-  else return { need: "need_result" };
-  if (!isNull && !f.revoke) {
-    if (f.schwarz) e.schwarz = true;
-    if (f.schneider && e.points === undefined && !f.schwarz) e.schneider = true;
-  }
-  e.bid = f.bid || (r.bid_values && r.bid_values[0]) || 18;
-  if (r.kontra && f.kontra) { e.kontra = true; if (f.re && r.kontra_re !== false) e.re = true; }
-  return { entry: { ...e, ...note } };
-}
 
+/** A toggle button of the form. */
+/** @param {Child} label @param {boolean} on @param {() => void} onTap @param {{cls?: string, f?: string, label?: string}} [attrs] */
 function tog(label, on, onTap, attrs) {
   return h("button", { type: "button", cls: "k-tog" + (on ? " on" : "") + (attrs && attrs.cls ? " " + attrs.cls : ""),
     "aria-pressed": on ? "true" : "false", "data-f": attrs && attrs.f, "aria-label": attrs && attrs.label,
     onclick: onTap }, label);
 }
 
+/** @param {string} id @param {string} title @param {Child[]} children */
 function group(id, title, ...children) {
   return h("div", { cls: "k-group", role: "group", "aria-labelledby": id }, h("h3", { id, cls: "k-gtitle" }, title), ...children);
 }
 
 /** Change the form, rebuild it and keep the focus where it was; then value it again. */
+/** @param {(form: KeeperForm) => void} fn */
 function change(fn) {
   fn(K.form);
   K.notice = "";
@@ -624,9 +645,9 @@ function change(fn) {
 function renderEntry() {
   const box = $("#k-entry");
   if (!K.key || !K.state) { box.replaceChildren(); return; }
-  const active = document.activeElement;
+  const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const focusKey = active && box.contains(active) ? active.dataset.f : null;
-  const caret = focusKey && active.selectionStart !== undefined ? [active.selectionStart, active.selectionEnd] : null;
+  const caret = focusKey && active instanceof HTMLInputElement ? [active.selectionStart, active.selectionEnd] : null;
   const f = K.form;
   const c = ctx();
   const r = rules();
@@ -637,11 +658,13 @@ function renderEntry() {
   const passedOk = r.all_pass !== "ramsch" && !ramschRound;
   const ramschOk = r.all_pass === "ramsch" || ramschRound;
   const declarersOk = !ramschRound || r.ramsch_grand_hand;
+  /** @type {HTMLElement[]} */
   const parts = [h("h2", { id: "k-entry-title", tabindex: "-1" }, title)];
   if (full) parts.push(h("p", { cls: "k-note" }, k("listFull", { n: sh.limit })));
 
   // who declared (the three who play this deal, in seat order), or passed in / Ramsch
   const seatWord = ["forehand", "middlehand", "rearhand"];
+  /** @type {HTMLButtonElement[]} */
   const who = [];
   if (declarersOk) {
     c.seats.forEach((name, i) => who.push(tog([h("span", { cls: "k-name" }, name), h("small", {}, t(seatWord[i]))],
@@ -663,7 +686,7 @@ function renderEntry() {
     parts.push(h("details", { cls: "k-more", open: f.more || undefined },
       h("summary", { "data-f": "more" }, k("more")),
       f.kind === "game" ? group("k-g-revoke", k("revoke"), h("div", { cls: "k-buttons" },
-        [[null, "revokeNone"], ["declarer", "revokeDeclarer"], ["defenders", "revokeDefenders"]].map(([v, label]) =>
+        /** @type {[KeeperForm["revoke"], string][]} */ ([[null, "revokeNone"], ["declarer", "revokeDeclarer"], ["defenders", "revokeDefenders"]]).map(([v, label]) =>
           tog(k(label), f.revoke === v, () => change((x) => { x.revoke = v; x.more = true; }), { f: "revoke-" + (v || "none") })))) : "",
       h("label", { cls: "k-row k-note-row" }, h("span", {}, k("note")),
         h("input", { id: "k-note", "data-f": "note", value: f.note, maxlength: "200", autocomplete: "off" }))));
@@ -678,26 +701,26 @@ function renderEntry() {
   box.classList.toggle("k-editing", Boolean(K.edit || K.correcting));
 
   // the typed fields change the form without rebuilding it (the phone's keyboard stays)
-  const note = $("#k-note");
+  const note = $maybe("#k-note", HTMLInputElement);
   if (note) note.addEventListener("input", () => { K.form.note = note.value; scheduleCheck(); });
   const details = box.querySelector("details.k-more");
-  if (details) details.addEventListener("toggle", () => { K.form.more = details.open; });
-  const points = $("#k-points");
+  if (details instanceof HTMLDetailsElement) details.addEventListener("toggle", () => { K.form.more = details.open; });
+  const points = $maybe("#k-points", HTMLInputElement);
   if (points) points.addEventListener("input", () => {
     K.form.points = points.value.replace(/[^\d]/g, "");
     if (points.value !== K.form.points) points.value = K.form.points;
     if (K.form.points) { K.form.result = null; K.form.schneider = false; }
     box.querySelectorAll(".k-result button").forEach((b) => { b.classList.remove("on"); b.setAttribute("aria-pressed", "false"); });
-    const sn = $("#k-schneider-made");
+    const sn = $maybe("#k-schneider-made");
     if (sn) sn.classList.toggle("hidden", Boolean(K.form.points));
     scheduleCheck();
   });
-  const bid = $("#k-bid");
+  const bid = $maybe("#k-bid", HTMLSelectElement);
   if (bid) bid.addEventListener("change", () => { K.form.bid = Number(bid.value); scheduleCheck(); });
-  box.querySelectorAll("input.k-ramsch-points").forEach((input) => input.addEventListener("input", () => {
-    const v = input.value.replace(/[^\d]/g, "");
-    if (v !== input.value) input.value = v;
-    K.form.ramsch[input.dataset.name] = v;
+  box.querySelectorAll("input.k-ramsch-points").forEach((el) => el instanceof HTMLInputElement && el.addEventListener("input", () => {
+    const v = el.value.replace(/[^\d]/g, "");
+    if (v !== el.value) el.value = v;
+    K.form.ramsch[el.dataset.name || ""] = v;
     renderRamschSum();
     scheduleCheck();
   }));
@@ -705,14 +728,16 @@ function renderEntry() {
   renderPreview();
   if (focusKey) {
     const el = box.querySelector(`[data-f="${focusKey}"]`);
-    if (el) {
+    if (el instanceof HTMLElement) {
       el.focus({ preventScroll: true });
-      if (caret && el.setSelectionRange) try { el.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
+      if (caret && el instanceof HTMLInputElement) try { el.setSelectionRange(caret[0], caret[1]); } catch { /* not a text field */ }
     }
   }
 }
 
+/** @param {KeeperForm} f @param {KeeperRules} r @param {boolean} ramschRound @returns {HTMLElement[]} */
 function gameParts(f, r, ramschRound) {
+  /** @type {HTMLElement[]} */
   const parts = [];
   const isNull = f.game === "null";
   parts.push(group("k-g-game", k("game"), h("div", { cls: "k-buttons k-games" }, GAMES.map((g) => {
@@ -722,7 +747,7 @@ function gameParts(f, r, ramschRound) {
     const b = tog(label, f.game === g, () => change((x) => {
       x.game = g;
       if (g === "null") { x.mat = null; x.schneider_announced = x.schwarz_announced = false; x.schneider = x.schwarz = false; x.points = ""; }
-      if (g === "grand" && x.mat > 4) x.mat = null;
+      if (g === "grand" && x.mat !== null && x.mat > 4) x.mat = null;
     }), { f: "game-" + g, cls: "k-game k-game-" + g });
     if (locked) b.disabled = true;
     return b;
@@ -758,6 +783,7 @@ function gameParts(f, r, ramschRound) {
   }
   // the result: card points, or won / lost (Null: always), with Schneider / Schwarz made
   if (!f.revoke) {
+    /** @type {HTMLElement[]} */
     const res = [];
     if (!isNull) {
       res.push(h("label", { cls: "k-row k-points-row", for: "k-points" },
@@ -781,6 +807,7 @@ function gameParts(f, r, ramschRound) {
   // the bid (the ladder) and Kontra / Re
   const ladder = r.bid_values && r.bid_values.length ? r.bid_values : [18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48];
   const bid = f.bid || ladder[0];
+  /** @type {HTMLElement[]} */
   const bidRow = [h("label", { cls: "k-row", for: "k-bid" }, h("span", {}, k("bid")),
     h("select", { id: "k-bid", "data-f": "bid", title: k("bidHint") }, ladder.map((v) => h("option", { value: String(v), selected: v === bid }, String(v)))))];
   if (r.kontra) {
@@ -792,6 +819,7 @@ function gameParts(f, r, ramschRound) {
   return parts;
 }
 
+/** @param {KeeperForm} f @param {KeeperRules} r @param {EntryContext} c @returns {HTMLElement[]} */
 function ramschParts(f, r, c) {
   const rows = c.seats.map((name, i) => h("div", { cls: "k-ramsch-row" },
     h("label", { for: "k-rp-" + i }, name),
@@ -816,7 +844,7 @@ function ramschParts(f, r, c) {
 }
 
 function renderRamschSum() {
-  const el = $("#k-ramsch-sum");
+  const el = $maybe("#k-ramsch-sum");
   if (!el) return;
   const c = ctx();
   const sum = c.seats.reduce((s, n) => s + (Number(K.form.ramsch[n]) || 0), 0);
@@ -841,30 +869,33 @@ function resetForm() {
 function scheduleCheck() {
   clearTimeout(K.checkTimer);
   if (!K.key || !K.state) return;
-  const r = entryOf(K.form, ctx());
-  if (!r.entry) { K.check = { need: r.need }; renderPreview(); return; }
+  const r = entryOf(K.form, ctx(), rules());
+  if (!("entry" in r)) { K.check = { need: r.need }; renderPreview(); return; }
+  const entry = r.entry;
   const seq = ++K.checkSeq;
-  K.check = { checking: true, entry: r.entry };
+  K.check = { checking: true, entry };
   K.checkTimer = setTimeout(async () => {
-    const body = { entry: r.entry };
+    /** @type {{entry: KeeperEntry, number?: number}} */
+    const body = { entry };
     if (K.edit) body.number = K.edit;
+    /** @type {Check} */
     let answer;
     try {
       if (navigator.onLine === false) throw new TypeError("offline");
       answer = await api("POST", `/api/keeper/${K.id}/check`, body);
     } catch (e) {
-      answer = e.status ? { ok: false, message: e.message } : { offline: true };
+      answer = statusOf(e) ? { ok: false, message: messageOf(e) } : { offline: true };
     }
     if (seq !== K.checkSeq) return;
-    K.check = { ...answer, entry: r.entry };
+    K.check = { ...answer, entry };
     renderPreview();
   }, 120);
   renderPreview();
 }
 
 function renderPreview() {
-  const box = $("#k-preview");
-  const save = $("#k-save");
+  const box = $maybe("#k-preview");
+  const save = $maybe("#k-save", HTMLButtonElement);
   if (!box) return;
   const ch = K.check;
   let ready = false;
@@ -875,7 +906,7 @@ function renderPreview() {
   else if (ch.offline) { ready = true; out.push(h("p", { cls: "k-note" }, k("offlineCheck"))); }
   else if (ch.ok === false) {
     out.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), reasonText(ch)));
-  } else if (ch.ok) {
+  } else if (ch.ok && ch.line) {
     ready = true;
     out.push(lineSummary(ch.line, ch.entry));
   }
@@ -884,9 +915,11 @@ function renderPreview() {
 }
 
 /** The value of a checked game: "Bob · ♣ Clubs with 2 · worth 36 · +36", and the server's explanation. */
+/** @param {KeeperLine} line @param {KeeperEntry} [entry] */
 function lineSummary(line, entry) {
-  const players = K.state.sheet.players;
-  const e = entry || line.entry || {};
+  const players = listState().sheet.players;
+  const e = entry || line.entry || null;
+  /** @type {import("./dom.js").Leaf[]} */
   const head = [];
   if (line.declarer) {
     const i = players.indexOf(line.declarer);
@@ -905,14 +938,16 @@ function lineSummary(line, entry) {
 
 async function save() {
   const c = ctx();
-  const r = entryOf(K.form, c);
-  if (!r.entry) return;
+  const r = entryOf(K.form, c, rules());
+  if (!("entry" in r)) return;
+  const entry = r.entry;
   const who = await askAuthor();
   if (who === null) return;
-  const changeObj = { id: K.correcting || newId(), op: K.edit ? "edit" : "add", entry: r.entry, author: who, at: nowIso() };
+  /** @type {KeeperChange} */
+  const changeObj = { id: K.correcting || newId(), op: K.edit ? "edit" : "add", entry, author: who, at: nowIso() };
   if (K.edit) changeObj.number = K.edit;
   const editing = K.edit;
-  const saveButton = $("#k-save");
+  const saveButton = $maybe("#k-save", HTMLButtonElement);
   if (saveButton) saveButton.disabled = true;
   submit(changeObj, (res) => {
     if (res.offline) {
@@ -927,21 +962,23 @@ async function save() {
       K.ctxKey = "";
       renderAll();
       // ready for the next game: who deals and the round it belongs to, the declarers right under it
-      const next = $("#k-next");
+      const next = $maybe("#k-next");
       if (next && next.getBoundingClientRect().top < 0) next.scrollIntoView({ block: "start" });
       return;
     }
-    K.check = { ok: false, message: res.message || res.error, code: res.code, params: res.params, entry: r.entry };
+    K.check = { ok: false, message: res.message || res.error, code: res.code, params: res.params, entry };
     renderPreview();
   });
 }
 
 /** The keeper's name for the history (asked once, kept in localStorage); null when the keeper cancels. */
+/** @returns {Promise<string | null>} */
 function askAuthor() {
   const have = author();
   if (have) return Promise.resolve(have);
   return new Promise((resolve) => {
     const input = h("input", { id: "k-ask-name", maxlength: "100", autocomplete: "name" });
+    /** @param {string | null} value */
     const done = (value) => { closeDialog(); resolve(value); };
     const ok = h("button", { type: "submit", cls: "primary" }, k("ok"));
     const form = h("form", { cls: "k-ask" }, h("label", { for: "k-ask-name" }, k("askAuthor")), input,
@@ -958,15 +995,19 @@ function askAuthor() {
 }
 
 // ------------------------------------------------------------------ the list as players keep it
+/** @param {KeeperEntry} e @param {KeeperRules} r */
 function schneiderMade(e, r) {
   if (e.schneider || e.schwarz) return true;
-  if (typeof e.points === "number") return e.points >= (r.schneider_points || 90) || e.points <= 30;
+  if (typeof e.points === "number") return e.points >= (Number(r.schneider_points) || 90) || e.points <= 30;
   return false;
 }
 
+/** @param {KeeperEntry | null | undefined} e @param {KeeperLine} [line] */
 function levelMarks(e, line) {
   const r = rules();
+  /** @type {HTMLElement[]} */
   const marks = [];
+  /** @param {string} text @param {string} title @param {string} [cls] */
   const mark = (text, title, cls) => marks.push(h("abbr", { cls: "mark " + (cls || "level"), title }, text));
   if (!e || e.declarer === "passed" || e.declarer === "ramsch") {
     if (e && e.pushes) mark(e.pushes + "×", k("pushes"));
@@ -985,7 +1026,9 @@ function levelMarks(e, line) {
   return marks;
 }
 
+/** @param {KeeperLine} line */
 function roundMarks(line) {
+  /** @type {HTMLElement[]} */
   const out = [];
   if (line.bock) out.push(h("abbr", { cls: "mark bock", title: t("round_bock") }, "B"));
   if (line.round === "ramsch" || line.round === "schieber") {
@@ -997,10 +1040,11 @@ function roundMarks(line) {
 function renderSheet() {
   const box = $("#k-sheet-box");
   box.classList.remove("hidden");
-  const sh = K.state.sheet;
+  const st = listState();
+  const sh = st.sheet;
   const players = sh.players;
   const n = players.length;
-  const stored = (K.state.list && K.state.list.games) || [];
+  const stored = (st.list && st.list.games) || [];
   $("#k-mode").textContent = K.key ? k("keeperMode") : k("followMode");
   const head = h("thead", {}, h("tr", {},
     h("th", { cls: "num", scope: "col", title: k("colNo") }, "#"),
@@ -1018,6 +1062,7 @@ function renderSheet() {
       h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), players.map(() => h("td", { cls: "num player" }, ""))));
   }
   // the label of a bottom row spans the columns before the players' (as many as the layout shows)
+  /** @param {string} text @param {string} [cls] */
   const label = (text, cls) => [h("th", { scope: "row", cls: "sec k-lab-full " + (cls || ""), colspan: "9" }, text),
     h("th", { scope: "row", cls: "sec k-lab-mid " + (cls || ""), colspan: "6" }, text),
     h("th", { scope: "row", cls: "sum " + (cls || ""), colspan: "2" }, text)];
@@ -1028,58 +1073,55 @@ function renderSheet() {
     h("tr", {}, label(k("settlement"), "muted"), sh.settlement.map((x) => h("td", { cls: "num" }, fmtNum(x)))),
   ];
   if (sh.settle === "pairwise") footRows.push(h("tr", {}, label(k("pairwise"), "muted"), sh.balance.map((x) => h("td", { cls: "num" }, fmtNum(x)))));
-  if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: fmtPrice(sh.price) })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
+  if (sh.money) footRows.push(h("tr", { cls: "k-money" }, label(k("money", { p: fmtPrice(sh.price ?? "") })), sh.money.map((x) => h("td", { cls: "num" }, fmtMoney(x)))));
   const foot = h("tfoot", {}, footRows);
   const table = h("table", { cls: "list sheet k-table k-p" + n }, head, body, foot);
   const sheet = $("#k-sheet");
   sheet.replaceChildren(h("div", { cls: "k-scroll" }, table),
     sh.limit ? h("p", { cls: "muted small" }, k("listLimit", { played: sh.played, limit: sh.limit })) : "");
   fitSheet();
-  sheet.querySelectorAll("tr[data-n]").forEach((tr) => tr.addEventListener("click", (ev) => {
-    if (ev.target.closest("button, a")) return;
-    openGame(Number(tr.dataset.n), tr.querySelector("button.k-open"));
+  sheet.querySelectorAll("tr[data-n]").forEach((tr) => tr instanceof HTMLElement && tr.addEventListener("click", (ev) => {
+    if (ev.target instanceof Element && ev.target.closest("button, a")) return;
+    const opener = tr.querySelector("button.k-open");
+    openGame(Number(tr.dataset.n), opener instanceof HTMLElement ? opener : null);
   }));
 }
 
 /** Fold the list's columns until it fits its box (not on a phone, where style.css folds it): every column;
  * without dealer, matadors and extras (the last two in the game's cell); the phone's two-line game cell. */
 function fitSheet() {
-  const table = $("#k-sheet table");
+  const table = $maybe("#k-sheet table");
   if (!table) return;
   table.classList.remove("k-mid", "k-narrow");
   if (matchMedia("(max-width: 760px)").matches) return;
   const box = table.parentElement;
+  if (!box) return;
   const over = () => table.getBoundingClientRect().width > box.clientWidth + 1;
   if (over()) table.classList.add("k-mid");
   if (over()) { table.classList.remove("k-mid"); table.classList.add("k-narrow"); }
 }
 window.addEventListener("resize", () => fitSheet());
 
-function fmtNum(x) { return typeof x === "number" ? (Number.isInteger(x) ? String(x) : x.toFixed(2)) : String(x); }
-/** A price as the server keeps it ("1/20", "0.05") in decimals: 0.05. */
-function fmtPrice(p) {
-  const m = String(p).match(/^(-?\d+)\/(\d+)$/);
-  return m ? String(Math.round((Number(m[1]) / Number(m[2])) * 1e6) / 1e6) : String(p);
-}
-function fmtMoney(x) { return typeof x === "number" ? x.toFixed(2) : String(x); }
 
+/** @param {KeeperLine} line @param {KeeperStoredGame | undefined} stored @param {string[]} players */
 function sheetRow(line, stored, players) {
-  const e = line.entry || (stored ? strip(stored) : {});
+  /** @type {KeeperEntry | null} */
+  const e = line.entry || (stored ? strip(stored) : null);
   const number = line.number;
   const openButton = h("button", { type: "button", cls: "k-open", "aria-label": k("openGame", { n: number }),
-    onclick: (ev) => openGame(number, ev.currentTarget) }, String(number));
+    onclick: (ev) => openGame(number, ev.currentTarget instanceof HTMLElement ? ev.currentTarget : null) }, String(number));
   if (line.struck) {
     const reason = struckReason(stored);
     return h("tr", { cls: "k-line struck", "data-n": number },
       h("td", { cls: "num" }, openButton),
-      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, h("s", {}, e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer : "")),
+      h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, h("s", {}, e && e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer : "")),
       h("td", { cls: "game" }, h("s", {}, h("span", { cls: "sum" }, declarerPrefix(e)), gameText(e), matText(e) ? " " + matText(e) : ""),
         h("span", { cls: "k-struck-word" }, " " + (reason ? k("struckReason", { r: reason }) : k("struck")))),
       h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec k-c3" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""), h("td", { cls: "sec" }, ""),
       players.map(() => h("td", { cls: "num player muted" }, "")));
   }
   const d = line.declarer ? players.indexOf(line.declarer) : -1;
-  const own = d >= 0 ? line.scores[d] : null;
+  const own = d >= 0 ? line.scores[d] : 0;
   const result = d >= 0 ? (line.won ? " won" : " lost") : "";
   const marks = levelMarks(e, line);
   const line2 = [d >= 0 && line.bid ? k("sheetBid", { v: line.bid }) : null, d >= 0 ? k("sheetValue", { v: line.value }) : null,
@@ -1092,14 +1134,14 @@ function sheetRow(line, stored, players) {
       d >= 0 ? h("span", { cls: "sum k-decl-name" }, line.declarer + ": ") : "", gameText(e),
       matText(e) ? h("span", { cls: "sum k-fold" }, " " + matText(e)) : "",
       marks.length ? h("span", { cls: "sum k-fold" }, " ", marks.map((m) => m.cloneNode(true))) : "",
-      e.declarer === "ramsch" && e.ramsch ? h("span", { cls: "k-ramsch-pts" },
+      e && e.declarer === "ramsch" && e.ramsch ? h("span", { cls: "k-ramsch-pts" },
         " " + Object.entries(e.ramsch).map(([name, p]) => name + "\u00a0" + p).join(" · ")) : "",
-      e.note ? h("span", { cls: "k-rownote muted small" }, " — " + e.note) : "",
+      e && e.note ? h("span", { cls: "k-rownote muted small" }, " — " + e.note) : "",
       h("span", { cls: "sum line2" }, line2.flatMap((x, i) => [i ? " · " : "", x]))),
     h("td", { cls: "sec k-c3 mats" }, matText(e)),
     h("td", { cls: "sec k-c3 marks-col" }, marks),
     h("td", { cls: "sec num" }, d >= 0 && line.bid ? line.bid : ""),
-    h("td", { cls: "sec num" }, d >= 0 ? line.value : ""),
+    h("td", { cls: "sec num" }, d >= 0 ? line.value ?? "" : ""),
     h("td", { cls: "sec num" + result }, d >= 0 ? signed(own) : ""),
     players.map((_, p) => {
       const s = line.scores[p];
@@ -1109,10 +1151,13 @@ function sheetRow(line, stored, players) {
     }));
 }
 
+/** @param {KeeperEntry | null | undefined} e */
 function declarerPrefix(e) {
-  return e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer + ": " : "";
+  return e && e.declarer && !["passed", "ramsch"].includes(e.declarer) ? e.declarer + ": " : "";
 }
 
+/** A stored game's entry, without its history. */
+/** @param {KeeperStoredGame} stored @returns {KeeperEntry} */
 function strip(stored) {
   const out = { ...stored };
   delete out.history;
@@ -1120,6 +1165,7 @@ function strip(stored) {
   return out;
 }
 
+/** @param {KeeperStoredGame | undefined} stored */
 function struckReason(stored) {
   const hist = (stored && stored.history) || [];
   const last = [...hist].reverse().find((c) => c.action === "strike");
@@ -1127,12 +1173,15 @@ function struckReason(stored) {
 }
 
 /** A change waiting in this browser: "waiting to be sent", or refused with its reason (correct or discard it). */
+/** @param {KeeperChange} c @param {number} n */
 function waitingRow(c, n) {
-  const e = c.entry || {};
+  const e = c.entry || null;
+  /** @type {import("./dom.js").Leaf[]} */
   let what;
   if (c.op === "add") what = [declarerPrefix(e), gameText(e), matText(e) ? " " + matText(e) : ""];
   else what = [k("gameN", { n: c.number }), ": ", c.op === "edit" ? k("act_edit") + " → " + declarerPrefix(e) + gameText(e)
     : k("act_" + c.op)];
+  /** @type {HTMLElement[]} */
   const actions = [];
   if (c.error && K.key) {
     if (c.op === "add" || c.op === "edit") actions.push(h("button", { type: "button", cls: "small", onclick: () => correct(c) }, k("correct")));
@@ -1150,10 +1199,11 @@ function waitingRow(c, n) {
     Array.from({ length: n }, () => h("td", { cls: "num player" }, "")));
 }
 
+/** @param {KeeperChange} c */
 function correct(c) {
   K.correcting = c.id;
-  K.edit = c.op === "edit" ? c.number : null;
-  K.form = formFromEntry(c.entry || {});
+  K.edit = c.op === "edit" ? c.number ?? null : null;
+  K.form = formFromEntry(c.entry || { declarer: "" });
   K.ctxKey = "";
   renderAll();
   renderEntry();
@@ -1161,6 +1211,7 @@ function correct(c) {
   focusEntry();
 }
 
+/** @param {KeeperChange} c */
 function discard(c) {
   if (!confirm(k("discardConfirm"))) return;
   setQueue(K.id, queueOf(K.id).filter((x) => x.id !== c.id));
@@ -1169,20 +1220,21 @@ function discard(c) {
 }
 
 function focusEntry() {
-  const title = $("#k-entry-title");
+  const title = $maybe("#k-entry-title");
   if (title) { title.scrollIntoView({ block: "start" }); title.focus({ preventScroll: true }); }
 }
 
 // ------------------------------------------------------------------ what comes next
 function renderNext() {
   const box = $("#k-next");
-  const sh = K.state.sheet;
+  const sh = listState().sheet;
   const players = sh.players;
   const d = players.indexOf(sh.next_dealer);
   const seats = d >= 0 ? seatsFor(d, players.length) : [];
   const out = players.filter((_, i) => d >= 0 && !seats.includes(i));
   const waiting = queueOf(K.id).filter((c) => c.op === "add").length;
   const round = sh.upcoming_round || "normal";
+  /** @type {HTMLElement[]} */
   const parts = [h("p", { cls: "k-next-main" },
     h("span", { cls: "k-next-no" }, k("nextGame", { n: sh.games.length + 1 + waiting })), " ",
     h("b", {}, k("nextDeals", { who: sh.next_dealer })),
@@ -1198,8 +1250,9 @@ function renderNext() {
 function renderShare() {
   const box = $("#k-share");
   const open = box.querySelector("details.k-handover");
-  const wasOpen = open ? open.open : false;
+  const wasOpen = open instanceof HTMLDetailsElement ? open.open : false;
   const follow = location.origin + "/k/" + K.id;
+  /** @type {HTMLElement[]} */
   const parts = [h("h2", { id: "k-share-title" }, k("share")), linkBox("k-follow-link", k("followLink"), follow)];
   if (K.key) {
     const details = h("details", { cls: "k-handover", open: wasOpen || undefined },
@@ -1216,12 +1269,15 @@ function renderShare() {
   box.classList.remove("hidden");
 }
 
+/** @param {string} id @param {string} label @param {string} url */
 function linkBox(id, label, url) {
   const input = h("input", { id, cls: "k-link", readonly: true, value: url });
+  /** @type {HTMLButtonElement} */
   const button = h("button", { type: "button", cls: "k-copy", "aria-label": k("copy") + ": " + label, onclick: () => copy(input, button) }, k("copy"));
   return h("div", { cls: "k-linkbox" }, h("label", { for: id }, label), h("div", { cls: "k-linkrow" }, input, button));
 }
 
+/** @param {HTMLInputElement} input @param {HTMLButtonElement} button */
 async function copy(input, button) {
   let ok = false;
   try { await navigator.clipboard.writeText(input.value); ok = true; } catch { /* not allowed here */ }
@@ -1234,6 +1290,7 @@ async function copy(input, button) {
 }
 
 // ------------------------------------------------------------------ a game's dialog: edit, strike, restore, history
+/** @param {number} n @param {HTMLElement | null} [from] */
 function openGame(n, from) {
   K.dialog = n;
   K.strikeOpen = false;
@@ -1242,13 +1299,16 @@ function openGame(n, from) {
   renderDialog(true);
 }
 
+/** @param {boolean} [first] */
 function renderDialog(first) {
   const n = K.dialog;
-  const sh = K.state.sheet;
-  const line = sh.games[n - 1];
-  if (!line) { closeDialog(); return; }
-  const stored = (K.state.list.games || [])[n - 1] || {};
+  const st = listState();
+  const line = n === null ? undefined : st.sheet.games[n - 1];
+  if (n === null || !line) { closeDialog(); return; }
+  /** @type {KeeperStoredGame} */
+  const stored = ((st.list && st.list.games) || [])[n - 1] || { declarer: "" };
   const e = line.entry || strip(stored);
+  /** @type {HTMLElement[]} */
   const parts = [h("h2", { id: "k-dialog-title" }, k("gameN", { n }), ": ", declarerPrefix(e), gameText(e), matText(e) ? " " + matText(e) : "")];
   if (line.struck) parts.push(h("p", { cls: "k-problem" }, struckReason(stored) ? k("struckReason", { r: struckReason(stored) }) : k("struck")));
   else {
@@ -1256,18 +1316,20 @@ function renderDialog(first) {
     parts.push(h("p", { cls: "muted small" }, k("sheetDealer", { who: line.dealer }) + (line.bid ? " · " + k("sheetBid", { v: line.bid }) : "")));
   }
   if (K.dialogMessage) parts.push(h("p", { cls: "k-problem", role: "alert" }, h("b", {}, k("refused") + " "), K.dialogMessage));
+  /** @type {HTMLElement[]} */
   const actions = [];
+  /** @type {HTMLElement | null} */
   let focus = null;
   if (K.key) {
     if (!line.struck) {
       actions.push(h("button", { type: "button", id: "k-edit", onclick: () => startEdit(n) }, k("edit")));
       actions.push(h("button", { type: "button", id: "k-strike", "aria-expanded": K.strikeOpen ? "true" : "false",
-        onclick: () => { K.strikeOpen = !K.strikeOpen; renderDialog(); const r = $("#k-strike-reason"); if (r) r.focus(); } }, k("strike")));
+        onclick: () => { K.strikeOpen = !K.strikeOpen; renderDialog(); const r = $maybe("#k-strike-reason"); if (r) r.focus(); } }, k("strike")));
     } else {
       actions.push(h("button", { type: "button", id: "k-restore", onclick: () => act({ op: "restore", number: n }) }, k("restore")));
     }
   }
-  const close = h("button", { type: "button", id: "k-close", onclick: closeDialog }, k("close"));
+  const close = h("button", { type: "button", id: "k-close", onclick: () => closeDialog() }, k("close"));
   actions.push(close);
   parts.push(h("div", { cls: "k-actions" }, actions));
   if (K.key && K.strikeOpen && !line.struck) {
@@ -1287,6 +1349,7 @@ function renderDialog(first) {
   openDialog("game", parts, focus);
 }
 
+/** @param {KeeperEntry} e */
 function entryWords(e) {
   const parts = [declarerPrefix(e) + gameText(e)];
   if (matText(e)) parts.push(matText(e));
@@ -1301,15 +1364,18 @@ function entryWords(e) {
   return parts.join(", ");
 }
 
+/** @param {string} at */
 function fmtTime(at) {
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return at || "";
   return d.toLocaleString(LANG, { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
+/** @param {{op: "strike" | "restore", number: number, reason?: string}} c */
 async function act(c) {
   const who = await askAuthor();
   if (who === null) { renderDialog(); return; }
+  /** @type {KeeperChange} */
   const changeObj = { id: newId(), ...c, author: who, at: nowIso() };
   submit(changeObj, (res) => {
     if (res.ok || res.offline) { K.strikeOpen = false; K.dialogMessage = ""; if (K.dialog) renderDialog(); return; }
@@ -1319,8 +1385,10 @@ async function act(c) {
   if (!K.dialog) openGame(c.number);
 }
 
+/** @param {number} n */
 function startEdit(n) {
-  const stored = (K.state.list.games || [])[n - 1];
+  const list = listState().list;
+  const stored = ((list && list.games) || [])[n - 1];
   if (!stored) return;
   closeDialog(true);
   K.edit = n;
@@ -1333,6 +1401,7 @@ function startEdit(n) {
   focusEntry();
 }
 
+/** @param {string} kind @param {HTMLElement[]} parts @param {HTMLElement | null} [focus] */
 function openDialog(kind, parts, focus) {
   const box = $("#k-dialog");
   box.dataset.kind = kind;
@@ -1342,6 +1411,7 @@ function openDialog(kind, parts, focus) {
   if (focus) focus.focus();
 }
 
+/** @param {boolean} [keepFocus] */
 function closeDialog(keepFocus) {
   $("#k-overlay").classList.add("hidden");
   document.body.classList.remove("k-dialog-open");
@@ -1354,7 +1424,7 @@ function closeDialog(keepFocus) {
     K.returnFocus = null;
     if (!keepFocus && n) {
       const b = Array.from(document.querySelectorAll("button.k-open")).find((x) => x.textContent === n);
-      if (b) b.focus();
+      if (b instanceof HTMLElement) b.focus();
     }
   }
 }
@@ -1362,22 +1432,24 @@ function closeDialog(keepFocus) {
 document.addEventListener("keydown", (ev) => {
   if (ev.key === "Escape" && !$("#k-overlay").classList.contains("hidden")) {
     const kind = $("#k-dialog").dataset.kind;
-    if (kind === "ask") { const b = $("#k-dialog .k-ask button[type=button]"); if (b) b.click(); } else closeDialog();
+    if (kind === "ask") { const b = $maybe("#k-dialog .k-ask button[type=button]"); if (b) b.click(); } else closeDialog();
   }
 });
-$("#k-overlay").addEventListener("click", (ev) => { if (ev.target.id === "k-overlay" && $("#k-dialog").dataset.kind === "game") closeDialog(); });
+$("#k-overlay").addEventListener("click", (ev) => {
+  if (ev.target instanceof Element && ev.target.id === "k-overlay" && $("#k-dialog").dataset.kind === "game") closeDialog();
+});
 
 // ------------------------------------------------------------------ language
 function applyStaticTexts() {
   document.documentElement.lang = LANG;
-  document.querySelectorAll("[data-k]").forEach((el) => { el.textContent = k(el.dataset.k); });
-  document.querySelectorAll("[data-k-label]").forEach((el) => el.setAttribute("aria-label", k(el.dataset.kLabel)));
-  $("#k-price").placeholder = k("pricePlaceholder");
-  $("#k-name").placeholder = k("listNamePlaceholder");
-  document.title = k("pageTitle") + " · Skat";
+  document.querySelectorAll("[data-k]").forEach((el) => { el.textContent = k(el.getAttribute("data-k") || ""); });
+  document.querySelectorAll("[data-k-label]").forEach((el) => el.setAttribute("aria-label", k(el.getAttribute("data-k-label") || "")));
+  input("#k-price").placeholder = k("pricePlaceholder");
+  input("#k-name").placeholder = k("listNamePlaceholder");
+  document.title = k("pageTitle") + " · " + k("keeperHome");
 }
 
-const selLang = $("#k-lang");
+const selLang = select("#k-lang");
 selLang.value = LANG;
 selLang.addEventListener("change", () => {
   setLang(selLang.value);
@@ -1385,11 +1457,10 @@ selLang.addEventListener("change", () => {
   if (K.id) { K.ctxKey = ""; renderAll(); if (K.state) renderPreview(); } else { renderNew(); renderRulesets(); renderMine(); }
 });
 $("#k-new-form").addEventListener("submit", createList);
-$("#k-ruleset").addEventListener("change", () => { NEW.ruleset = $("#k-ruleset").value; NEW.touched = true; renderRulesets(); });
-$("#k-first").addEventListener("change", () => { NEW.first = Number($("#k-first").value); });
+select("#k-ruleset").addEventListener("change", () => { NEW.ruleset = select("#k-ruleset").value; NEW.touched = true; renderRulesets(); });
+select("#k-first").addEventListener("change", () => { NEW.first = Number(select("#k-first").value); });
 
 applyStaticTexts();
 route();
 // for the browser tests
-window.K = K;
-window.keeperWords = { k, t, setLang };
+Object.assign(window, { K, keeperWords: { k, t, setLang } });

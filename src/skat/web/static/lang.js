@@ -1,29 +1,43 @@
-// The page's language, shared by every page (kept in localStorage as "skat.lang"), and the filling of a text
-// from a table of texts: {name} placeholders, plural forms by the language's rules ({one, few, many, other},
-// chosen by params.n).
+// The page's language, shared by every page (kept in localStorage as "skat.lang"), and its texts: the JSON
+// catalogs i18n/LANG.json (one per language), imported as JSON modules, so they are loaded with the page's
+// modules, before any of them runs (the page's texts are there when it starts, a switch of language is
+// immediate, and no text waits for a request of its own).
 
-export const LANGUAGES = ["en", "de", "ru"];
+import de from "./i18n/de.json" with { type: "json" };
+import en from "./i18n/en.json" with { type: "json" };
+import ru from "./i18n/ru.json" with { type: "json" };
+import { fillText, isLang, LANGUAGES } from "./text.js";
 
+export { LANGUAGES };
+
+/** @typedef {import("./text.js").Lang} Lang */
+/** @typedef {import("./text.js").SectionName} SectionName */
+/** @typedef {import("./text.js").Params} Params */
+/** @typedef {import("./text.js").Catalog} Catalog */
+/** @typedef {import("./text.js").Catalogs} Catalogs */
+
+/** @returns {Lang} */
 function initial() {
   const saved = localStorage.getItem("skat.lang") || (navigator.language || "en").slice(0, 2);
-  return LANGUAGES.includes(saved) ? saved : "en";
+  return isLang(saved) ? saved : "en";
 }
 
+/** The page's language. */
 export let LANG = initial();
 
+/** Every language's catalog. */
+export const CATALOGS = /** @type {Catalogs} */ ({ en, de, ru });
+
 /** Switch the page's language (remembered for every page of the site). */
+/** @param {string} lang */
 export function setLang(lang) {
-  LANG = LANGUAGES.includes(lang) ? lang : "en";
+  LANG = isLang(lang) ? lang : "en";
   localStorage.setItem("skat.lang", LANG);
 }
 
-/** The text `key` of `table` ({en: {...}, de: {...}, ...}) in the page's language (English where missing), filled. */
-export function fill(table, key, params) {
-  let s = (table[LANG] && table[LANG][key]) || table.en[key] || key;
-  if (typeof s === "object") {
-    const n = params && Number(params.n);
-    s = s[new Intl.PluralRules(LANG).select(Number.isFinite(n) ? n : 0)] || s.other;
-  }
-  if (params) for (const k in params) s = s.split("{" + k + "}").join(params[k]);
-  return s;
+/** The text `key` of a section of the catalogs (table, keeper, tournament, officers, cards) in the page's language
+ * (English where missing), in its plural form for params.n, its {placeholders} filled. */
+/** @param {SectionName} section @param {string} key @param {Params} [params] */
+export function fill(section, key, params) {
+  return fillText(CATALOGS, LANG, section, key, params);
 }

@@ -6,117 +6,80 @@ import { cardBack, cardEl } from "./cards.js";
 import { fill, LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
 
-const O_TEXT = {
-  en: {
-    home: "Skat", title: "Officers' Skat", newTable: "New table", language: "Language",
-    startTitle: "Play Officers' Skat against the computer", variant: "Variant", v_classic: "Classic",
-    v_passing: "With passing", v_harlequin: "Harlequin", v_half_open: "Half-open Harlequin", v_admiral: "Admiral's Skat",
-    optKontra: "Kontra and Re", optNull: "Null may be chosen", optRamsch: "Ramsch may be chosen",
-    seed: "Deal number (optional)", start: "Start", computer: "Computer", theComputer: "The computer", computerMid: "computer",
-    you: "You", youMid: "you", opponent: "Opponent", series: "Series total", thinking: "thinking…",
-    nextGame: "Next game", showTable: "Show the table", forehand: "forehand", dealer: "dealer",
-    chooser: "chooses the game", declarer: "declarer",
-    a_pass: "Pass", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Hold", a_pickup: "Pick up the skat",
-    g_diamonds: "Diamonds", g_hearts: "Hearts", g_spades: "Spades", g_clubs: "Clubs", g_grand: "Grand", g_null: "Null",
-    g_ramsch: "Ramsch", w_hand: "hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Bid {v}",
-    p_choose: "Choose the game (trumps)", p_choose_pass: "Choose the game, or pass the choice to the dealer",
-    p_kontra: "{who} chose {g}. Say Kontra (doubles the score) or pass",
-    p_re: "{who} said Kontra. Answer Re (doubles again) or pass",
-    p_bidding: "Auction: bid, or pass", p_hold: "{who} bid {v}: hold or pass",
-    p_skat: "You won the auction at {v}: pick up the skat or declare a hand game",
-    p_discard: "Choose two cards of your hand to put away ({n}/2)", p_discardBtn: "Put these two away",
-    p_declare: "Announce your game", p_play: "Your turn: play a card", p_follow: "Your turn: follow suit if you can",
-    p_wait: "{who} is to move", game: "Game: {g}", kontraSaid: "Kontra", reSaid: "Re",
-    points: "Card points: {me} {a}, {who} {b} · tricks {c}:{d}", lastTrick: "Last trick", trick: "Trick",
-    auction: "Auction: {a}", bidNow: "Bid: {v}", won: "You won", lost: "You lost", wonBy: "{who} won", draw: "Nobody wins",
-    passedIn: "Passed in", score: "Score", cardPoints: "Card points", tricks: "Tricks", skat: "Skat",
-    explanation: "How it was scored", theirHand: "The computer's hand", handOf: "{who}'s hand", handCount: "{n} cards in the hand",
-    moreBids: "higher bids…", errorPrefix: "Not possible:",
-    closeTable: "Close table", closeConfirm: "Leave and close this table for good? The series ends here; the game cannot be continued.",
-  },
-  de: {
-    home: "Skat", title: "Offiziersskat", newTable: "Neuer Tisch", language: "Sprache",
-    startTitle: "Offiziersskat gegen den Computer", variant: "Variante", v_classic: "Klassisch",
-    v_passing: "Mit Schieben", v_harlequin: "Harlekin", v_half_open: "Halboffener Harlekin", v_admiral: "Admiralsskat",
-    optKontra: "Kontra und Re", optNull: "Null erlaubt", optRamsch: "Ramsch erlaubt",
-    seed: "Spielnummer (optional)", start: "Los", computer: "Computer", theComputer: "Der Computer", computerMid: "Computer",
-    you: "Du", youMid: "du", opponent: "Gegner", series: "Gesamtstand", thinking: "überlegt…",
-    nextGame: "Nächstes Spiel", showTable: "Tisch zeigen", forehand: "Vorhand", dealer: "Geber",
-    chooser: "bestimmt das Spiel", declarer: "Alleinspieler",
-    a_pass: "Passe", a_kontra: "Kontra", a_re: "Re", a_ramsch: "Ramsch", a_hold: "Ja (halten)", a_pickup: "Skat aufnehmen",
-    g_diamonds: "Karo", g_hearts: "Herz", g_spades: "Pik", g_clubs: "Kreuz", g_grand: "Grand", g_null: "Null",
-    g_ramsch: "Ramsch", w_hand: "Hand", w_schneider: "Schneider", w_schwarz: "Schwarz", bid: "Reize {v}",
-    p_choose: "Bestimme das Spiel (Trumpf)", p_choose_pass: "Bestimme das Spiel oder schiebe die Wahl zum Geber",
-    p_kontra: "{who} spielt {g}. Kontra (doppelt) oder passe",
-    p_re: "{who} sagt Kontra. Re (nochmals doppelt) oder passe",
-    p_bidding: "Reizen: biete oder passe", p_hold: "{who} bietet {v}: halten oder passen",
-    p_skat: "Du hast bei {v} das Spiel: Skat aufnehmen oder Handspiel ansagen",
-    p_discard: "Wähle zwei Karten zum Drücken ({n}/2)", p_discardBtn: "Diese zwei drücken",
-    p_declare: "Sage dein Spiel an", p_play: "Du bist dran: spiel eine Karte", p_follow: "Du bist dran: bedienen, wenn du kannst",
-    p_wait: "{who} ist dran", game: "Spiel: {g}", kontraSaid: "Kontra", reSaid: "Re",
-    points: "Augen: {me} {a}, {who} {b} · Stiche {c}:{d}", lastTrick: "Letzter Stich", trick: "Stich",
-    auction: "Reizen: {a}", bidNow: "Gereizt: {v}", won: "Gewonnen", lost: "Verloren", wonBy: "{who} gewinnt", draw: "Keiner gewinnt",
-    passedIn: "Eingepasst", score: "Punkte", cardPoints: "Augen", tricks: "Stiche", skat: "Skat",
-    explanation: "Abrechnung", theirHand: "Hand des Computers", handOf: "Hand von {who}", handCount: "{n} Karten auf der Hand",
-    moreBids: "höher…", errorPrefix: "Nicht möglich:",
-    closeTable: "Tisch schließen", closeConfirm: "Den Tisch verlassen und endgültig schließen? Die Serie endet hier; das Spiel lässt sich nicht fortsetzen.",
-  },
-  ru: {
-    home: "Скат", title: "Офицерский скат", newTable: "Новый стол", language: "Язык",
-    startTitle: "Офицерский скат против компьютера", variant: "Вариант", v_classic: "Классический",
-    v_passing: "С передачей", v_harlequin: "Арлекин", v_half_open: "Полуоткрытый арлекин", v_admiral: "Адмиральский скат",
-    optKontra: "Контра и ре", optNull: "Можно выбрать нуль", optRamsch: "Можно выбрать рамш",
-    seed: "Номер раздачи (необязательно)", start: "Начать", computer: "Компьютер", theComputer: "Компьютер", computerMid: "компьютер",
-    you: "Вы", youMid: "вы", opponent: "Соперник", series: "Итог серии", thinking: "думает…",
-    nextGame: "Следующая игра", showTable: "Показать стол", forehand: "первая рука", dealer: "сдающий",
-    chooser: "выбирает игру", declarer: "играющий",
-    a_pass: "Пас", a_kontra: "Контра", a_re: "Ре", a_ramsch: "Рамш", a_hold: "Держу", a_pickup: "Взять скат",
-    g_diamonds: "Бубны", g_hearts: "Черви", g_spades: "Пики", g_clubs: "Трефы", g_grand: "Гранд", g_null: "Нуль",
-    g_ramsch: "Рамш", w_hand: "с руки", w_schneider: "Шнайдер", w_schwarz: "Шварц", bid: "Ставка {v}",
-    p_choose: "Выберите игру (козырь)", p_choose_pass: "Выберите игру или передайте выбор сдающему",
-    p_kontra: "{who} играет {g}. Скажите контру (счёт вдвое) или пас",
-    p_re: "{who} говорит «контра». Ответьте «ре» (ещё вдвое) или пас",
-    p_bidding: "Торговля: назовите ставку или пас", p_hold: "{who} называет {v}: держите или пас",
-    p_skat: "Вы выиграли торговлю на {v}: возьмите скат или объявите игру с руки",
-    p_discard: "Выберите две карты в снос ({n}/2)", p_discardBtn: "Снести эти две",
-    p_declare: "Объявите игру", p_play: "Ваш ход: сыграйте карту", p_follow: "Ваш ход: ходите в масть, если можете",
-    p_wait: "Ходит {who}", game: "Игра: {g}", kontraSaid: "Контра", reSaid: "Ре",
-    points: "Очки: {me} {a}, {who} {b} · взятки {c}:{d}", lastTrick: "Последняя взятка", trick: "Взятка",
-    auction: "Торговля: {a}", bidNow: "Ставка: {v}", won: "Вы выиграли", lost: "Вы проиграли", wonBy: "{who}: выигрыш",
-    draw: "Никто не выиграл",
-    passedIn: "Все спасовали", score: "Счёт", cardPoints: "Очки", tricks: "Взятки", skat: "Скат",
-    explanation: "Как посчитано", theirHand: "Карты компьютера", handOf: "Карты: {who}", handCount: "Карт на руке: {n}",
-    moreBids: "выше…", errorPrefix: "Нельзя:",
-    closeTable: "Закрыть стол", closeConfirm: "Уйти и закрыть этот стол навсегда? Серия на этом закончится; игру нельзя будет продолжить.",
-  },
-};
+/** @typedef {import("./protocol").Card} Card */
+/** @typedef {import("./protocol").Seat} Seat */
+/** @typedef {import("./protocol").Position} Position */
+/** @typedef {import("./protocol").OfficersView} OfficersView */
+/** @typedef {import("./protocol").OfficersStateMessage} OfficersStateMessage */
+/** @typedef {import("./protocol").ClientMessage} ClientMessage */
+/** The table as the drawing code reads it (wsState): the view from this seat (a spectator's from forehand's). */
+/**
+ * @typedef {{table: string, seat: Seat, seq: number, game_no: number | undefined, variant: string | undefined,
+ *   view: OfficersView & {seat: Seat}, legal: string[], position: Position | null, totals: number[], positions: Position[],
+ *   games: number, people: {name: string | null, bot: boolean}[]}} OfficersState
+ */
 
+/** A text of this page in the page's language. */
+/** @param {string} key @param {import("./text.js").Params} [params] */
 function T(key, params) {
-  return fill(O_TEXT, key, params);
+  return fill("officers", key, params);
 }
 
+/** Text made safe for HTML. */
+/** @param {unknown} s */
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * The page's state (window.O for the browser tests and a curious player's console).
+ * @type {{table: string | null, token: string | null, state: OfficersState | null, selected: Card[], showAllBids: boolean,
+ *   busy: boolean, ws: TableSocket<OfficersStateMessage | import("./protocol").ServerMessage> | null, invite: string | null,
+ *   sheet: {rows: unknown[]} | null, resultClosed?: boolean}}
+ */
 const O = { table: null, token: null, state: null, selected: [], showAllBids: false, busy: false,
   ws: null, invite: null, sheet: null };
-const $ = (id) => document.getElementById(id);
-window.O = O;  // for the browser tests and a curious player's console
+/** The page's own element of this id (typed as the kind given; HTMLElement when none). */
+/** @template {HTMLElement} [E=HTMLElement] @param {string} id @param {{new (): E, prototype: E}} [kind] @returns {E} */
+const $ = (id, kind) => {
+  const el = document.getElementById(id);
+  if (el && kind && !(el instanceof kind)) throw new TypeError(`#${id} is no ${kind.name}`);
+  return /** @type {E} */ (el);
+};
+/** @param {string} id */
+const input = (id) => $(id, HTMLInputElement);
+/** @param {string} id */
+const select = (id) => $(id, HTMLSelectElement);
+Object.assign(window, { O });  // for the browser tests and a curious player's console
+
+/** The state: there is one whenever the table is drawn. */
+function state() {
+  if (!O.state) throw new Error("no state from the server yet");
+  return O.state;
+}
 
 function applyTexts() {
   document.documentElement.lang = LANG;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.dataset.t); });
-  $("o-lang").value = LANG;
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.getAttribute("data-t") || ""); });
+  select("o-lang").value = LANG;
   document.title = T("title");
 }
 
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let errorTimer;
+
+/** @param {string} msg */
 function showError(msg) {
   const b = $("o-banner");
   b.textContent = `${T("errorPrefix")} ${msg}`;
   b.classList.remove("hidden");
-  clearTimeout(showError.timer);
-  showError.timer = setTimeout(() => b.classList.add("hidden"), 5000);
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => b.classList.add("hidden"), 5000);
 }
 
+/** An error's message (whatever was thrown). */
+/** @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+
+/** @template [R=any] @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<R>} */
 function api(method, path, body) {
   return request(method, path, body, O.token ? { "X-Seat-Token": O.token } : {});
 }
@@ -125,26 +88,31 @@ function api(method, path, body) {
 // Who sits at a table position: this page's person ("You"), the computer, or a person by name (a spectator
 // sees both players by name). form: "label" (Computer), "subject" (The computer, starting a sentence) or
 // "mid" (computer, inside one).
+/** @param {Position} pos @param {"label" | "subject" | "mid"} [form] */
 function whoAt(pos, form) {
-  const st = O.state;
+  const st = state();
   if (st.position !== null && pos === st.position) return T(form === "mid" ? "youMid" : "you");
   const p = st.people[pos];
-  if (!p || p.bot) return T({ subject: "theComputer", mid: "computerMid" }[form] || "computer");
+  if (!p || p.bot) return T(form === "subject" ? "theComputer" : form === "mid" ? "computerMid" : "computer");
   return p.name || T("opponent");
 }
 
 // Who plays game seat ``seat`` (0 forehand, 1 dealer) in this game.
-function who(seat, form) { return whoAt(O.state.positions[seat], form); }
+/** @param {Seat} seat @param {"label" | "subject" | "mid"} [form] */
+function who(seat, form) { return whoAt(state().positions[seat], form); }
 
+/** @param {string | null | undefined} g */
 function gameName(g) { return g ? T("g_" + g) : ""; }
 
+/** @param {OfficersView["contract"] | undefined} c */
 function contractName(c) {
   if (!c) return "";
   let s = gameName(c.game);
-  for (const w of ["hand", "schneider", "schwarz"]) if (c[w]) s += " " + T("w_" + w);
+  for (const w of /** @type {const} */ (["hand", "schneider", "schwarz"])) if (c[w]) s += " " + T("w_" + w);
   return s;
 }
 
+/** @param {string} token */
 function actionLabel(token) {
   if (/^\d+$/.test(token)) return T("bid", { v: token });
   const words = token.split(" ");
@@ -155,13 +123,15 @@ function actionLabel(token) {
 }
 
 // ---------------------------------------------------------------- drawing
+/** A card (a back for a card this seat cannot see); one of this seat's that may be played is a button. */
+/** @param {Card | null} name @param {{mine?: boolean, inHand?: boolean, cls?: string}} [opts] */
 function cardNode(name, opts) {
   opts = opts || {};
   if (name === null) return cardBack(opts.cls);
   const legal = O.state && O.state.legal;
   const phase = O.state && O.state.view.phase;
-  const clickable = opts.mine && legal && ((phase === "play" && legal.includes(name)) ||
-    (phase === "discard" && opts.inHand));
+  const clickable = !!opts.mine && !!legal && ((phase === "play" && legal.includes(name)) ||
+    (phase === "discard" && !!opts.inHand));
   const el = cardEl(name, { button: clickable, cls: opts.cls });
   if (clickable) {
     el.classList.add("playable");
@@ -172,6 +142,7 @@ function cardNode(name, opts) {
 }
 
 // A pile lists its cards from the top down; the top card lies over the covered one.
+/** @param {HTMLElement} box @param {(Card | null)[][]} piles @param {boolean} mine */
 function drawPiles(box, piles, mine) {
   box.innerHTML = "";
   piles.forEach((pile) => {
@@ -189,6 +160,7 @@ function drawPiles(box, piles, mine) {
   });
 }
 
+/** @param {HTMLElement} box @param {Card[] | null | undefined} cards @param {number} count @param {boolean} mine */
 function drawHand(box, cards, count, mine) {
   box.innerHTML = "";
   if (cards) cards.forEach((c) => box.appendChild(cardNode(c, { mine, inHand: true })));
@@ -196,6 +168,7 @@ function drawHand(box, cards, count, mine) {
   box.classList.toggle("hidden", box.children.length === 0);
 }
 
+/** @param {OfficersView & {seat: Seat}} v */
 function drawTrick(v) {
   const box = $("o-trick");
   box.innerHTML = "";
@@ -241,12 +214,14 @@ function drawTrick(v) {
   }
 }
 
+/** @param {OfficersView} v @param {Seat} seat */
 function role(v, seat) {
   const parts = [seat === 0 ? T("forehand") : T("dealer")];
   if (v.chooser === seat) parts.push(v.variant === "admiral" ? T("declarer") : T("chooser"));
   return "(" + parts.join(", ") + ")";
 }
 
+/** @param {string} label @param {() => void} onClick @param {string} [cls] */
 function button(label, onClick, cls) {
   const b = document.createElement("button");
   b.textContent = label;
@@ -255,6 +230,7 @@ function button(label, onClick, cls) {
   return b;
 }
 
+/** @param {OfficersView & {seat: Seat}} v @param {string[]} legal */
 function drawPanel(v, legal) {
   const panel = $("o-panel");
   panel.innerHTML = "";
@@ -264,12 +240,13 @@ function drawPanel(v, legal) {
   panel.appendChild(p);
   if (v.phase === "finished") { p.textContent = ""; panel.appendChild(button(T("nextGame"), nextGame, "primary")); return; }
   if (!yours) { // a spectator is told who is to move, a player who they wait for
-    p.textContent = T("p_wait", { who: who(O.state.position === null ? v.to_move : 1 - v.seat, "subject") });
+    p.textContent = T("p_wait", { who: who(state().position === null ? (v.to_move ?? 0) : 1 - v.seat, "subject") });
     return;
   }
   const acts = document.createElement("div");
   acts.className = "actions";
   panel.appendChild(acts);
+  /** @param {string} token */
   const add = (token) => {
     const b = button(actionLabel(token), () => send(token), token === "pickup" ? "primary" : "");
     b.dataset.action = token;
@@ -307,12 +284,15 @@ function drawPanel(v, legal) {
   }
 }
 
+/** The legal discard of the two selected cards, or null. */
+/** @param {string[]} legal */
 function discardToken(legal) {
   if (O.selected.length !== 2) return null;
   const want = [...O.selected].sort().join(" ");
   return legal.find((t) => t.startsWith("discard ") && t.slice(8).split(" ").sort().join(" ") === want) || null;
 }
 
+/** @param {OfficersView & {seat: Seat}} v */
 function drawResult(v) {
   const box = $("o-result");
   const r = v.result;
@@ -320,16 +300,18 @@ function drawResult(v) {
   box.classList.remove("hidden");
   const me = v.seat, him = 1 - v.seat;
   const title = $("o-result-title");
-  let key = "draw", winner = null;
+  let key = "draw";
+  /** @type {Seat | null} */
+  let winner = null;
   if (r.kind === "passed_in") key = "passedIn";
   else if (r.scores[me] !== r.scores[him]) winner = r.scores[me] > r.scores[him] ? me : him;
-  else if (r.outcome && r.outcome.winner !== null && r.outcome.winner !== undefined) winner = r.outcome.winner;
-  if (winner !== null) key = O.state.position === null ? "wonBy" : winner === me ? "won" : "lost";
+  else if (r.outcome && typeof r.outcome.winner === "number") winner = r.outcome.winner;
+  if (winner !== null) key = state().position === null ? "wonBy" : winner === me ? "won" : "lost";
   title.textContent = T(key, { who: winner === null ? "" : who(winner) }) +
     (r.game ? ` — ${contractName(r.contract) || gameName(r.game)}` : "");
   title.className = key === "won" ? "won" : key === "lost" ? "lost" : "";
   $("o-result-explain").textContent = r.explanation;
-  const totals = O.state.totals, pos = O.state.positions;
+  const totals = state().totals, pos = state().positions;
   $("o-result-table").innerHTML =
     `<tr><th></th><th class="num">${esc(who(me))}</th><th class="num">${esc(who(him))}</th></tr>` +
     `<tr><td>${T("score")}</td><td class="num">${r.scores[me]}</td><td class="num">${r.scores[him]}</td></tr>` +
@@ -387,8 +369,9 @@ function render() {
 }
 
 // ---------------------------------------------------------------- actions
+/** @param {Card} name */
 function cardClicked(name) {
-  const v = O.state.view;
+  const v = state().view;
   if (v.phase === "discard") {
     const i = O.selected.indexOf(name);
     if (i >= 0) O.selected.splice(i, 1);
@@ -399,6 +382,7 @@ function cardClicked(name) {
   send(name);
 }
 
+/** @param {OfficersState} st */
 function setState(st) {
   const newGame = !O.state || O.state.game_no !== st.game_no;
   if (newGame) O.resultClosed = false;
@@ -408,25 +392,29 @@ function setState(st) {
   render();
 }
 
+/** @param {string} token */
 function send(token) {
-  wsSend({ type: "action", action: token, seq: O.state.seq });
+  wsSend({ type: "action", action: token, seq: state().seq });
 }
 
 function nextGame() {
   wsSend({ type: "next_deal" });
 }
 
+/** @param {Event} [ev] */
 async function startTable(ev) {
   if (ev) ev.preventDefault();
-  const variant = $("o-variant").value;
+  const variant = select("o-variant").value;
+  /** @type {Record<string, boolean>} */
   const options = {};
-  if (!$("o-kontra").checked) options.kontra = false;
+  if (!input("o-kontra").checked) options.kontra = false;
   if (variant !== "admiral") {
-    if ($("o-null").checked) options.allow_null = true;
-    if ($("o-ramsch").checked) options.allow_ramsch = true;
+    if (input("o-null").checked) options.allow_null = true;
+    if (input("o-ramsch").checked) options.allow_ramsch = true;
   }
+  /** @type {{variant: string, options: Record<string, boolean>, seed?: number}} */
   const body = { variant, options };
-  const seed = $("o-seed").value;
+  const seed = input("o-seed").value;
   if (seed !== "") body.seed = Number(seed);
   return wsStart(body);
 }
@@ -439,7 +427,7 @@ async function closeTable() {
     await api("POST", `/api/tables/${O.table}/close`, { token: O.token });
     forgetTable();
   } catch (e) {
-    showError(e.message);
+    showError(messageOf(e));
   } finally {
     O.busy = false;
   }
@@ -462,7 +450,7 @@ function showStart() {
 }
 
 function syncForm() {
-  const admiral = $("o-variant").value === "admiral";
+  const admiral = select("o-variant").value === "admiral";
   document.querySelectorAll(".not-admiral").forEach((el) => el.classList.toggle("hidden", admiral));
 }
 
@@ -475,14 +463,14 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("o-leave").addEventListener("click", closeTable);
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
-  $("o-lang").addEventListener("change", () => {
-    setLang($("o-lang").value);
+  select("o-lang").addEventListener("change", () => {
+    setLang(select("o-lang").value);
     applyTexts();
     render();
   });
   const params = new URLSearchParams(location.search);
-  if (params.get("variant")) $("o-variant").value = params.get("variant");
-  if (params.get("seed")) $("o-seed").value = params.get("seed");
+  select("o-variant").value = params.get("variant") || select("o-variant").value;
+  input("o-seed").value = params.get("seed") || input("o-seed").value;
   syncForm();
   sessionStorage.removeItem("officers.table"); // a table of the retired REST API (its record stays readable)
   const inv = /invite=([^&]+)/.exec(location.hash);
@@ -495,22 +483,26 @@ document.addEventListener("DOMContentLoaded", async () => {
 
 // ------------------------------------------------------ the table WebSocket
 // The club server plays Officers' Skat at its server tables (docs/protocol.md): detected by /api/meta.
+/** @param {{variant: string, options: Record<string, boolean>, seed?: number}} body */
 async function wsStart(body) {
+  /** @type {Record<string, unknown>} */
   const req = { variant: "officers", officers_variant: body.variant, options: body.options, public: false,
     player_name: localStorage.getItem("skat.name") || "" };
   if (body.seed !== undefined) req.seed = body.seed;
   try {
+    /** @type {import("./protocol").CreatedTable} */
     const res = await api("POST", "/api/tables", req);
     keep.setToken(res.table_id, res.token);
     if (res.invite) keep.setInvite(res.table_id, res.invite);
     O.state = null;
     O.sheet = null;
     openTable(res.table_id);
-  } catch (e) { showError(e.message); }
+  } catch (e) { showError(messageOf(e)); }
 }
 
 // Open a table: its seat token (kept like the Skat table's, in localStorage) takes the seat; without one
 // the page watches (at a private table with its invite).
+/** @param {string} id */
 function openTable(id) {
   if (O.ws) { const old = O.ws; O.ws = null; old.close(); }
   O.table = id;
@@ -521,6 +513,7 @@ function openTable(id) {
 }
 
 function connect() {
+  if (!O.table) return;
   O.ws = new TableSocket(O.table, {
     credentials: () => (O.token ? { token: O.token } : { invite: O.invite }),
     onMessage,
@@ -529,12 +522,14 @@ function connect() {
   });
 }
 
+/** @param {OfficersStateMessage | import("./protocol").ServerMessage} m */
 function onMessage(m) {
   if (m.type === "state") {
     O.busy = false;
-    if (m.view) setState(wsState(m));
+    const st = /** @type {OfficersStateMessage} */ (m);
+    if (st.view) setState(wsState(st, st.view));
   } else if (m.type === "sheet") {
-    O.sheet = m.sheet;
+    O.sheet = /** @type {{rows: unknown[]}} */ (/** @type {unknown} */ (m.sheet));
   } else if (m.type === "error") {
     O.busy = false;
     if (["bad_token", "no_table", "table_broken", "invite_required", "bad_invite"].includes(m.code)) {
@@ -553,19 +548,21 @@ function onMessage(m) {
 // The WebSocket state in the shape the drawing code reads (that of the REST answers). A spectator (position
 // null) sees the table from forehand's side (view.seat 0). ``people`` by table position: each seat's name and whether the
 // computer plays it; ``positions``: the table position of game seat 0 (forehand) and 1 (dealer) in this game.
-function wsState(m) {
-  const seat = m.view.seat === null ? 0 : m.view.seat;
+/** @param {OfficersStateMessage} m @param {OfficersView} view @returns {OfficersState} */
+function wsState(m, view) {
+  const seat = view.seat === null ? 0 : view.seat;
   return {
     table: m.table.id, seat, seq: m.seq, game_no: m.table.game_no,
-    variant: m.table.officers_variant, view: { ...m.view, seat }, legal: m.view.legal_actions, position: m.you.position,
+    variant: m.table.officers_variant, view: { ...view, seat }, legal: view.legal_actions, position: m.you.position,
     totals: (m.table.totals && m.table.totals.scores) || [0, 0], positions: m.table.positions,
     games: ((O.sheet && O.sheet.rows) || []).length,
     people: m.table.seats.map((s) => ({ name: s.name, bot: s.kind !== "human" })),
   };
 }
 
+/** @param {ClientMessage} msg */
 function wsSend(msg) {
-  if (!O.ws || O.ws.readyState !== WebSocket.OPEN) { showError("not connected; reconnecting…"); return; }
+  if (!O.ws || O.ws.readyState !== WebSocket.OPEN) { showError(T("notConnected")); return; }
   if (msg.type === "action") {
     if (O.busy) return;
     O.busy = true;

@@ -4,46 +4,64 @@
 // over /ws/tournament/{id}. The server decides everything (draws, Seeger-Fabian points, ranks); the page shows.
 
 import { $, h } from "./dom.js";
-import { fill, LANG, setLang } from "./lang.js";
-import { api } from "./net.js";
-import { TN_TEXT } from "./tournament-texts.js";
+import { CATALOGS, fill, LANG, setLang } from "./lang.js";
+import { tableSizes } from "./keeper-entry.js";
+import { ApiError, api } from "./net.js";
 
-const T = (key, params) => fill(TN_TEXT, key, params);
+/** @typedef {import("./protocol").TournamentState} TournamentState */
+/** @typedef {import("./protocol").TournamentSeries} TournamentSeries */
+/** @typedef {import("./protocol").TournamentTable} TournamentTable */
+/** @typedef {import("./protocol").SeriesKeys} SeriesKeys */
+/** @typedef {import("./protocol").KeeperMeta} KeeperMeta */
+
+/** A text of this page in the page's language. */
+/** @param {string} key @param {import("./text.js").Params} [params] */
+const T = (key, params) => fill("tournament", key, params);
 const KEY_HEADER = "X-Tournament-Key";
+/** The director's key of a tournament, where this browser holds it. */
+/** @param {string} id */
 const stored = (id) => localStorage.getItem("skat.tournament." + id);
+/** The page's own element that `sel` finds, as an input, a select, a button, a link. */
+/** @param {string} sel */
+const input = (sel) => $(sel, HTMLInputElement);
+/** @param {string} sel */
+const select = (sel) => $(sel, HTMLSelectElement);
+/** @param {string} sel */
+const textarea = (sel) => $(sel, HTMLTextAreaElement);
+/** @param {string} sel */
+const link = (sel) => $(sel, HTMLAnchorElement);
 
 /** What the page knows (window.TN for the tests): the tournament's state, the tables' keeper links, whether
  * this browser is the director's, and whether the follower's connection is up. */
+/**
+ * @type {{id: string | null, key: string | null, director: boolean, state: TournamentState | null, keys: SeriesKeys[],
+ *   connected: boolean, meta: KeeperMeta | null}}
+ */
 const TN = { id: null, key: null, director: false, state: null, keys: [], connected: false, meta: null };
-window.TN = TN;
+Object.assign(window, { TN });
 
 // ------------------------------------------------------------------ words
 function applyTexts() {
   document.documentElement.lang = LANG;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.dataset.t); });
-  $("#tn-lang").value = LANG;
+  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.getAttribute("data-t") || ""); });
+  select("#tn-lang").value = LANG;
   $("#tn-lang").setAttribute("aria-label", T("language"));
-  $("#f-name").placeholder = T("f_namePh");
+  input("#f-name").placeholder = T("f_namePh");
   fillRulesets();
   if (TN.state) render();
   else countPlayers();
 }
 
+/** "2 tables of 4, 1 table of 3". */
+/** @param {number[]} sizes */
 function tablesText(sizes) {
   const fours = sizes.filter((s) => s === 4).length;
   const threes = sizes.length - fours;
   return [fours && T("fours", { n: fours }), threes && T("threes", { n: threes })].filter(Boolean).join(", ");
 }
 
-/** The tables of n players as the library seats them: as few as possible, of 4 and 3 (null: impossible). */
-function tableSizes(n) {
-  if (n < 3) return null;
-  const tables = Math.ceil(n / 4);
-  const fours = n - 3 * tables;
-  if (fours < 0) return null;
-  return [...Array(fours).fill(4), ...Array(tables - fours).fill(3)];
-}
 
+/** @param {number} n */
 function seatsText(n) {
   const sizes = tableSizes(n);
   const players = T("nPlayers", { n });
@@ -52,6 +70,7 @@ function seatsText(n) {
 
 /** Put text on the clipboard: the Clipboard API where the page may use it (https, localhost), else the old way
  * (a club's server on the local network is plain http). */
+/** @param {string} text */
 async function copyText(text) {
   try {
     await navigator.clipboard.writeText(text);
@@ -65,6 +84,7 @@ async function copyText(text) {
   }
 }
 
+/** @param {HTMLElement} button @param {() => string} text */
 function copyButton(button, text) {
   button.addEventListener("click", async () => {
     await copyText(text());
@@ -77,9 +97,12 @@ function copyButton(button, text) {
 
 /** A link as one can read it out and type it: without "http://", its long ids in groups of four (the groups
  * spaced by CSS, so that a copied selection is the link itself). */
+/** @param {string} url @param {string} id */
 function readable(url, id) {
   const u = new URL(url);
+  /** @param {string} text */
   const groups = (text) => (text.match(/.{1,4}/g) || []).map((g) => h("span", { cls: "g" }, g));
+  /** @type {(string | HTMLElement)[]} */
   const parts = [u.host];
   for (const piece of (u.pathname + u.hash).split(/([0-9a-f]{32})/)) {
     if (/^[0-9a-f]{32}$/.test(piece)) parts.push(...groups(piece));
@@ -88,14 +111,15 @@ function readable(url, id) {
   return h("code", { cls: "tn-url", id, "data-url": url }, parts);
 }
 
+/** @param {HTMLElement} el @param {unknown} err */
 function showError(el, err) {
-  el.textContent = T("error", { m: err.message || String(err) });
+  el.textContent = T("error", { m: (err instanceof Error && err.message) || String(err) });
   el.classList.remove("hidden");
 }
 
 // ------------------------------------------------------------------ the new tournament
 function names() {
-  return $("#f-players").value.split("\n").map((s) => s.trim()).filter(Boolean);
+  return textarea("#f-players").value.split("\n").map((s) => s.trim()).filter(Boolean);
 }
 
 function countPlayers() {
@@ -106,12 +130,12 @@ function countPlayers() {
 }
 
 function fillRulesets() {
-  const select = $("#f-ruleset");
+  const rulesets = select("#f-ruleset");
   if (!TN.meta) return;
-  const chosen = select.value || TN.meta.default_ruleset;
-  select.replaceChildren(...TN.meta.rulesets.map((r) => h("option", { value: r.name },
-    TN_TEXT.en["rs_" + r.name] ? T("rs_" + r.name) : r.description || r.name)));
-  select.value = chosen;
+  const chosen = rulesets.value || TN.meta.default_ruleset;
+  rulesets.replaceChildren(...TN.meta.rulesets.map((r) => h("option", { value: r.name },
+    "rs_" + r.name in CATALOGS.en.tournament ? T("rs_" + r.name) : r.description || r.name)));
+  rulesets.value = chosen;
 }
 
 async function startNew() {
@@ -119,11 +143,11 @@ async function startNew() {
   document.title = T("newTitle");
   $("#f-players").addEventListener("input", countPlayers);
   const addOne = () => {
-    const name = $("#f-one").value.trim();
+    const name = input("#f-one").value.trim();
     if (!name) return;
-    const text = $("#f-players").value.replace(/\s+$/, "");
-    $("#f-players").value = (text ? text + "\n" : "") + name + "\n";
-    $("#f-one").value = "";
+    const text = textarea("#f-players").value.replace(/\s+$/, "");
+    textarea("#f-players").value = (text ? text + "\n" : "") + name + "\n";
+    input("#f-one").value = "";
     $("#f-one").focus();
     countPlayers();
   };
@@ -131,14 +155,15 @@ async function startNew() {
   $("#f-one").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); addOne(); } });
   $("#tn-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const button = $("#f-create");
+    const button = $("#f-create", HTMLButtonElement);
     button.disabled = true;
     button.textContent = T("creating");
     $("#f-error").classList.add("hidden");
     try {
+      /** @type {{id: string, key: string}} */
       const made = await api("POST", "/api/tournaments", {
-        name: $("#f-name").value.trim(), players: names(), ruleset: $("#f-ruleset").value,
-        games: { 4: Number($("#f-games4").value), 3: Number($("#f-games3").value) },
+        name: input("#f-name").value.trim(), players: names(), ruleset: select("#f-ruleset").value,
+        games: { 4: Number(input("#f-games4").value), 3: Number(input("#f-games3").value) },
       });
       localStorage.setItem("skat.tournament." + made.id, made.key);
       location.assign("/tn/" + made.id);
@@ -159,6 +184,7 @@ async function startNew() {
 
 // ------------------------------------------------------------------ one tournament
 /** The banner under the top bar (why: "drop" while the connection is lost; cleared when it is back). */
+/** @param {string} text @param {string} [why] */
 function banner(text, why) {
   const b = $("#tn-banner");
   b.textContent = text || "";
@@ -166,10 +192,13 @@ function banner(text, why) {
   b.classList.toggle("hidden", !text);
 }
 
+/** A request of the director (with the key). */
+/** @template [R=TournamentState] @param {string} method @param {string} path @param {unknown} [body] @returns {Promise<R>} */
 function director(method, path, body) {
-  return api(method, `/api/tournaments/${TN.id}${path}`, body, { [KEY_HEADER]: TN.key });
+  return api(method, `/api/tournaments/${TN.id}${path}`, body, { [KEY_HEADER]: TN.key || "" });
 }
 
+/** @param {HTMLButtonElement} button @param {() => Promise<TournamentState>} call */
 async function deskAction(button, call) {
   const err = $("#tn-error");
   err.classList.add("hidden");
@@ -189,6 +218,7 @@ async function deskAction(button, call) {
 
 /** A new state of the tournament (from an answer or the follower): shown, and the keeper links fetched when a
  * series came that this page has no links of. */
+/** @param {TournamentState} state */
 function update(state) {
   if (TN.state && state.seq < TN.state.seq) return;  // an older answer overtaken by the follower
   TN.state = state;
@@ -198,10 +228,12 @@ function update(state) {
 
 async function loadKeys() {
   try {
-    TN.keys = (await director("GET", "/keys")).series;
+    /** @type {{series: SeriesKeys[]}} */
+    const keys = await director("GET", "/keys");
+    TN.keys = keys.series;
     render();
   } catch (e) {
-    if (e.status === 403) dropKey();
+    if (e instanceof ApiError && e.status === 403) dropKey();
   }
 }
 
@@ -213,6 +245,7 @@ function dropKey() {
   render();
 }
 
+/** @param {TournamentSeries} series */
 function unfinished(series) {
   const played = series.tables.reduce((a, t) => a + t.played, 0);
   const limit = series.tables.reduce((a, t) => a + t.limit, 0);
@@ -228,27 +261,28 @@ function render() {
   document.title = (s.name || T("title")) + " · " + T(TN.director ? "desk" : "ranking");
   $("#tn-title").textContent = TN.director ? T("desk") : T("title");
   $("#tn-name").textContent = s.name || T("title");
-  const rs = TN_TEXT.en["rs_" + s.ruleset] ? T("rs_" + s.ruleset) : s.ruleset;
+  const rs = "rs_" + s.ruleset in CATALOGS.en.tournament ? T("rs_" + s.ruleset) : s.ruleset;
   $("#tn-settings").textContent = T("ruleset", { r: rs }) + " · " + T("gamesSetting", { four: s.games["4"], three: s.games["3"] });
   const sw = $("#tn-switch");
-  const held = stored(TN.id);
+  const held = TN.id && stored(TN.id);
   sw.classList.toggle("hidden", !held);
   if (held) {
     sw.textContent = TN.director ? T("publicView") : T("desk");
-    sw.href = TN.director ? s.url + "?view=public" : s.url;
+    link("#tn-switch").href = TN.director ? s.url + "?view=public" : s.url;
   }
   $("#tn-desk").classList.toggle("hidden", !TN.director);
   $("#tn-share").classList.toggle("hidden", !TN.director);
   $("#tn-public-url").replaceWith(readable(base, "tn-public-url"));
-  $("#tn-projector").href = s.url + "?view=public";
-  $("#tn-rank-pdf").href = `/api/tournaments/${s.id}/ranking.pdf?lang=${LANG}`;
-  $("#tn-rank-csv").href = `/api/tournaments/${s.id}/ranking.csv`;
+  link("#tn-projector").href = s.url + "?view=public";
+  link("#tn-rank-pdf").href = `/api/tournaments/${s.id}/ranking.pdf?lang=${LANG}`;
+  link("#tn-rank-csv").href = `/api/tournaments/${s.id}/ranking.csv`;
   $("#tn-live").classList.toggle("off", !TN.connected);
   if (TN.director) renderDesk(s);
   renderRanking(s);
   renderSeries(s);
 }
 
+/** @param {TournamentState} s */
 function renderDesk(s) {
   const out = new Set(s.withdrawn);
   $("#tn-player-count").textContent = [T("activeCount", { n: s.active.length }),
@@ -256,7 +290,12 @@ function renderDesk(s) {
   $("#tn-player-list").replaceChildren(...s.players.map((p) => h("li", { cls: out.has(p) ? "withdrawn" : "" },
     h("span", { cls: "tn-pname" }, p), out.has(p) ? h("span", { cls: "tn-tag" }, T("withdrawn"))
       : h("button", { type: "button", cls: "small-btn", "aria-label": T("withdrawName", { name: p }),
-        onclick: (ev) => { if (confirm(T("withdrawConfirm", { name: p }))) deskAction(ev.currentTarget, () => director("POST", "/players", { withdraw: p })); } },
+        onclick: (ev) => {
+          const button = ev.currentTarget;
+          if (button instanceof HTMLButtonElement && confirm(T("withdrawConfirm", { name: p }))) {
+            deskAction(button, () => director("POST", "/players", { withdraw: p }));
+          }
+        } },
       T("withdraw")))));
   const next = s.series.length + 1;
   $("#tn-draw-h").textContent = T("drawTitle", { n: next });
@@ -270,8 +309,10 @@ function renderDesk(s) {
   if (open) $("#tn-draw-warn").textContent = T("unfinished", { n: last.number, ...open });
 }
 
+/** @param {TournamentState} s */
 function renderRanking(s) {
   const numbers = s.series.map((x) => x.number);
+  /** @param {string} long @param {string} short @param {string} cls */
   const th = (long, short, cls) => h("th", { scope: "col", cls, title: long },
     h("span", { cls: "long" }, long), h("span", { cls: "short" }, short));
   const head = h("tr", {}, th(T("rank"), T("rankShort"), "num"), h("th", { scope: "col" }, T("player")),
@@ -283,16 +324,18 @@ function renderRanking(s) {
     h("th", { scope: "row", cls: "who" }, h("span", { cls: "tn-pname" }, r.player),
       r.withdrawn ? h("span", { cls: "tn-tag" }, T("withdrawn")) : ""),
     h("td", { cls: "num pts" }, r.points), h("td", { cls: "num" }, r.won), h("td", { cls: "num" }, r.lost),
-    numbers.map((n, i) => h("td", { cls: "num ser" }, r.series[i] === null || r.series[i] === undefined ? T("noPoints") : r.series[i]))));
+    numbers.map((_, i) => h("td", { cls: "num ser" }, r.series[i] === null || r.series[i] === undefined ? T("noPoints") : r.series[i]))));
   $("#tn-rank-table").replaceChildren(h("caption", { cls: "sr-only" }, T("ranking")), h("thead", {}, head), h("tbody", {}, rows));
 }
 
 /** " · Table n" for a screen reader, after a link's or button's visible words (which stay its name's start). */
+/** @param {number} n */
 function ofTable(n) {
   return h("span", { cls: "sr-only" }, " · " + T("table", { n }));
 }
 
-function tableCard(s, series, t) {
+/** @param {TournamentSeries} series @param {TournamentTable} t */
+function tableCard(series, t) {
   const n = t.table;
   const links = TN.keys.find((k) => k.number === series.number);
   const link = links && links.tables.find((x) => x.table === n);
@@ -305,10 +348,10 @@ function tableCard(s, series, t) {
     h("ol", { cls: "tn-seats" }, t.players.map((p, i) => h("li", {}, h("span", { cls: "tn-pname" }, p),
       i === 0 ? h("span", { cls: "tn-dealer" }, T("dealsFirst")) : ""))),
     h("p", { cls: "tn-links" }, h("a", { href: t.url, target: "_blank", rel: "noopener" }, T("follow"), ofTable(n))));
-  card.querySelector(".tn-fill").style.width = share + "%";  // a style attribute would break the CSP's style-src
+  const fill = card.querySelector(".tn-fill");
+  if (fill instanceof HTMLElement) fill.style.width = share + "%";  // a style attribute would break the CSP's style-src
   if (TN.director && link) {
     const url = location.origin + link.keeper_url;
-    const key = link.keeper_url.split("#key=")[1] || "";
     const shown = readable(url, `tn-k-${series.number}-${n}`);
     shown.classList.add("tn-keeper-url");
     const copy = h("button", { type: "button", cls: "copy" }, h("span", { cls: "vis" }, T("copy")), ofTable(n));
@@ -322,6 +365,7 @@ function tableCard(s, series, t) {
   return card;
 }
 
+/** @param {TournamentState} s */
 function renderSeries(s) {
   const box = $("#tn-series");
   if (!s.series.length) {
@@ -339,7 +383,7 @@ function renderSeries(s) {
         h("a", { href: `${base}?blank=1&lang=${LANG}`, target: "_blank", rel: "noopener" }, T("blankLists")),
         h("a", { href: `${base}?lang=${LANG}`, target: "_blank", rel: "noopener" }, T("filledLists"))) : "",
       h("p", { cls: "muted small" }, T("seatOrder")),
-      h("div", { cls: "tn-tables" }, series.tables.map((t) => tableCard(s, series, t))));
+      h("div", { cls: "tn-tables" }, series.tables.map((t) => tableCard(series, t))));
   }));
 }
 
@@ -348,7 +392,8 @@ function renderSeries(s) {
  * again (waiting a little longer each time, at most 5 s); a ping every 25 s keeps it through proxies. */
 function follow() {
   let retry = 0;
-  let ping = null;
+  /** @type {ReturnType<typeof setInterval> | undefined} */
+  let ping;
   const open = () => {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     const ws = new WebSocket(`${proto}://${location.host}/ws/tournament/${TN.id}`);
@@ -381,11 +426,13 @@ function follow() {
   open();
 }
 
+/** @param {string} id */
 async function startTournament(id) {
   TN.id = id;
   const fragment = new URLSearchParams(location.hash.slice(1));
-  if (fragment.get("key")) {
-    localStorage.setItem("skat.tournament." + id, fragment.get("key"));
+  const key = fragment.get("key");
+  if (key) {
+    localStorage.setItem("skat.tournament." + id, key);
     history.replaceState(null, "", location.pathname + location.search);
   }
   TN.key = stored(id);
@@ -393,10 +440,12 @@ async function startTournament(id) {
   $("#tn-view").classList.remove("hidden");
   if (TN.director) wireDesk();
   try {
-    update(await api("GET", `/api/tournaments/${id}`));
-    if (TN.director && !TN.state.series.length) loadKeys();  // is the key the director's? (else dropped)
+    /** @type {TournamentState} */
+    const state = await api("GET", `/api/tournaments/${id}`);
+    update(state);
+    if (TN.director && !state.series.length) loadKeys();  // is the key the director's? (else dropped)
   } catch (err) {
-    banner(err.status === 404 ? T("notFound") : T("error", { m: err.message }));
+    banner(err instanceof ApiError && err.status === 404 ? T("notFound") : T("error", { m: err instanceof Error ? err.message : String(err) }));
     $("#tn-view").classList.add("hidden");
     return;
   }
@@ -408,31 +457,33 @@ function drawAnyway() {
   const s = TN.state;
   const last = s && s.series[s.series.length - 1];
   const open = last && unfinished(last);
-  return !open || confirm(T("unfinished", { n: last.number, ...open }) + " " + T("drawConfirm", { n: s.series.length + 1 }));
+  return !s || !last || !open || confirm(T("unfinished", { n: last.number, ...open }) + " " + T("drawConfirm", { n: s.series.length + 1 }));
 }
 
 function wireDesk() {
-  copyButton($("#tn-copy-public"), () => $("#tn-public-url").dataset.url);
+  copyButton($("#tn-copy-public"), () => $("#tn-public-url").dataset.url || "");
   $("#tn-view").insertBefore($("#tn-series"), $("#tn-ranking"));  // the tables to hand out before the ranking
   $("#tn-register").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const name = $("#tn-late").value.trim();
+    const name = input("#tn-late").value.trim();
     if (!name) return;
-    if (await deskAction($("#tn-register-btn"), () => director("POST", "/players", { register: name }))) $("#tn-late").value = "";
+    if (await deskAction($("#tn-register-btn", HTMLButtonElement), () => director("POST", "/players", { register: name }))) {
+      input("#tn-late").value = "";
+    }
   });
-  $("#tn-draw-lot").addEventListener("click", (ev) => {
+  $("#tn-draw-lot").addEventListener("click", () => {
     if (!drawAnyway()) return;
-    const seed = $("#tn-seed").value.trim();
-    deskAction(ev.currentTarget, () => director("POST", "/series", seed === "" ? {} : { seed: Number(seed) }))
-      .then((ok) => { if (ok) $("#tn-seed").value = ""; });
+    const seed = input("#tn-seed").value.trim();
+    deskAction($("#tn-draw-lot", HTMLButtonElement), () => director("POST", "/series", seed === "" ? {} : { seed: Number(seed) }))
+      .then((ok) => { if (ok) input("#tn-seed").value = ""; });
   });
-  $("#tn-draw-ranking").addEventListener("click", (ev) => {
-    if (drawAnyway()) deskAction(ev.currentTarget, () => director("POST", "/series", { by_ranking: true }));
+  $("#tn-draw-ranking").addEventListener("click", () => {
+    if (drawAnyway()) deskAction($("#tn-draw-ranking", HTMLButtonElement), () => director("POST", "/series", { by_ranking: true }));
   });
 }
 
 // ------------------------------------------------------------------ start
-$("#tn-lang").addEventListener("change", () => { setLang($("#tn-lang").value); applyTexts(); });
+select("#tn-lang").addEventListener("change", () => { setLang(select("#tn-lang").value); applyTexts(); });
 applyTexts();
 const match = location.pathname.match(/^\/tn\/([^/]*)/);
 if (!match) startNew();
