@@ -140,9 +140,11 @@ def test_the_limit_is_an_option(tmp_path):
 
 
 def run_asgi(middleware: Security, scope: dict, messages: list[dict]) -> tuple[list[dict], int, bool]:
-    """Run ``middleware`` on one request; returns the messages sent, how many body messages it read and
+    """Run ``middleware`` on one request; returns the messages sent, how many body messages it read before it
+    started its answer (a refused body is drained after the answer: skat.server.security.Security.drain) and
     whether the inner app was called."""
     read = 0
+    read_before_answer: int | None = None
     sent: list[dict] = []
     called = False
 
@@ -152,6 +154,9 @@ def run_asgi(middleware: Security, scope: dict, messages: list[dict]) -> tuple[l
         return messages[read - 1] if read <= len(messages) else {"type": "http.disconnect"}
 
     async def send(message: dict) -> None:
+        nonlocal read_before_answer
+        if read_before_answer is None:
+            read_before_answer = read
         sent.append(message)
 
     async def inner(scope, receive, send) -> None:
@@ -164,7 +169,8 @@ def run_asgi(middleware: Security, scope: dict, messages: list[dict]) -> tuple[l
 
     middleware.app = inner
     asyncio.run(middleware(scope, receive, send))
-    return sent, read, called
+    assert read_before_answer is not None
+    return sent, read_before_answer, called
 
 
 def http_scope(headers: list[tuple[bytes, bytes]]) -> dict:

@@ -11,6 +11,11 @@ docs/protocol.md ("Security") describes what it does:
   browser sends without asking, so creates nothing);
 * a body over ``max_body`` bytes is refused ``413 too_large``: by its ``Content-Length`` before a byte of it
   is read, or, sent in chunks, as soon as the bytes read pass the limit;
+* a request refused before its body was read (413, 415, 400) is answered at once, with ``Connection: close``,
+  and the rest of its body is then read and thrown away (at most ``DRAIN_BYTES`` bytes, ``DRAIN_SECONDS``
+  seconds, ``DRAIN_IDLE_SECONDS`` without a byte) before the connection is closed: a client that writes its
+  whole body before it reads the answer (Python's ``urllib``, a plain socket) reads the refusal instead of a
+  connection reset (closing a socket with unread bytes sends a TCP reset, RFC 9112 section 9.6);
 * a WebSocket handshake whose ``Origin`` is neither the server's own (the scheme and the ``Host`` header)
   nor in ``allowed_origins`` is closed with 4403 before it is accepted (uvicorn answers it HTTP 403);
   a client that sends no ``Origin`` (not a browser: ``skat.players.remote``, scripts) is let in.
@@ -18,6 +23,7 @@ docs/protocol.md ("Security") describes what it does:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterable
@@ -25,11 +31,19 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["Security", "MAX_BODY_BYTES", "SECURITY_HEADERS", "content_security_policy", "normalise_origin",
-           "parse_origins"]
+__all__ = ["Security", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "DRAIN_IDLE_SECONDS", "SECURITY_HEADERS",
+           "content_security_policy", "normalise_origin", "parse_origins"]
 
 MAX_BODY_BYTES = 64 * 1024
 """The default limit of a request body (``create_app(max_body=...)``)."""
+
+DRAIN_BYTES = 64 * 1024 * 1024
+"""The most bytes of a refused request's body read and thrown away after the refusal, so that a client still
+writing it reads the answer; past them the connection is closed (and the client may see a reset)."""
+DRAIN_SECONDS = 10.0
+"""The longest time a refused request's body is drained after the refusal."""
+DRAIN_IDLE_SECONDS = 2.0
+"""The longest wait for the next bytes of a refused request's body while it is drained."""
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPES = frozenset({"application/json"})
@@ -89,10 +103,15 @@ class Security:
     ``allowed_origins`` are the origins (``https://host[:port]``) besides the server's own whose pages may open
     its WebSockets."""
 
-    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY_BYTES, allowed_origins: Iterable[str] = ()) -> None:
+    def __init__(self, app: ASGIApp, *, max_body: int = MAX_BODY_BYTES, allowed_origins: Iterable[str] = (),
+                 drain_bytes: int = DRAIN_BYTES, drain_seconds: float = DRAIN_SECONDS,
+                 drain_idle_seconds: float = DRAIN_IDLE_SECONDS) -> None:
         self.app = app
         self.max_body = int(max_body)
         self.allowed = parse_origins(allowed_origins)
+        self.drain_bytes = int(drain_bytes)
+        self.drain_seconds = float(drain_seconds)
+        self.drain_idle_seconds = float(drain_idle_seconds)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -115,12 +134,13 @@ class Security:
                                                   *[(n, v) for n, v in extra if n not in present]]}
             await send(message)
 
+        length = headers.get(b"content-length")
+        has_body = b"transfer-encoding" in headers or (length is not None and length.strip() not in (b"", b"0"))
         refusal = self.refuse(scope, headers)
         if refusal is not None:
-            await _error(secured, *refusal)
+            await self._refuse(secured, receive, *refusal, drain=has_body)
             return
-        length = headers.get(b"content-length")
-        if length is None and b"transfer-encoding" not in headers:
+        if not has_body:
             await self.app(scope, receive, secured)
             return
         # A body: read it up to the limit (so a chunked one is refused before it is all read), then hand it on.
@@ -133,7 +153,8 @@ class Security:
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
-                await _error(secured, 413, "too_large", self._too_large())
+                await self._refuse(secured, receive, 413, "too_large", self._too_large(),
+                                   drain=message.get("more_body", False))
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -149,6 +170,39 @@ class Security:
             return await receive()
 
         await self.app(scope, replay, secured)
+
+    async def _refuse(self, send: Send, receive: Receive, status: int, code: str, message: str, *,
+                      drain: bool) -> None:
+        """Answer the JSON error (with ``Connection: close``); with ``drain``, the body is not all read yet:
+        the whole answer is sent first, then the rest of the body is read and thrown away (see :meth:`drain`)
+        before the answer is ended, so that the server closes a connection with no unread bytes (no reset)."""
+        if not drain:
+            await _error(send, status, code, message)
+            return
+        await _error(send, status, code, message, more_body=True)
+        await self.drain(receive)
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+    async def drain(self, receive: Receive) -> int:
+        """Read and throw away the rest of a request's body: until its end, the client's leaving, ``drain_bytes``
+        bytes, ``drain_seconds`` in all or ``drain_idle_seconds`` without a message. Returns the bytes read."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.drain_seconds
+        drained = 0
+        while drained <= self.drain_bytes:
+            left = min(deadline - loop.time(), self.drain_idle_seconds)
+            if left <= 0:
+                break
+            try:
+                message = await asyncio.wait_for(receive(), left)
+            except TimeoutError:
+                break
+            if message["type"] != "http.request":
+                break  # the client went away
+            drained += len(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        return drained
 
     def _too_large(self) -> str:
         return f"request bodies are at most {self.max_body} bytes"
@@ -194,9 +248,11 @@ class Security:
         return normal == normalise_origin(f"{scheme}://{host}")
 
 
-async def _error(send: Send, status: int, code: str, message: str) -> None:
+async def _error(send: Send, status: int, code: str, message: str, *, more_body: bool = False) -> None:
+    """The project's JSON error, whole (its ``Content-Length`` tells the client where it ends even while
+    ``more_body`` keeps the response open for draining)."""
     body = json.dumps({"error": code, "message": message, "detail": message}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                             (b"connection", b"close")]})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": "http.response.body", "body": body, "more_body": more_body})
