@@ -40,7 +40,8 @@ from skat.server.monitor import STALL_SECONDS
 
 LOOP_STALL_MS = round(STALL_SECONDS * 1000)
 
-UNLIMITED = ("--rate-create", "1000000/1", "--rate-join", "1000000/1", "--rate-action", "1000000/1")
+UNLIMITED = ("--rate-create", "1000000/1", "--rate-join", "1000000/1", "--rate-action", "1000000/1",
+             "--sockets-per-address", "1000000")
 """Every table and every seat comes from 127.0.0.1: the per-address limits (skat.server.limits) are raised."""
 
 

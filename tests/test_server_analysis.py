@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from tests.test_server import hello, new_table, play_deal
 from tests.test_server_house import three_people
 
-import skat.server.app as server_app
+import skat.server.routes.analysis as server_analysis
 from skat.analysis import analyse_game
 from skat.deal.game import Game
 from skat.records.iss import parse_iss
@@ -214,7 +214,7 @@ def test_the_solver_runs_off_the_event_loop(monkeypatch):
         release.wait(10)
         return analyse_game(record, **kw)
 
-    monkeypatch.setattr(server_app, "analyse_game", slow)
+    monkeypatch.setattr(server_analysis, "analyse_game", slow)
     on_thread = AnalysisCache(processes=False)
 
     async def scenario() -> None:

@@ -70,6 +70,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--robot-deals", type=int, default=None, metavar="N",
                         help="deals a table of computer players only deals while nobody watches; then it pauses "
                              "until somebody connects (default 20)")
+    limits.add_argument("--sockets-per-address", type=int, default=None, metavar="N",
+                        help="WebSockets open at once from one address (tables, lists and tournaments together); "
+                             "one more is closed with code 1013 (default 64: a club behind one router)")
+    limits.add_argument("--hello-seconds", type=float, default=None, metavar="SECONDS",
+                        help="a table's WebSocket that sends no hello for this long is closed with code 4408 "
+                             "(default 10)")
     parser.add_argument("--gc-thaw", type=float, default=None, metavar="SECONDS",
                         help="the garbage collector freezes what survives a full collection, so that the next ones "
                              "are short, and gives it back every SECONDS (default 600; 0: Python's own policy); "
@@ -93,6 +99,9 @@ def limits_from_args(args: argparse.Namespace):
     for flag, field, scale, what in (("analysis_queue", "analysis_queue", None, "a whole number of at least 1"),
                                      ("max_tables", "max_tables", None, "a whole number of at least 1"),
                                      ("robot_deals", "robot_deals", None, "a whole number of at least 1"),
+                                     ("sockets_per_address", "sockets_per_address", None,
+                                      "a whole number of at least 1"),
+                                     ("hello_seconds", "hello_seconds", 1.0, "a positive number of seconds"),
                                      ("idle_hours", "idle_seconds", 3600.0, "a positive number of hours"),
                                      ("finished_minutes", "finished_seconds", 60.0, "a positive number of minutes")):
         value = getattr(args, flag, None)

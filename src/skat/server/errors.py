@@ -2,21 +2,101 @@
 
 :class:`ErrorBoundary` answers an unexpected exception of any HTTP request handler with status 500 and
 ``{"error": "internal", "message": ...}`` (the shape of every other error, docs/protocol.md) after logging
-it with the path; :func:`json_object` reads a request body that must be a JSON object."""
+it with the path; :func:`json_object` reads a request body that must be a JSON object. :class:`ErrorCode` lists
+every error code the server answers with, :data:`CLOSE_CODES` the codes it closes WebSockets with (both are in
+the protocol's JSON Schema, docs/protocol.schema.json)."""
 
 from __future__ import annotations
 
 import json
 import logging
+from enum import StrEnum
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["ErrorBoundary", "BadJSONError", "json_object", "INTERNAL_MESSAGE"]
+__all__ = ["ErrorBoundary", "BadJSONError", "json_object", "INTERNAL_MESSAGE", "DB_UNAVAILABLE_MESSAGE",
+           "ErrorCode", "CLOSE_CODES"]
 
 log = logging.getLogger("skat.server")
 
 INTERNAL_MESSAGE = "the server failed to answer this request; it was logged. Try again, or report it"
+DB_UNAVAILABLE_MESSAGE = ("the database cannot be reached just now; nothing was changed. Try again in a moment "
+                          "(the table goes on where it was)")
+
+
+class ErrorCode(StrEnum):
+    """Every error code of the server: ``{"error": CODE}`` over REST, ``{"type": "error", "code": CODE}`` over
+    WebSockets (docs/protocol.md, "Error codes")."""
+
+    ANALYSIS_FAILED = "analysis_failed"
+    BAD_ACTION = "bad_action"
+    BAD_CLAIM = "bad_claim"
+    BAD_DEALS = "bad_deals"
+    BAD_HINTS = "bad_hints"
+    BAD_INVITE = "bad_invite"
+    BAD_JSON = "bad_json"
+    BAD_KEY = "bad_key"
+    BAD_MESSAGE = "bad_message"
+    BAD_NAME = "bad_name"
+    BAD_OPTIONS = "bad_options"
+    BAD_POSITION = "bad_position"
+    BAD_PUBLIC = "bad_public"
+    BAD_REQUEST = "bad_request"
+    BAD_RULESET = "bad_ruleset"
+    BAD_SEATS = "bad_seats"
+    BAD_SEED = "bad_seed"
+    BAD_STORE = "bad_store"
+    BAD_TOKEN = "bad_token"
+    BAD_VARIANT = "bad_variant"
+    BUSY = "busy"
+    CLOSED = "closed"
+    DB_UNAVAILABLE = "db_unavailable"
+    DEAL_OVER = "deal_over"
+    DEAL_RUNNING = "deal_running"
+    FLOOD = "flood"
+    FULL = "full"
+    HELLO_FIRST = "hello_first"
+    HELLO_TIMEOUT = "hello_timeout"
+    HINT_FAILED = "hint_failed"
+    HINTS_OFF = "hints_off"
+    ILLEGAL_ACTION = "illegal_action"
+    IMPOSSIBLE = "impossible"
+    INTERNAL = "internal"
+    INVITE_REQUIRED = "invite_required"
+    NO_ANALYSIS = "no_analysis"
+    NO_DEAL = "no_deal"
+    NO_ISS_RECORD = "no_iss_record"
+    NO_LIST = "no_list"
+    NO_SERIES = "no_series"
+    NO_TABLE = "no_table"
+    NO_TOURNAMENT = "no_tournament"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_IN_PLAY = "not_in_play"
+    NOT_YOUR_TURN = "not_your_turn"
+    PROTOCOL = "protocol"
+    RATE_LIMITED = "rate_limited"
+    RETIRED = "retired"
+    SEAT_TAKEN = "seat_taken"
+    SITTING_OUT = "sitting_out"
+    STALE = "stale"
+    TABLE_BROKEN = "table_broken"
+    TABLE_FULL = "table_full"
+    TABLE_STOPPED = "table_stopped"
+    TOO_LARGE = "too_large"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+
+
+CLOSE_CODES: dict[int, str] = {
+    1009: "a frame over 4 MiB (the transport closes it)",
+    1013: "too_many_sockets: more WebSockets open from this address than Limits.sockets_per_address",
+    4403: "a WebSocket handshake from another origin (refused before it is accepted)",
+    4404: "no_table / table_broken: there is no open table of this id, or it was closed or archived",
+    4408: "hello_timeout: no hello within Limits.hello_seconds of connecting",
+    4429: "flood: the connection went on sending over its rate",
+}
+"""The close codes the server ends a WebSocket with (besides the normal 1000), and when."""
 
 
 class BadJSONError(ValueError):
@@ -69,7 +149,7 @@ class ErrorBoundary:
             log.exception("%s %s failed", scope.get("method"), scope.get("path"))
             if started:
                 raise
-            body = json.dumps({"error": "internal", "message": INTERNAL_MESSAGE, "detail": INTERNAL_MESSAGE}).encode()
+            body = json.dumps({"error": ErrorCode.INTERNAL, "message": INTERNAL_MESSAGE, "detail": INTERNAL_MESSAGE}).encode()
             await send({"type": "http.response.start", "status": 500,
                         "headers": [(b"content-type", b"application/json"),
                                     (b"content-length", str(len(body)).encode())]})

@@ -29,39 +29,51 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, Response
+from pydantic import ValidationError
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
+from starlette.requests import HTTPConnection
 
 from skat.rules.rulesets import PRESETS, get_ruleset
-from skat.server.errors import BadJSONError, json_object
+from skat.server.errors import ErrorCode
+from skat.server.messages import check_outgoing, checking
+from skat.server.routes.bodies import ERRORS, body, documented, json_body, parse
+from skat.server.routes.models import (
+    FOLLOWER_ADAPTER,
+    FOLLOWER_CLIENT_ADAPTER,
+    MAX_CHANGES,
+    ChangesAnswer,
+    ChangesRequest,
+    CheckAnswer,
+    CheckRequest,
+    ErrorAnswer,
+    KeeperCreated,
+    KeeperCreateRequest,
+    KeeperMeta,
+    KeeperState,
+    Ping,
+)
 from skat.server.store import Store, keeper_changes_t, keeper_lists_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import ENTRY_FIELDS, MAX_ENTRIES, KeeperError, ScoreKeeper
 
-__all__ = ["KeeperService", "router", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets", "new_list_row",
-           "serve_followers", "json_body", "refusal", "print_language"]
+__all__ = ["KeeperService", "router", "service", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets",
+           "new_list_row", "serve_followers", "json_body", "refusal", "print_language"]
 
 log = logging.getLogger("skat.server.keeper")
 
 KEY_HEADER = "X-Keeper-Key"
-MAX_CHANGES = 200
-"""Changes one request may carry."""
-MAX_NAME = 200
-MAX_AUTHOR = 100
-CHANGE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 STATE_CACHE = 256
 """Lists whose computed state a process keeps in memory (the most recently used)."""
 MAX_GAMES = MAX_ENTRIES
 """Entries a list may hold (struck ones included): :data:`skat.table.keeper.MAX_ENTRIES`."""
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "keeper.html"
-OPS = ("add", "edit", "strike", "restore")
 
 Sender = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -90,7 +102,7 @@ def keeper_rulesets() -> list[dict[str, Any]]:
 
 class _NoList(TableError):
     def __init__(self, list_id: str) -> None:
-        super().__init__("no_list", f"there is no list {list_id!r} (a mistyped or cut-short link?)", 404)
+        super().__init__(ErrorCode.NO_LIST, f"there is no list {list_id!r} (a mistyped or cut-short link?)", 404)
 
 
 def _check_id(list_id: str) -> None:
@@ -114,17 +126,15 @@ class KeeperService:
         """Called (on the event loop) with a tournament's id when one of its lists or itself changed."""
 
     # ------------------------------------------------------------------ lists
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Make a list from a keeper's file (``name`` besides); the answer holds its key, once."""
-        name = body.pop("name", "")
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise TableError("bad_request", f"'name' is a text of at most {MAX_NAME} characters")
+    async def create(self, request: KeeperCreateRequest) -> dict[str, Any]:
+        """Make a list from a keeper's file (``name`` besides); the answer holds its key, once. A file the keeper
+        cannot read is ``422 impossible``, saying why."""
         try:
-            keeper = ScoreKeeper.from_json(body, author="import")
+            keeper = ScoreKeeper.from_json(dict(request.model_extra or {}), author="import")
         except KeeperError as exc:
-            raise TableError("impossible", str(exc), 422) from None
+            raise TableError(ErrorCode.IMPOSSIBLE, str(exc), 422) from None
         key = secrets.token_urlsafe(24)
-        row = new_list_row(name.strip(), keeper, lambda _list_id: key)
+        row = new_list_row(request.name.strip(), keeper, lambda _list_id: key)
 
         def op(conn: Connection) -> None:
             conn.execute(insert(keeper_lists_t).values(**row))
@@ -155,11 +165,12 @@ class KeeperService:
         return await self.store.read(self.kept, row)
 
     async def apply(self, list_id: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
-        """Apply a change request: one result per change, then the new state."""
+        """Apply a change request (:class:`ChangesRequest`: read after the list's id, before its key are checked):
+        one result per change, then the new state."""
         _check_id(list_id)
-        changes = _read_changes(body)
+        changes = _changes(parse(ChangesRequest, body))
         if not key:
-            raise TableError("bad_key", f"entering games needs the list's key (header {KEY_HEADER})", 403)
+            raise TableError(ErrorCode.BAD_KEY, f"entering games needs the list's key (header {KEY_HEADER})", 403)
         key_hash = hash_token(key)
         stored = await self.store.read(self._load_head, list_id)
         if stored is None:
@@ -179,14 +190,9 @@ class KeeperService:
                 self.on_tournament(row["tournament_id"])
         return {"results": results, **state}
 
-    async def check(self, list_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def check(self, list_id: str, request: CheckRequest) -> dict[str, Any]:
         """Value an entry at the end of the list (or as an edit of game ``number``) without storing it."""
-        entry = body.get("entry")
-        number = body.get("number")
-        if not isinstance(entry, dict):
-            raise TableError("bad_request", "'entry' must be a game as docs/keeper.md describes it")
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
-            raise TableError("bad_request", "'number' is the number of the game an edit replaces")
+        entry, number = request.entry, request.number
         keeper = await self.keeper(list_id)
         try:
             if number is None:
@@ -271,6 +277,7 @@ class KeeperService:
                 self._keepers.move_to_end(row["id"])
                 return copy.copy(kept[1])
         query = select(keeper_lists_t.c.data).where(keeper_lists_t.c.id == row["id"])
+        data: str
         if conn is None:
             with self.store.engine.connect() as own:
                 data = own.execute(query).scalar_one()
@@ -295,10 +302,10 @@ class KeeperService:
         in memory is a copy until the changes are written; if the transaction then fails, its seq no longer
         matches the stored one and the next change reads the stored list."""
         query = select(*_HEAD).where(keeper_lists_t.c.id == list_id)
-        row = conn.execute(query.with_for_update() if self.store.shared else query).mappings().first()
-        if row is None:
+        found = conn.execute(query.with_for_update() if self.store.shared else query).mappings().first()
+        if found is None:
             raise _NoList(list_id)
-        row = dict(row)
+        row = dict(found)
         _check_key(row, key, key_hash)
         ids = [c["id"] for c in changes]
         seen = {r.change_id: json.loads(r.answer) for r in conn.execute(
@@ -355,14 +362,14 @@ def print_language(lang: str) -> str:
     from skat.table.printing import LANGUAGES
 
     if lang not in LANGUAGES:
-        raise TableError("bad_request", f"'lang' is one of {', '.join(LANGUAGES)}, not {lang[:20]!r}")
+        raise TableError(ErrorCode.BAD_REQUEST, f"'lang' is one of {', '.join(LANGUAGES)}, not {lang[:20]!r}")
     return lang
 
 
 def refusal(exc: KeeperError) -> dict[str, Any]:
     """An impossible entry as answered: ``ok`` false, the reason, and its ``code`` with ``params`` when it has one
     (for the page to say it in its language)."""
-    out: dict[str, Any] = {"ok": False, "error": "impossible", "message": str(exc)}
+    out: dict[str, Any] = {"ok": False, "error": ErrorCode.IMPOSSIBLE, "message": str(exc)}
     if exc.code:
         out.update(code=exc.code, params=exc.params)
     return out
@@ -380,50 +387,11 @@ def new_list_row(name: str, keeper: ScoreKeeper, key_for: Callable[[str], str], 
             "series": series, "table_no": table}
 
 
-def _read_changes(body: dict[str, Any]) -> list[dict[str, Any]]:
-    """The changes of a request, checked for their form (the keeper judges what they enter)."""
-    changes = body.get("changes")
-    if not isinstance(changes, list) or not changes:
-        raise TableError("bad_request", "the body is {\"changes\": [...]}: a list of changes (docs/keeper-server.md)")
-    if len(changes) > MAX_CHANGES:
-        raise TableError("too_large", f"at most {MAX_CHANGES} changes a request, not {len(changes)}", 413)
-    out = []
-    for i, ch in enumerate(changes, 1):
-        where = f"change {i}"
-        if not isinstance(ch, dict):
-            raise TableError("bad_request", f"{where} is not an object")
-        cid = ch.get("id")
-        if not isinstance(cid, str) or not CHANGE_ID.fullmatch(cid):
-            raise TableError("bad_request", f"{where}: 'id' names the change: 1 to 64 letters, digits, '-' or '_'")
-        op = ch.get("op")
-        if op not in OPS:
-            raise TableError("bad_request", f"{where} ({cid}): 'op' is one of {', '.join(OPS)}, not {op!r}")
-        number = ch.get("number")
-        if op != "add" and (isinstance(number, bool) or not isinstance(number, int)):
-            raise TableError("bad_request", f"{where} ({cid}): {op} needs the 'number' of the game")
-        if op in ("add", "edit") and not isinstance(ch.get("entry"), dict):
-            raise TableError("bad_request", f"{where} ({cid}): {op} needs the 'entry', a game as docs/keeper.md has it")
-        author = ch.get("author", "")
-        at = ch.get("at")
-        reason = ch.get("reason", "")
-        if not isinstance(author, str) or len(author) > MAX_AUTHOR:
-            raise TableError("bad_request", f"{where} ({cid}): 'author' is a name of at most {MAX_AUTHOR} characters")
-        if at is not None and not (isinstance(at, str) and _time_ok(at)):
-            raise TableError("bad_request", f"{where} ({cid}): 'at' is an ISO 8601 time such as "
-                             "2026-12-01T20:15:03+00:00")
-        if not isinstance(reason, str) or len(reason) > 500:
-            raise TableError("bad_request", f"{where} ({cid}): 'reason' is a text of at most 500 characters")
-        out.append({"id": cid, "op": op, "number": number, "entry": ch.get("entry"), "author": author.strip(),
-                    "at": at, "reason": reason})
-    return out
-
-
-def _time_ok(text: str) -> bool:
-    try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        return False
-    return len(text) <= 40
+def _changes(request: ChangesRequest) -> list[dict[str, Any]]:
+    """The changes of a request as the writer applies them (their form checked by the model; the keeper judges
+    what they enter)."""
+    return [{"id": c.id, "op": c.op, "number": c.number, "entry": c.entry, "author": c.author.strip(), "at": c.at,
+             "reason": c.reason} for c in request.changes]
 
 
 def _check_key(row: dict[str, Any], key: str, key_hash: str) -> None:
@@ -432,7 +400,7 @@ def _check_key(row: dict[str, Any], key: str, key_hash: str) -> None:
         return
     if row["tournament_id"] and secrets.compare_digest(hash_token(table_key(key, row["id"])), row["key_hash"]):
         return
-    raise TableError("bad_key", f"this key does not open list {row['id']} (mistyped or cut short?): "
+    raise TableError(ErrorCode.BAD_KEY, f"this key does not open list {row['id']} (mistyped or cut short?): "
                      "ask its keeper for the link with the key", 403)
 
 
@@ -460,63 +428,67 @@ def _apply_one(keeper: ScoreKeeper, ch: dict[str, Any]) -> int:
 
 
 # ------------------------------------------------------------------ the routes
-router = APIRouter()
+router = APIRouter(responses=ERRORS)
 
 
-def _service(request: Request | WebSocket) -> KeeperService:
-    return request.app.state.keeper
+def service(connection: HTTPConnection) -> KeeperService:
+    """The application's lists (``app.state.keeper``)."""
+    return connection.app.state.keeper
 
 
-async def json_body(request: Request) -> dict[str, Any]:
-    """A request's JSON object body; anything else is answered 400 ``bad_json`` saying why."""
-    try:
-        return json_object(await request.body())
-    except BadJSONError as exc:
-        raise TableError("bad_json", str(exc)) from None
+Service = Annotated[KeeperService, Depends(service)]
 
 
-@router.get("/api/keeper/meta")
+@router.get("/api/keeper/meta", response_model=KeeperMeta)
 async def keeper_meta() -> dict[str, Any]:
     """The rule sets a list may use and the fields of one game."""
     return {"rulesets": keeper_rulesets(), "default_ruleset": "isko2018", "entry_fields": ENTRY_FIELDS,
             "max_changes": MAX_CHANGES}
 
 
-@router.post("/api/keeper", status_code=201)
-async def create_list(request: Request) -> dict[str, Any]:
-    return await _service(request).create(await json_body(request))
+@router.post("/api/keeper", status_code=201, response_model=KeeperCreated, response_model_exclude_unset=True,
+             openapi_extra=documented(KeeperCreateRequest),
+             responses={422: {"model": ErrorAnswer, "description": "impossible: a list the keeper cannot read"}})
+async def create_list(lists: Service,
+                      request: Annotated[KeeperCreateRequest, Depends(body(KeeperCreateRequest))]) -> dict[str, Any]:
+    return await lists.create(request)
 
 
-@router.get("/api/keeper/{list_id}")
-async def list_state(list_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).state(list_id)
+@router.get("/api/keeper/{list_id}", response_model=KeeperState, response_model_exclude_unset=True)
+async def list_state(list_id: str, lists: Service) -> dict[str, Any]:
+    return await lists.state(list_id)
 
 
-@router.post("/api/keeper/{list_id}/changes")
-async def list_changes(list_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).apply(list_id, request.headers.get(KEY_HEADER), await json_body(request))
+@router.post("/api/keeper/{list_id}/changes", response_model=ChangesAnswer, response_model_exclude_unset=True,
+             openapi_extra=documented(ChangesRequest, required=True))
+async def list_changes(list_id: str, request: Request, lists: Service,
+                       data: Annotated[dict[str, Any], Depends(json_body)]) -> dict[str, Any]:
+    """Apply changes (a :class:`ChangesRequest`; header ``X-Keeper-Key``): a result per change, then the state."""
+    return await lists.apply(list_id, request.headers.get(KEY_HEADER), data)
 
 
-@router.post("/api/keeper/{list_id}/check")
-async def list_check(list_id: str, request: Request) -> dict[str, Any]:
-    return await _service(request).check(list_id, await json_body(request))
+@router.post("/api/keeper/{list_id}/check", response_model=CheckAnswer, response_model_exclude_unset=True,
+             openapi_extra=documented(CheckRequest, required=True))
+async def list_check(list_id: str, lists: Service,
+                     request: Annotated[CheckRequest, Depends(body(CheckRequest))]) -> dict[str, Any]:
+    return await lists.check(list_id, request)
 
 
-@router.get("/api/keeper/{list_id}/sheet.csv")
-async def list_csv(list_id: str, request: Request) -> Response:
-    keeper = await _service(request).keeper(list_id)
+@router.get("/api/keeper/{list_id}/sheet.csv", response_class=Response)
+async def list_csv(list_id: str, lists: Service) -> Response:
+    keeper = await lists.keeper(list_id)
     return Response("\ufeff" + keeper.to_csv(), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="skat-list-{list_id[:8]}.csv"'})
 
 
-@router.get("/api/keeper/{list_id}/list.pdf")
-async def list_pdf(list_id: str, request: Request, blank: bool = False, lang: str = "en") -> Response:
+@router.get("/api/keeper/{list_id}/list.pdf", response_class=Response)
+async def list_pdf(list_id: str, lists: Service, blank: bool = False, lang: str = "en") -> Response:
     """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand; ``?lang=de``
     or ``ru``: its words in that language)."""
     from skat.table.printing import table_list_pdf
 
     print_language(lang)
-    state = await _service(request).state(list_id)
+    state = await lists.state(list_id)
     data = state["list"]
     if blank:
         data = {**data, "games": []}
@@ -528,13 +500,17 @@ async def list_pdf(list_id: str, request: Request, blank: bool = False, lang: st
 
 async def serve_followers(ws: WebSocket, service: KeeperService, channel: str, kind: str,
                           state: Callable[[], Awaitable[dict[str, Any]]]) -> None:
-    """A follower's WebSocket (a list's or a tournament's): ``{"type": kind, ...state}`` at once and whenever
-    ``channel`` hears of a change; it answers ``ping`` with ``pong`` and ``state`` with the state, anything else
-    with ``bad_message``; an unknown list or tournament is answered with its error and closed."""
+    """A follower's WebSocket (a list's or a tournament's; :data:`skat.server.routes.models.FollowerMessage`):
+    ``{"type": kind, ...state}`` at once and whenever ``channel`` hears of a change; it answers ``ping`` with
+    ``pong`` and ``state`` with the state, anything else with ``bad_message``; an unknown list or tournament is
+    answered with its error and closed (4404)."""
     await ws.accept()
     lock = asyncio.Lock()
+    check = checking()
 
     async def send(message: dict[str, Any]) -> None:
+        if check:
+            check_outgoing(message, FOLLOWER_ADAPTER)
         async with lock:
             await ws.send_text(json.dumps(message, ensure_ascii=False))
 
@@ -551,17 +527,7 @@ async def serve_followers(ws: WebSocket, service: KeeperService, channel: str, k
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
-            try:
-                msg = json.loads(message.get("text") or "")
-            except ValueError:
-                msg = None
-            if isinstance(msg, dict) and msg.get("type") == "ping":
-                await send({"type": "pong"})
-            elif isinstance(msg, dict) and msg.get("type") == "state":
-                await send({"type": kind, **await state()})
-            else:
-                await send({"type": "error", "code": "bad_message",
-                            "message": "a follower sends only {\"type\": \"ping\"} or {\"type\": \"state\"}"})
+            await send(await _follower_answer(message.get("text"), kind, state))
     except (WebSocketDisconnect, RuntimeError):
         pass
     except Exception:
@@ -570,11 +536,23 @@ async def serve_followers(ws: WebSocket, service: KeeperService, channel: str, k
         service.unfollow(channel, send)
 
 
+async def _follower_answer(text: str | None, kind: str,
+                           state: Callable[[], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
+    """The answer to a follower's message (:data:`skat.server.routes.models.FollowerClientMessage`)."""
+    try:
+        message = FOLLOWER_CLIENT_ADAPTER.validate_json(text or "")
+    except ValidationError:
+        return {"type": "error", "code": ErrorCode.BAD_MESSAGE,
+                "message": "a follower sends only {\"type\": \"ping\"} or {\"type\": \"state\"}"}
+    if isinstance(message, Ping):
+        return {"type": "pong"}
+    return {"type": kind, **await state()}
+
+
 @router.websocket("/ws/keeper/{list_id}")
-async def follow_list(ws: WebSocket, list_id: str) -> None:
+async def follow_list(ws: WebSocket, list_id: str, lists: Service) -> None:
     """Follow a list: its state at once and after every change."""
-    service = _service(ws)
-    await serve_followers(ws, service, "k:" + list_id, "list", lambda: service.state(list_id))
+    await serve_followers(ws, lists, "k:" + list_id, "list", lambda: lists.state(list_id))
 
 
 @router.get("/keeper", include_in_schema=False)

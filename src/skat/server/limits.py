@@ -13,6 +13,9 @@
   :func:`eviction_candidate` picks the table archived when the table cap is reached at creation.
 * An all-computer table deals at most :attr:`Limits.robot_deals` deals while nobody watches, then it is
   ``paused`` (see ``ServerTable.paused``) until somebody connects.
+* :class:`SocketLimits` caps the WebSockets one address holds open at once (:attr:`Limits.sockets_per_address`):
+  one over the cap is closed at once with ``too_many_sockets`` (close code 1013). A table socket that sends no
+  ``hello`` within :attr:`Limits.hello_seconds` is closed by :mod:`skat.server.sockets` (``hello_timeout``, 4408).
 
 docs/protocol.md ("Limits") describes all of it for clients.
 """
@@ -32,8 +35,10 @@ from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["Limits", "Rate", "LimitsError", "ClientBuckets", "ClientLimits", "RateLimits", "KINDS", "MAX_TABLES",
-           "client_host", "idle_reason", "eviction_candidate", "sweeper"]
+from skat.server.errors import ErrorCode
+
+__all__ = ["Limits", "Rate", "LimitsError", "ClientBuckets", "ClientLimits", "RateLimits", "SocketLimits", "KINDS",
+           "MAX_TABLES", "CLOSE_TOO_MANY_SOCKETS", "client_host", "idle_reason", "eviction_candidate", "sweeper"]
 
 log = logging.getLogger("skat.server")
 
@@ -138,6 +143,13 @@ class Limits:
     """Open tables a server keeps (``503 full`` beyond them when none can be archived)."""
     max_clients: int = 10_000
     """Client addresses remembered per kind of request (the least recently seen beyond them are dropped)."""
+    sockets_per_address: int = 64
+    """WebSockets one client address holds open at once, tables, lists and tournaments together (64: a club
+    evening may put 40 people behind one router, some with two tabs); one more is closed with
+    ``too_many_sockets`` (close code 1013)."""
+    hello_seconds: float = 10.0
+    """A table WebSocket that sends no ``hello`` this long after connecting is closed (``hello_timeout``, close
+    code 4408)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -259,7 +271,8 @@ class RateLimits:
                 wait = self.limiter.check(kind, client_host(scope))
                 if wait:
                     message = self.limiter.refusal(kind, wait)
-                    body = json.dumps({"error": "rate_limited", "message": message, "detail": message}).encode()
+                    body = json.dumps({"error": ErrorCode.RATE_LIMITED, "message": message,
+                                       "detail": message}).encode()
                     await send({"type": "http.response.start", "status": 429,
                                 "headers": [(b"content-type", b"application/json"),
                                             (b"content-length", str(len(body)).encode()),
@@ -267,6 +280,51 @@ class RateLimits:
                     await send({"type": "http.response.body", "body": body})
                     return
         await self.app(scope, receive, send)
+
+
+CLOSE_TOO_MANY_SOCKETS = 1013
+"""The close code of a WebSocket over :attr:`Limits.sockets_per_address` (RFC 6455: "try again later")."""
+
+
+class SocketLimits:
+    """ASGI middleware: at most ``per_address`` WebSockets open at once from one client address (in this
+    process). One more is accepted, told ``{"type": "error", "code": "too_many_sockets", "message"}`` and closed
+    with :data:`CLOSE_TOO_MANY_SOCKETS` and a reason, before any route sees it."""
+
+    def __init__(self, app: ASGIApp, per_address: int) -> None:
+        self.app = app
+        self.per_address = per_address
+        self.open: dict[str, int] = {}
+        """Open WebSockets by address (an address with none is not kept)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        host = client_host(scope)
+        if self.open.get(host, 0) >= self.per_address:
+            await self._refuse(receive, send)
+            return
+        self.open[host] = self.open.get(host, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[host] - 1
+            if left:
+                self.open[host] = left
+            else:
+                del self.open[host]
+
+    async def _refuse(self, receive: Receive, send: Send) -> None:
+        if (await receive())["type"] != "websocket.connect":
+            return
+        message = (f"too many WebSockets from your address: at most {self.per_address} at once; close one (another "
+                   "tab?) and connect again")
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send",
+                    "text": json.dumps({"type": "error", "code": ErrorCode.TOO_MANY_SOCKETS, "message": message})})
+        await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS,
+                    "reason": f"too many WebSockets from your address (at most {self.per_address})"})
 
 
 # ------------------------------------------------------------------ idle tables

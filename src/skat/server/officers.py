@@ -25,12 +25,16 @@ from __future__ import annotations
 import logging
 import secrets
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header
 from fastapi.responses import FileResponse, JSONResponse
 
 from skat.records.wire import officers_view_to_json
+from skat.server.errors import ErrorCode
+from skat.server.routes.bodies import ERRORS
+from skat.server.routes.deps import Manager
+from skat.server.routes.models import ErrorAnswer, OfficersVariants, StoredOfficersState
 from skat.server.store import Store, StoredOfficersTable
 from skat.server.tables import TableError, hash_token
 from skat.variants.officers.game import OfficersGame
@@ -46,7 +50,7 @@ RETIRED = ("the Officers' Skat REST API was retired: Officers' Skat is a server 
            "WebSocket (docs/protocol.md, \"Officers' Skat tables\"), or open /officers. Tables of the older API "
            "stay readable: GET /api/officers/tables/{table} with its X-Seat-Token")
 
-router = APIRouter()
+router = APIRouter(responses=ERRORS)
 
 
 def stored_state(stored: StoredOfficersTable, token: str | None) -> dict[str, Any]:
@@ -54,9 +58,9 @@ def stored_state(stored: StoredOfficersTable, token: str | None) -> dict[str, An
     of the stored game and the series' sheet (403 ``bad_token`` for a wrong token, 410 ``closed`` when its
     player closed it)."""
     if not token or not secrets.compare_digest(hash_token(token), stored.token_hash):
-        raise TableError("bad_token", "wrong or missing seat token (header X-Seat-Token)", 403)
+        raise TableError(ErrorCode.BAD_TOKEN, "wrong or missing seat token (header X-Seat-Token)", 403)
     if stored.closed:
-        raise TableError("closed", f"the Officers' Skat table {stored.id!r} was closed by its player", 410)
+        raise TableError(ErrorCode.CLOSED, f"the Officers' Skat table {stored.id!r} was closed by its player", 410)
     game = OfficersGame.from_record(stored.record)
     view = game.view(stored.person)
     sheet = [list(row) for row in stored.sheet]
@@ -73,27 +77,28 @@ async def officers_page() -> FileResponse:
     return FileResponse(PAGE)
 
 
-@router.get("/api/officers/variants")
-async def variants() -> dict[str, Any]:
+@router.get("/api/officers/variants", response_model=OfficersVariants)
+async def variants() -> OfficersVariants:
     """The variants that can be played."""
-    return {"variants": list(VARIANTS)}
+    return OfficersVariants(variants=list(VARIANTS))
 
 
-@router.get("/api/officers/tables/{table_id}")
-async def get_state(table_id: str, request: Request,
-                    x_seat_token: str | None = Header(default=None)) -> dict[str, Any]:
+@router.get("/api/officers/tables/{table_id}", response_model=StoredOfficersState,
+            responses={410: {"model": ErrorAnswer, "description": "closed: its player closed the table"}})
+async def get_state(table_id: str, tables: Manager,
+                    x_seat_token: Annotated[str | None, Header()] = None) -> dict[str, Any]:
     """The stored state of a table of the older API, read-only."""
-    store: Store = request.app.state.manager.store
+    store: Store = tables.store
     stored = await store.read(store.load_officers_table, table_id)
     if stored is None:
-        raise TableError("no_table", f"there is no Officers' Skat table {table_id!r} of the older API", 404)
+        raise TableError(ErrorCode.NO_TABLE, f"there is no Officers' Skat table {table_id!r} of the older API", 404)
     return stored_state(stored, x_seat_token)
 
 
 @router.api_route("/api/officers/{rest:path}", methods=["POST", "PUT", "PATCH", "DELETE"], include_in_schema=False)
 async def retired(rest: str) -> JSONResponse:
     """Everything that used to change a table of the older API: 410, nothing changes."""
-    return JSONResponse({"error": "retired", "message": RETIRED}, status_code=410)
+    return JSONResponse({"error": ErrorCode.RETIRED, "message": RETIRED}, status_code=410)
 
 
 def page_url(base: str, variant: str = "classic", seed: int | None = None) -> str:

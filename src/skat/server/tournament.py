@@ -22,31 +22,42 @@ import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, WebSocket
+from fastapi import APIRouter, Depends, Header, WebSocket
 from fastapi.responses import FileResponse, Response
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
+from starlette.requests import HTTPConnection
 
-from skat.server.keeper import KeeperService, json_body, new_list_row, print_language, serve_followers, table_key
+from skat.server.errors import ErrorCode
+from skat.server.keeper import KeeperService, new_list_row, print_language, serve_followers, table_key
+from skat.server.routes.bodies import ERRORS, body, documented
+from skat.server.routes.models import (
+    DrawAnswer,
+    DrawRequest,
+    KeysAnswer,
+    RegisterRequest,
+    TournamentCreated,
+    TournamentCreateRequest,
+    TournamentState,
+)
 from skat.server.store import Store, keeper_lists_t, tournaments_t
 from skat.server.tables import TableError, hash_token
 from skat.table.keeper import KeeperError
 from skat.table.tournament import Tournament, TournamentError
 
-__all__ = ["TournamentService", "router", "KEY_HEADER"]
+__all__ = ["TournamentService", "router", "service", "KEY_HEADER"]
 
 log = logging.getLogger("skat.server.tournament")
 
 KEY_HEADER = "X-Tournament-Key"
-MAX_PLAYERS = 400
 PAGE = Path(__file__).resolve().parent.parent / "web" / "static" / "tournament.html"
 
 
 class _NoTournament(TableError):
     def __init__(self, tid: str) -> None:
-        super().__init__("no_tournament", f"there is no tournament {tid!r} (a mistyped or cut-short link?)", 404)
+        super().__init__(ErrorCode.NO_TOURNAMENT, f"there is no tournament {tid!r} (a mistyped or cut-short link?)", 404)
 
 
 def _check_id(tid: str) -> None:
@@ -55,7 +66,7 @@ def _check_id(tid: str) -> None:
 
 
 def _impossible(exc: Exception) -> TableError:
-    return TableError("impossible", str(exc), 409)
+    return TableError(ErrorCode.IMPOSSIBLE, str(exc), 409)
 
 
 class TournamentService:
@@ -68,20 +79,10 @@ class TournamentService:
         self._states: dict[str, tuple[tuple, dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ changes
-    async def create(self, body: dict[str, Any]) -> dict[str, Any]:
+    async def create(self, request: TournamentCreateRequest) -> dict[str, Any]:
         """A new tournament: ``name``, ``players``, ``ruleset``, ``games``; the answer holds its key, once."""
-        name = body.get("name", "")
-        players = body.get("players", [])
-        if not isinstance(name, str) or len(name) > 200:
-            raise TableError("bad_request", "'name' is a text of at most 200 characters")
-        if not isinstance(players, list) or len(players) > MAX_PLAYERS:
-            raise TableError("bad_request", f"'players' lists the players' names (at most {MAX_PLAYERS})")
-        unknown = sorted(set(body) - {"name", "players", "ruleset", "games"})
-        if unknown:
-            raise TableError("bad_request", f"unknown field {unknown[0]!r}: a tournament has name, players, "
-                             "ruleset and games")
         try:
-            t = Tournament(players, name=name.strip(), ruleset=body.get("ruleset", "isko"), games=body.get("games"))
+            t = Tournament(request.players, name=request.name.strip(), ruleset=request.ruleset, games=request.games)
         except (TournamentError, TypeError) as exc:
             raise _impossible(exc) from None
         tid = secrets.token_hex(16)
@@ -100,6 +101,8 @@ class TournamentService:
         """Change a tournament with the library (``how``), as its director; answers the new state."""
         _check_id(tid)
         await self._director(tid, key)
+        assert key is not None
+        director_key = key
         try:  # tried first on the tournament as read, so that an impossible change is answered without a write
             how(await self.tournament(tid))
         except (TournamentError, KeeperError) as exc:
@@ -120,7 +123,7 @@ class TournamentService:
                 for table in range(1, len(t.series[number - 1].draw) + 1):
                     keeper = t.table_keeper(number, table)
                     title = " — ".join(w for w in (t.name, f"series {number}", f"table {table}") if w)
-                    list_row = new_list_row(title, keeper, lambda list_id: table_key(key, list_id),
+                    list_row = new_list_row(title, keeper, lambda list_id: table_key(director_key, list_id),
                                             tournament=(tid, number, table))
                     new_rows.append(list_row)
                     ids.append(list_row["id"])
@@ -138,23 +141,18 @@ class TournamentService:
         self._changed(tid)
         return await self.state(tid)
 
-    async def register(self, tid: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    async def register(self, tid: str, key: str | None, request: RegisterRequest) -> dict[str, Any]:
         """``{"register": name}`` or ``{"withdraw": name}``."""
-        if len(body) != 1 or not ({"register", "withdraw"} & set(body)) or not isinstance(next(iter(body.values())),
-                                                                                       str):
-            raise TableError("bad_request", 'the body is {"register": "Name"} or {"withdraw": "Name"}')
-        if "register" in body:
-            return await self.change(tid, key, lambda t: t.register(body["register"]))
-        return await self.change(tid, key, lambda t: t.withdraw(body["withdraw"]))
+        if request.register_ is not None:
+            name = request.register_
+            return await self.change(tid, key, lambda t: t.register(name))
+        gone = request.withdraw
+        assert gone is not None  # the model has one of the two
+        return await self.change(tid, key, lambda t: t.withdraw(gone))
 
-    async def draw(self, tid: str, key: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    async def draw(self, tid: str, key: str | None, request: DrawRequest) -> dict[str, Any]:
         """Draw the next series (by lot with ``seed``, or ``by_ranking``) and make its tables' lists."""
-        seed = body.get("seed")
-        by_ranking = body.get("by_ranking", False)
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise TableError("bad_request", "'seed' is a whole number (leave it out for a random draw)")
-        if not isinstance(by_ranking, bool):
-            raise TableError("bad_request", "'by_ranking' is true or false")
+        seed, by_ranking = request.seed, request.by_ranking
         if seed is None:
             seed = secrets.randbits(63)
         state = await self.change(tid, key, lambda t: t.draw_series(seed, by_ranking=by_ranking))
@@ -203,6 +201,8 @@ class TournamentService:
         await self._director(tid, key)
         assert key is not None
         row, _ = await self.store.read(self._load, tid)
+        if row is None:
+            raise _NoTournament(tid)
         data = json.loads(row["data"])
         return {"series": [{"number": n, "tables": [
             {"table": i, "list": list_id, "keeper_url": f"/k/{list_id}#key={table_key(key, list_id)}"}
@@ -227,12 +227,12 @@ class TournamentService:
     # ------------------------------------------------------------------ internals
     async def _director(self, tid: str, key: str | None) -> None:
         if not key:
-            raise TableError("bad_key", f"the director's key is needed (header {KEY_HEADER})", 403)
+            raise TableError(ErrorCode.BAD_KEY, f"the director's key is needed (header {KEY_HEADER})", 403)
         row, _ = await self.store.read(self._load, tid)
         if row is None:
             raise _NoTournament(tid)
         if not secrets.compare_digest(hash_token(key), row["key_hash"]):
-            raise TableError("bad_key", f"this key is not the director's key of tournament {tid}", 403)
+            raise TableError(ErrorCode.BAD_KEY, f"this key is not the director's key of tournament {tid}", 403)
 
     def _load(self, tid: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
         with self.store.engine.connect() as conn:
@@ -267,77 +267,87 @@ class TournamentService:
 
 
 # ------------------------------------------------------------------ the routes
-router = APIRouter()
+router = APIRouter(responses=ERRORS)
 
 
-def _service(request: Request | WebSocket) -> TournamentService:
-    return request.app.state.tournaments
+def service(connection: HTTPConnection) -> TournamentService:
+    """The application's tournaments (``app.state.tournaments``)."""
+    return connection.app.state.tournaments
 
 
-@router.post("/api/tournaments", status_code=201)
-async def create_tournament(request: Request) -> dict[str, Any]:
-    return await _service(request).create(await json_body(request))
+Service = Annotated[TournamentService, Depends(service)]
+DirectorKey = Annotated[str | None, Header(alias=KEY_HEADER, description="the director's key")]
 
 
-@router.get("/api/tournaments/{tid}")
-async def tournament_state(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).state(tid)
+@router.post("/api/tournaments", status_code=201, response_model=TournamentCreated,
+             openapi_extra=documented(TournamentCreateRequest))
+async def create_tournament(tournaments: Service, request: Annotated[TournamentCreateRequest,
+                                                                     Depends(body(TournamentCreateRequest))]) -> Any:
+    return await tournaments.create(request)
 
 
-@router.post("/api/tournaments/{tid}/players")
-async def tournament_players(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).register(tid, request.headers.get(KEY_HEADER), await json_body(request))
+@router.get("/api/tournaments/{tid}", response_model=TournamentState)
+async def tournament_state(tid: str, tournaments: Service) -> Any:
+    return await tournaments.state(tid)
 
 
-@router.post("/api/tournaments/{tid}/series")
-async def tournament_series(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).draw(tid, request.headers.get(KEY_HEADER), await json_body(request))
+@router.post("/api/tournaments/{tid}/players", response_model=TournamentState,
+             openapi_extra=documented(RegisterRequest, required=True))
+async def tournament_players(tid: str, tournaments: Service,
+                             request: Annotated[RegisterRequest, Depends(body(RegisterRequest))],
+                             key: DirectorKey = None) -> Any:
+    return await tournaments.register(tid, key, request)
 
 
-@router.get("/api/tournaments/{tid}/keys")
-async def tournament_keys(tid: str, request: Request) -> dict[str, Any]:
-    return await _service(request).keys(tid, request.headers.get(KEY_HEADER))
+@router.post("/api/tournaments/{tid}/series", response_model=DrawAnswer, openapi_extra=documented(DrawRequest))
+async def tournament_series(tid: str, tournaments: Service,
+                            request: Annotated[DrawRequest, Depends(body(DrawRequest))], key: DirectorKey = None) -> Any:
+    return await tournaments.draw(tid, key, request)
 
 
-@router.get("/api/tournaments/{tid}/ranking.csv")
-async def ranking_csv(tid: str, request: Request) -> Response:
+@router.get("/api/tournaments/{tid}/keys", response_model=KeysAnswer)
+async def tournament_keys(tid: str, tournaments: Service, key: DirectorKey = None) -> Any:
+    return await tournaments.keys(tid, key)
+
+
+@router.get("/api/tournaments/{tid}/ranking.csv", response_class=Response)
+async def ranking_csv(tid: str, tournaments: Service) -> Response:
     from skat.table.printing import ranking_csv as csv_of
 
-    t = await _service(request).tournament(tid)
+    t = await tournaments.tournament(tid)
     return Response("\ufeff" + csv_of(t), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="skat-ranking-{tid[:8]}.csv"'})
 
 
-@router.get("/api/tournaments/{tid}/ranking.pdf")
-async def ranking_pdf(tid: str, request: Request, lang: str = "en") -> Response:
+@router.get("/api/tournaments/{tid}/ranking.pdf", response_class=Response)
+async def ranking_pdf(tid: str, tournaments: Service, lang: str = "en") -> Response:
     from skat.table.printing import ranking_pdf as pdf_of
 
     print_language(lang)
-    t = await _service(request).tournament(tid)
+    t = await tournaments.tournament(tid)
     pdf = await asyncio.to_thread(partial(pdf_of, t, lang=lang))
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="skat-ranking-{tid[:8]}.pdf"'})
 
 
-@router.get("/api/tournaments/{tid}/series/{number}/lists.pdf")
-async def series_pdf(tid: str, number: int, request: Request, blank: bool = False, lang: str = "en") -> Response:
+@router.get("/api/tournaments/{tid}/series/{number}/lists.pdf", response_class=Response)
+async def series_pdf(tid: str, number: int, tournaments: Service, blank: bool = False, lang: str = "en") -> Response:
     from skat.table.printing import series_tables_pdf
 
     print_language(lang)
-    t = await _service(request).tournament(tid)
+    t = await tournaments.tournament(tid)
     try:
         pdf = await asyncio.to_thread(partial(series_tables_pdf, t, number, blank=blank, lang=lang))
     except TournamentError as exc:
-        raise TableError("no_series", str(exc), 404) from None
+        raise TableError(ErrorCode.NO_SERIES, str(exc), 404) from None
     return Response(pdf, media_type="application/pdf",
                     headers={"Content-Disposition": f'inline; filename="skat-series-{number}-{tid[:8]}.pdf"'})
 
 
 @router.websocket("/ws/tournament/{tid}")
-async def follow_tournament(ws: WebSocket, tid: str) -> None:
+async def follow_tournament(ws: WebSocket, tid: str, tournaments: Service) -> None:
     """Follow a tournament: its state (with the live ranking) at once and after every change of it or its lists."""
-    service = _service(ws)
-    await serve_followers(ws, service.lists, "t:" + tid, "tournament", lambda: service.state(tid))
+    await serve_followers(ws, tournaments.lists, "t:" + tid, "tournament", lambda: tournaments.state(tid))
 
 
 @router.get("/tournament", include_in_schema=False)
