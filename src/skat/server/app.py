@@ -535,13 +535,11 @@ async def _serve_socket(manager: TableManager, ws: WebSocket, table_id: str,
     except RuntimeError:
         pass  # the socket went away while sending
     finally:
-        if client is not None and client in table.clients:
-            table.clients.remove(client)
-            table.touch()
+        if client is not None:
             try:
-                await table.broadcast()
+                await table.disconnect(client)
             except Exception:  # the table goes on without this client
-                log.debug("broadcast after disconnect failed", exc_info=True)
+                log.debug("telling the table of a disconnect failed", exc_info=True)
 
 
 _HINT_TASKS: set[asyncio.Task] = set()
@@ -590,12 +588,7 @@ async def _handle_message(manager: TableManager, table: Any, client: Client | No
         await send({"type": "sheet", "sheet": table.series.sheet()})
         # joined only now, so that no broadcast (a computer's move meanwhile) comes between
         # the welcome, the sheet and the state
-        paused = table.paused
-        table.clients.append(client)
-        if paused:  # somebody watches: a paused all-computer table goes on
-            await table.after_change()
-        else:
-            await table.broadcast()
+        await table.connect(client)
     elif client is None:
         raise TableError("hello_first", "send hello (with your seat token, or none to watch) first")
     elif kind == "action":

@@ -83,7 +83,7 @@ def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2
     from skat.solver.search import SearchLimitExceeded, declarer_takes_all, null_declarer_wins
 
     declarer, contract = view.declarer, view.contract
-    if declarer is None or contract is None or view.seat == declarer or view.phase.value != "play":
+    if declarer is None or contract is None or view.seat is None or view.seat == declarer or view.phase.value != "play":
         return False
     open_hand = view.open_hands.get(declarer)
     if open_hand is None or int(contract.game_type) > int(GameType.NULL):

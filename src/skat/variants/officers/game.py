@@ -167,7 +167,7 @@ class OfficersGame(DealState):
     play, what the table shows), the choice of the game, Kontra and Re, Admiral's auction and the result.
     """
 
-    SEAT_NAMES = SEAT_NAMES
+    SEAT_NAMES = SEAT_NAMES  # type: ignore[assignment]  # two seats; the base's type is inferred from its three
     _STEPS = {**DealState._STEPS, "choose": "_step_choose", "kontra": "_step_kontra", "re": "_step_re"}
     parse_action = staticmethod(parse_officers_action)
     """Read a token: the standard ones plus ``ramsch``, ``kontra`` and ``re``."""
@@ -370,7 +370,7 @@ class OfficersGame(DealState):
             return [RE, PASS]
         if p is Phase.BIDDING:
             moves = legal_moves(self._auction_value, self._auction_waiting, self._auction_alone)
-            return [HOLD if m == "hold" else PASS if m == "pass" else Bid(m) for m in moves]
+            return [HOLD if m == "hold" else PASS if m == "pass" else Bid(int(m)) for m in moves]
         if p is Phase.SKAT:
             return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
         if p is Phase.DISCARD:
@@ -428,7 +428,7 @@ class OfficersGame(DealState):
             raise WrongPhaseError(f"seat {seat} may answer 're' or 'pass' now, not {action}")
         self._start_play()
 
-    def _step_bidding(self, seat: int, action: Action) -> None:
+    def _step_bidding(self, seat: int, action: object) -> None:
         """Admiral's two-player auction."""
         self._bid(seat, action)
         self.auction.append((seat, str(action)))
@@ -486,7 +486,7 @@ class OfficersGame(DealState):
         else:
             self._start_play()
 
-    def _bid(self, seat: int, action: Action) -> None:
+    def _bid(self, seat: object, action: object) -> None:
         """Admiral's auction is a Skat auction's last two seats (docs/rules.md 9.10): the dealer bids to
         forehand as rearhand does once middlehand has passed, so the rules kernel's auction decides
         (:func:`skat.rules.bidding.auction_bid` and the others) on the standard ladder."""
@@ -509,9 +509,10 @@ class OfficersGame(DealState):
                 raise IllegalActionError("there is no bid to hold: the dealer bids or passes")
             if alone:
                 raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
-            if action.value not in BID_VALUES:  # type: ignore[attr-defined]
-                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")  # type: ignore[attr-defined]
-            raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")  # type: ignore[attr-defined]
+            assert isinstance(action, Bid)  # a hold or a pass that fails is refused above
+            if action.value not in BID_VALUES:
+                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
+            raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
         place = auction_rung(after)
         self._auction_value = BID_VALUES[place - 1] if place else 0
         if auction_stage(after) == 0:
@@ -533,7 +534,8 @@ class OfficersGame(DealState):
         self.chooser = declarer
         self.phase = Phase.SKAT
 
-    def _declare(self, contract: Contract, hand_game: bool) -> None:
+    def _declare(self, contract: object, hand_game: bool) -> None:
+        assert isinstance(contract, Contract)
         if contract.ouvert:
             raise IllegalActionError("ouvert games are not played in Admiral's Skat: the face-down cards are unknown")
         if contract.hand != hand_game:
