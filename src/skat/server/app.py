@@ -26,26 +26,21 @@ from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level, start_workers
+from skat.server.connections import Client, encode_message
+from skat.server.core import PROTOCOL_VERSION, TableError
+from skat.server.creation import TABLE_VARIANTS, table_rulesets
 from skat.server.errors import ErrorBoundary
 from skat.server.keeper import KeeperService
 from skat.server.keeper import json_body as _json_body
 from skat.server.keeper import router as keeper_router
 from skat.server.limits import ClientLimits, Limits, RateLimits, client_host, sweeper
+from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.series import sheet_csv
 from skat.server.store import Store
-from skat.server.tables import (
-    PROTOCOL_VERSION,
-    TABLE_VARIANTS,
-    Client,
-    ServerTable,
-    TableError,
-    TableManager,
-    encode_message,
-    table_rulesets,
-)
+from skat.server.tables import ServerTable
 from skat.server.tournament import TournamentService
 from skat.server.tournament import router as tournament_router
 from skat.solver.search import warm_up

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, Protocol
 
 from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError
 from skat.rules.actions import CONCEDE, Action
 from skat.server.bots import SEARCH_LEVELS, claim_is_sound
-from skat.server.core import Overtaken
-
-if TYPE_CHECKING:
-    from skat.server.tables import ServerTable
+from skat.server.core import Overtaken, Seat
+from skat.server.store import Store
 
 __all__ = ["BotRunner", "BOT_RETRY_DELAYS"]
 
@@ -26,10 +25,57 @@ BOT_RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0)
 a database outage); when the last try fails too, the table is stopped (:meth:`ServerTable.stop`)."""
 
 
+class RunnerHost(Protocol):
+    """What the runner asks of the server process: the threads and processes computer players think in, and
+    the pace people can follow."""
+
+    executor: Executor
+    bot_delay: float
+    trick_pause: float
+
+    async def worker_pool(self) -> ProcessPoolExecutor | None: ...
+
+
+class RunnerTable(Protocol):
+    """What the runner asks of its table (:class:`skat.server.tables.ServerTable`)."""
+
+    id: str
+    game: Game | None
+    deal_no: int
+    seats: list[Seat]
+    stopped: str | None
+    closed: bool
+    owner: bool
+    lock: asyncio.Lock
+    store: Store
+    claim_checked: set[tuple[int, int, int]]
+
+    @property
+    def manager(self) -> RunnerHost: ...
+
+    def bot_to_move(self) -> tuple[int, int] | None: ...
+
+    def claim_answers_due(self) -> list[tuple[int, int]]: ...
+
+    def unsettled(self) -> bool: ...
+
+    def progress(self) -> tuple[int, int]: ...
+
+    def stop(self, reason: str) -> None: ...
+
+    async def apply(self, seat: int, action: Action) -> None: ...
+
+    async def after_change_no_bots(self, *, tell: bool = True) -> None: ...
+
+    async def broadcast(self) -> None: ...
+
+    async def broadcast_message(self, message: dict[str, Any]) -> None: ...
+
+
 class BotRunner:
     """Moves one table's computer players while it has one to move (in the process holding its lease)."""
 
-    def __init__(self, table: ServerTable) -> None:
+    def __init__(self, table: RunnerTable) -> None:
         self.table = table
         self.task: asyncio.Task[None] | None = None
         self.failure: dict[str, Any] = {}

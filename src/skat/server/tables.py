@@ -18,20 +18,19 @@ import asyncio
 import logging
 import time
 from collections import deque
+from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from skat.rules.actions import Action
 from skat.server.connections import Client, Connections, encode_message
 from skat.server.core import PROTOCOL_VERSION, Overtaken, Seat, TableCore, TableError, hash_token, pack, unpack
 from skat.server.hints import card_hint, hint_in_worker
+from skat.server.limits import Limits
 from skat.server.runner import BotRunner
 from skat.server.store import Store, StoredTable
 from skat.variants.registry import from_record
-
-if TYPE_CHECKING:
-    from skat.server.manager import TableManager
 
 __all__ = ["ServerTable", "Overtaken", "TableError", "PROTOCOL_VERSION", "Client", "Seat", "encode_message",
            "hash_token", "pack", "unpack", "SPECTATOR_NOTICE_DELAY"]
@@ -43,12 +42,25 @@ SPECTATOR_NOTICE_DELAY = 0.5
 arrivals and departures of that time are told in one notice."""
 
 
+class TableHost(Protocol):
+    """What a table asks of the server process holding it (:class:`skat.server.manager.TableManager`)."""
+
+    limits: Limits
+    executor: Executor
+    bot_delay: float
+    trick_pause: float
+
+    async def worker_pool(self) -> ProcessPoolExecutor | None: ...
+
+    def drop_later(self, table: ServerTable, message: str) -> None: ...
+
+
 @dataclass(kw_only=True, eq=False)
 class ServerTable(TableCore):
     """One table as the server holds it: the core, and its lock, storage, clients and computer players."""
 
     store: Store
-    manager: TableManager
+    manager: TableHost
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     owner: bool = False
     """Whether this process plays the table's computer players (it holds the table's lease; always on SQLite)."""
@@ -363,17 +375,3 @@ class ServerTable(TableCore):
         self.replay(stored)
         return self.seen() != before
 
-
-_MOVED = {"TableManager": "skat.server.manager", "TABLE_VARIANTS": "skat.server.creation",
-          "table_rulesets": "skat.server.creation", "table_ruleset": "skat.server.creation"}
-
-
-def __getattr__(name: str) -> Any:
-    """The names this module held before the table server was split into layers (imported lazily: the table
-    manager imports this module)."""
-    where = _MOVED.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(where), name)
