@@ -17,7 +17,7 @@ from skat.deal.game import DealState, bid_ladder
 from skat.deal.variant import Variant
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
-from skat.rules.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
+from skat.rules.actions import HOLD, KONTRA, PASS, PICKUP, RE, Action, Bid, Declare, Hold, Kontra, Pass, Re
 from skat.rules.bidding import (
     BID_VALUES,
     FOREHAND,
@@ -37,7 +37,7 @@ from skat.rules.contract import Contract
 from skat.rules.deal import deal_deck
 from skat.rules.ranking import GameType
 from skat.rules.value import HAND_CONTRACTS, SKAT_CONTRACTS, declarable_by_matadors, matador_count
-from skat.variants.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
+from skat.variants.officers.actions import RAMSCH, ChooseRamsch, parse_officers_action
 from skat.variants.officers.options import OfficersOptions, normalize_variant
 from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 
