@@ -14,7 +14,6 @@ from typing import Any
 
 from skat.cards import Card, CardSet, mask_points
 from skat.deal.game import DealState, bid_ladder
-from skat.deal.variant import Variant
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
 from skat.rules.actions import HOLD, KONTRA, PASS, PICKUP, RE, Action, Bid, Declare, Hold, Kontra, Pass, Re
@@ -41,7 +40,7 @@ from skat.variants.officers.actions import RAMSCH, ChooseRamsch, parse_officers_
 from skat.variants.officers.options import OfficersOptions, normalize_variant
 from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 
-__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT", "VARIANT"]
+__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
 
 SEAT_NAMES = ("forehand", "dealer")
 _CARDS: tuple[Card, ...] = tuple(Card)
@@ -672,12 +671,3 @@ class OfficersGame(DealState):
             raise RecordError(f"malformed Officers' Skat record: {exc}") from None
         return game
 
-
-VARIANT = Variant(
-    name="officers", title="Officers' Skat (two players)", seats=2, game_class=OfficersGame,
-    parse_action=parse_officers_action,
-    start=lambda seed, rules, variant="classic", **options: OfficersGame(
-        variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
-    load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
-)
-"""Officers' Skat as a variant (:mod:`skat.variants.registry`); ``variant=`` picks one of its five games."""
