@@ -24,12 +24,11 @@ from skat.analysis import analyse_game
 from skat.errors import SkatError
 from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
-from skat.rules.rulesets import get_ruleset
 from skat.server.bots import bot_process_pool, default_level, start_workers
 from skat.server.connections import Client, encode_message
 from skat.server.core import PROTOCOL_VERSION, TableError
-from skat.server.creation import TABLE_VARIANTS, table_rulesets
 from skat.server.errors import ErrorBoundary
+from skat.server.games import games_meta, request_fields
 from skat.server.keeper import KeeperService
 from skat.server.keeper import json_body as _json_body
 from skat.server.keeper import router as keeper_router
@@ -38,13 +37,11 @@ from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
 from skat.server.officers import router as officers_router
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
-from skat.server.series import sheet_csv
 from skat.server.store import Store
 from skat.server.tables import ServerTable
 from skat.server.tournament import TournamentService
 from skat.server.tournament import router as tournament_router
 from skat.solver.search import warm_up
-from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
 from skat.variants.registry import from_record
 
 __all__ = ["create_app", "STATIC_DIR"]
@@ -156,9 +153,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
         return {"protocol": PROTOCOL_VERSION, "levels": list(PLAYER_NAMES), "default_level": default_level(),
-                "rulesets": table_rulesets(), "variants": list(TABLE_VARIANTS),
-                "officers_variants": list(OFFICERS_VARIANTS), "iss_records": True,
-                "ruleset_descriptions": {name: get_ruleset(name).description for name in table_rulesets()}}
+                **games_meta(), "iss_records": True}  # the games' names and what each lists (rule sets...)
 
     @app.get("/api/tables")
     async def list_tables() -> dict[str, Any]:
@@ -183,7 +178,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         ruleset = body.get("ruleset")
         table, seat = await mgr().create_table(
             name=body.get("name", ""), seats=seats, ruleset=None if ruleset is None else str(ruleset),
-            variant=str(body.get("variant", "standard")), officers_variant=body.get("officers_variant"),
+            variant=str(body.get("variant", "standard")), **{key: body.get(key) for key in request_fields()},
             deals=deals, player_name=body.get("player_name", ""),
             claim=claim, options=body.get("options"), seed=seed, public=body.get("public", False),
             hints=body.get("hints", True))
@@ -231,7 +226,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     @app.get("/api/tables/{table_id}/sheet.csv")
     async def sheet_csv_download(table_id: str, request: Request) -> Response:
         table = await readable(request, table_id)
-        text = sheet_csv(table.series.sheet(), [s.name for s in table.seats])
+        text = table.game_kind.sheet_csv(table.series.sheet(), [s.name for s in table.seats])
         # UTF-8 with a byte order mark: spreadsheets then read umlauts and Cyrillic names right
         return Response("\ufeff" + text, media_type="text/csv; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.csv"'})
@@ -251,9 +246,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     async def game_iss(table_id: str, deal_no: int, request: Request) -> Response:
         table = await readable(request, table_id)
         record = await table.finished_record(deal_no)
-        if table.officers:
-            raise TableError("no_iss_record", "the ISS format has no notation for Officers' Skat; download the "
-                             "game's JSON record instead", 422)
+        if table.game_kind.no_iss_record is not None:
+            raise TableError("no_iss_record", table.game_kind.no_iss_record, 422)
         try:
             text = to_iss(from_record(record), **_iss_header(record))
         except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)
@@ -267,9 +261,8 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
         """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
         table = await readable(request, table_id)
         record = await table.finished_record(deal_no)
-        if table.officers:
-            raise TableError("no_analysis", "the double-dummy analysis is for Skat deals; Officers' Skat games "
-                             "are not analysed", 422)
+        if table.game_kind.no_analysis is not None:
+            raise TableError("no_analysis", table.game_kind.no_analysis, 422)
         return await analyses.get(table_id, deal_no, record, table.name)
 
     # ------------------------------------------------------------ WebSocket

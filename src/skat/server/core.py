@@ -5,7 +5,9 @@ or claim answer is due, who is ready and connected, the stopped state and the ke
 applies actions and builds every message's content (:meth:`TableCore.state_for`). It never touches a socket,
 the database, the clock or asyncio: the clock's readings come in as arguments, stored facts as
 :class:`~skat.server.store.StoredTable` data, and it is driven synchronously in tests
-(tests/test_server_core.py). Around it, each in its own module: :mod:`skat.server.tables` (the table's
+(tests/test_server_core.py). Whatever differs between games (the view, hints and dealt cards of a state, what
+the table info shows of the game, whether it gives hints) it asks the table's game, :attr:`TableCore.game_kind`
+(:mod:`skat.server.games`), and never names a variant. Around it, each in its own module: :mod:`skat.server.tables` (the table's
 lock, its storage and its connections' fan-out), :mod:`skat.server.runner` (the computer players),
 :mod:`skat.server.manager` (all tables, their loading and the other server processes) and
 :mod:`skat.server.limits`.
@@ -19,20 +21,17 @@ import secrets
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from skat.deal.game import Game, Phase, SeatView
+from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, SkatError
-from skat.records.wire import officers_view_to_json, public_view, seat_view_to_json
 from skat.rules.actions import CONCEDE, Action
-from skat.rules.rulesets import RuleSet
-from skat.server.bots import BotSeat, OfficersBotSeat
-from skat.server.hints import auction_turn, bid_estimate, contract_values
-from skat.server.series import DealStart, ServerSeries, TableSeries
-from skat.server.views import dealt_cards, shared, sorted_cards
-from skat.variants.officers.game import OfficersGame
+from skat.server.bots import ComputerSeat
+from skat.server.games import TableGame, table_game
+from skat.server.series import DealStart, ServerSeries
 from skat.variants.registry import Variant, variant_of_game
 
 if TYPE_CHECKING:
@@ -99,7 +98,7 @@ class Seat:
     name: str
     bot: str | None = None
     token_hash: str | None = None
-    bot_seat: BotSeat | OfficersBotSeat | None = None
+    bot_seat: ComputerSeat | None = None
 
     @property
     def taken(self) -> bool:
@@ -194,23 +193,18 @@ class TableCore:
     def n_players(self) -> int:
         return len(self.seats)
 
-    @property
-    def officers(self) -> bool:
-        """Whether the table plays Officers' Skat (two positions) rather than Skat."""
-        return self.settings.get("variant") == "officers"
+    @cached_property
+    def game_kind(self) -> TableGame:
+        """The game the table plays (:class:`skat.server.games.TableGame`), by its ``variant`` setting (``standard``
+        for a table stored before there were others): asked for everything that differs between games."""
+        return table_game(self.settings.get("variant", "standard"))
 
     @property
     def hints_on(self) -> bool:
         """Whether the table gives advice: the card hint on request and the bid estimate (``hints`` in its
-        settings; a table stored before the setting existed gives them). Officers' Skat tables give none."""
-        return not self.officers and bool(self.settings.get("hints", True))
-
-    @property
-    def ruleset(self) -> RuleSet:
-        """The rule set of a Skat table: its preset with its options (as the series plays it)."""
-        series = self.series
-        assert isinstance(series, TableSeries), "an Officers' Skat table has no Skat rule set"
-        return series.table.ruleset
+        settings; a table stored before the setting existed gives them), if its game gives any (Officers' Skat
+        does not: :attr:`TableGame.no_hints <skat.server.games.TableGame.no_hints>`)."""
+        return self.game_kind.no_hints is None and bool(self.settings.get("hints", True))
 
     def seat_of(self, position: int) -> int | None:
         """The game seat (0 forehand, 1 middlehand, 2 rearhand; Officers' Skat: 0 forehand, 1 dealer) of a
@@ -301,8 +295,7 @@ class TableCore:
             "id": self.id,
             "name": self.name,
             "variant": self.settings.get("variant", "standard"),
-            "ruleset": None if self.officers else self.settings.get("ruleset", "isko2018"),
-            "officers_variant": self.settings.get("officers_variant"),
+            **self.game_kind.info(self.settings),
             "options": self.settings.get("options") or {},
             "seeded": bool(self.settings.get("seeded")),
             "public": self.public,
@@ -333,29 +326,9 @@ class TableCore:
         memo = {} if memo is None else memo
         dealt = None
         game = self.game
-        if isinstance(game, OfficersGame):  # no hints: the page shows the piles as they lie
-            view_json = officers_view_to_json(game.view(seat) if seat is not None else public_view(game))
-        elif game is not None:
-            if seat is not None:
-                view = game.view(seat)
-                view_json = seat_view_to_json(view)
-                hints["sorted"] = sorted_cards(view)
-                if self.ruleset.variant == "standard":  # the estimates know the standard game values only
-                    if view.phase is Phase.BIDDING and view.to_move == seat and self.hints_on:
-                        hints["bid_estimate"] = bid_estimate(view.hand)
-                    values = contract_values(view)
-                    if values:
-                        hints["contracts"] = values
-            else:
-                spectated = public_view(game)  # built from the public facts only
-                assert isinstance(spectated, SeatView)
-                view = spectated
-                view_json = seat_view_to_json(view)
-                hints["sorted"] = sorted_cards(view, own=False)
-            if view.phase is Phase.BIDDING:
-                hints["auction_turn"] = shared(memo, "auction_turn", lambda: auction_turn(game, view.bid))
-            if game.is_over:  # every card may be shown once the deal is over, to every seat and spectator
-                dealt = shared(memo, "dealt", lambda: dealt_cards(game))
+        if game is not None:  # the game's own view, hints and cards as dealt (a spectator's: public facts only)
+            view_json, hints, dealt = self.game_kind.state(game, seat, series=self.series, hints=self.hints_on,
+                                                           memo=memo)
         return {
             "type": "state",
             "protocol": PROTOCOL_VERSION,
@@ -522,7 +495,7 @@ class TableCore:
         if position is None:
             raise TableError("not_a_player", "spectators get no hints; hints are for the seat whose turn it is")
         if not self.hints_on:
-            raise TableError("hints_off", "Officers' Skat tables give no hints" if self.officers else
+            raise TableError("hints_off", self.game_kind.no_hints or
                              "hints are switched off at this table (its creator chose so)")
         self.check_running()
         game = self.game

@@ -16,8 +16,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from skat.server.bots import bot_process_pool, start_workers
 from skat.server.core import TableError, hash_token
-from skat.server.creation import build_seats, build_series, clean_name, plan_table
+from skat.server.creation import build_seats, build_series, clean_name, game_of, plan_table
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
+from skat.server.games import TableGame
 from skat.server.limits import Limits, eviction_candidate, idle_reason
 from skat.server.store import Store, StoredTable
 from skat.server.tables import ServerTable
@@ -90,7 +91,6 @@ class TableManager:
         seats: list[str] | None = None,
         ruleset: str | None = None,
         variant: str = "standard",
-        officers_variant: str | None = None,
         deals: int | None = None,
         player_name: str = "",
         claim: int | None = 0,
@@ -98,14 +98,16 @@ class TableManager:
         options: dict[str, Any] | None = None,
         public: bool = False,
         hints: bool = True,
+        **fields: Any,
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
 
-        ``variant`` ``standard`` (the default) is Skat at 3 or 4 under ``ruleset`` (default ``isko2018``);
-        ``officers`` is Officers' Skat at 2: ``officers_variant`` (one of
-        :data:`skat.variants.officers.options.VARIANTS`, default ``classic``), ``options`` checked by
-        :data:`skat.variants.officers.options.SCHEMA`, and ``seats`` ``"human"`` or ``"officers"`` (the
-        computer opponent), default ``["human", "officers"]``.
+        ``variant`` is the game (:func:`skat.server.games.table_variants`), which checks ``ruleset``, ``options``,
+        ``seats`` and the ``fields`` only it reads (:meth:`skat.server.games.TableGame.plan`): ``standard`` (the
+        default) is Skat at 3 or 4 under ``ruleset`` (default ``isko2018``); ``officers`` is Officers' Skat at 2:
+        ``officers_variant`` (one of :data:`skat.variants.officers.options.VARIANTS`, default ``classic``),
+        ``options`` checked by :data:`skat.variants.officers.options.SCHEMA`, and ``seats`` ``"human"`` or
+        ``"officers"`` (the computer opponent), default ``["human", "officers"]``.
 
         With ``claim`` the creator takes that (human) position and receives its token. A ``public`` table is
         listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
@@ -114,9 +116,9 @@ class TableManager:
         (:attr:`ServerTable.hints_on`).
         """
         table_id = secrets.token_hex(6)
-        plan = plan_table(table_id, name=name, seats=seats, ruleset=ruleset, variant=variant,
-                          officers_variant=officers_variant, deals=deals, player_name=player_name, claim=claim,
-                          seed=seed, options=options, public=public, hints=hints)
+        plan = plan_table(table_id, name=name, seats=seats, ruleset=ruleset, variant=variant, deals=deals,
+                          player_name=player_name, claim=claim, seed=seed, options=options, public=public,
+                          hints=hints, **fields)
         await self._make_room()
         await self.store.create_table(table_id, plan.name, plan.settings, plan.rows)
         table = self._build(table_id, plan.name, plan.settings, plan.rows)
@@ -501,9 +503,12 @@ def _lobby_entry(row: dict[str, Any]) -> dict[str, Any]:
     its stored row: the keys of :meth:`ServerTable.public_info` that the database knows."""
     settings = row["settings"]
     seats = [dict(s, connected=None, game_seat=None) for s in row["seats"]]
+    try:
+        game = game_of(settings)
+    except LookupError:  # a game no server table of this process plays: its settings' keys as they are
+        game = TableGame()
     return {"id": row["id"], "name": row["name"], "variant": settings.get("variant", "standard"),
-            "ruleset": None if settings.get("variant") == "officers" else settings.get("ruleset", "isko2018"),
-            "officers_variant": settings.get("officers_variant"), "options": settings.get("options") or {},
+            **game.info(settings), "options": settings.get("options") or {},
             "seeded": bool(settings.get("seeded")), "public": bool(settings.get("public", True)),
             "n_players": len(seats), "status": "waiting" if not all(s["taken"] for s in seats) else "playing",
             "deal_no": row["deal_no"], "seats": seats, "held_elsewhere": True}

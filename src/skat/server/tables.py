@@ -4,10 +4,10 @@ The server is authoritative: every action goes through the engine (:meth:`skat.G
 anybody hears of it, and each client receives only its own seat's view (:meth:`skat.Game.view`) or, as a
 spectator, the public part of the table.
 
-One kind of table serves every game: Skat at three or four (:class:`~skat.server.series.TableSeries`) and
-Officers' Skat at two (``variant`` ``officers``, :class:`~skat.server.series.OfficersTableSeries`, the
-computer opponent :class:`~skat.server.bots.OfficersBotSeat`). :class:`ServerTable` adds to the core what
-needs I/O: the lock that orders a table's requests, the writes before each change
+One kind of table serves every game: Skat at three or four and Officers' Skat at two, each asked through the
+table's game (:attr:`~skat.server.core.TableCore.game_kind`, a :class:`~skat.server.games.TableGame` that its
+variant's table part defines: its series, its computer players, its states). :class:`ServerTable` adds to the
+core what needs I/O: the lock that orders a table's requests, the writes before each change
 (:class:`~skat.server.store.Store`), the clients (:class:`~skat.server.connections.Connections`), the
 computer players' runner (:class:`~skat.server.runner.BotRunner`) and the notices of other server processes.
 """

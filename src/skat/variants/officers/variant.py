@@ -1,5 +1,6 @@
-"""Officers' Skat as a variant (:mod:`skat.variants.registry`): its game, its actions' tokens, its records and
-its wire form (:mod:`skat.variants.officers.wire`)."""
+"""Officers' Skat as a variant (:mod:`skat.variants.registry`): its game, its actions' tokens, its records, its
+wire form (:mod:`skat.variants.officers.wire`) and its table part (:mod:`skat.variants.officers.table`, which
+the server loads by this name)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,6 @@ VARIANT = Variant(
     start=lambda seed, rules, variant="classic", **options: OfficersGame(
         variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
     load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
-    wire=WIRE,
+    wire=WIRE, table="skat.variants.officers.table",
 )
 """Officers' Skat as a variant; ``variant=`` picks one of its five games."""
