@@ -364,8 +364,9 @@ async def random_step(table, rng: random.Random) -> int:
 
 async def server_cost(actions: int = 3000, seed: int = 1, ruleset: str = "isko2018") -> float:
     """Milliseconds per action of the server's own path (check, store, three encoded states), in process."""
+    from skat.server.connections import Client
+    from skat.server.manager import TableManager
     from skat.server.store import Store
-    from skat.server.tables import Client, TableManager
 
     tmp = tempfile.mkdtemp(prefix="skat-cost-")
     manager = TableManager(Store(f"sqlite:///{os.path.join(tmp, 'cost.sqlite')}"), bot_processes=False)
@@ -379,7 +380,7 @@ async def server_cost(actions: int = 3000, seed: int = 1, ruleset: str = "isko20
         return None
 
     for position in range(3):
-        table.clients.append(Client(send=sink, position=position))
+        table.clients.add(Client(send=sink, position=position))
     rng = random.Random(seed)
     done = 0
     start = time.perf_counter()

@@ -21,8 +21,8 @@ import time
 
 import httpx
 
+from skat.server.manager import TableManager
 from skat.server.store import Store
-from skat.server.tables import TableManager
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from load import UNLIMITED, random_step, serve_process  # noqa: E402

@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# Every message a server of the tests sends (in this process and in the servers it starts) is checked against
+# the protocol's models first (skat.server.messages.check_outgoing): a message that does not match fails its test.
+os.environ.setdefault("SKAT_CHECK_MESSAGES", "1")
+
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 ISS_SAMPLE = DATA / "iss" / "sample.sgf"

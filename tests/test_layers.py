@@ -9,7 +9,7 @@ runs ``skat/a/__init__.py``, so it counts as an import of the package too. Then 
 
 * an import cycle, naming it;
 * an import of a higher layer from a lower one (:data:`LAYERS` places every module; a new module must
-  be placed there before it passes);
+  be placed there before it passes; a variant's table part is placed by its name, :func:`layer_of`);
 * an import of a name from a package's ``__init__`` (``from skat import Game``, ``from skat.solver import
   solve``) by a module outside that package: inside the package, modules import each other by full path
   (``from skat.solver.search import solve``), and the ``__init__`` files only re-export the public API.
@@ -47,7 +47,7 @@ LAYERS: dict[str, int] = {
     # deal state (skat/deal/): the base of every deal, and one deal of standard Skat with its house rules
     "skat.deal.*": DEAL,
     # variants (skat/variants/): the games found by name, each in its own module, built on the deal state
-    "skat.variants.*": VARIANTS,
+    "skat.variants.*": VARIANTS,  # but each variant's table part is in the server's layer (is_table_part)
     # table (skat/table/): series of deals and their score sheets
     "skat.table.*": TABLE,
     # players, records, analysis: what plays, writes down or looks at deals and tables
@@ -166,9 +166,19 @@ def _graph() -> tuple[dict[str, dict[str, int]], list[str]]:
 GRAPH, THROUGH_INIT = _graph()
 
 
+def is_table_part(module: str) -> bool:
+    """A variant's table part: a module ``skat.variants.<...>.table`` or ``skat.variants.<...>_table`` (its
+    :class:`skat.server.games.TableGame`, which the server loads by the name the variant gives). It belongs to
+    the server layer: it may import the server's modules, and nothing below the server imports it."""
+    last = module.rpartition(".")[2]
+    return module.startswith("skat.variants.") and (last == "table" or last.endswith("_table"))
+
+
 def layer_of(module: str) -> int | None:
     if module in LAYERS:
         return LAYERS[module]
+    if is_table_part(module):
+        return FRONT
     parts = module.split(".")
     for i in range(len(parts), 0, -1):
         key = ".".join(parts[:i]) + ".*"
@@ -275,6 +285,20 @@ def test_no_layer_imports_a_higher_one():
 
 def test_modules_import_by_full_path():
     assert not THROUGH_INIT, "\n".join(THROUGH_INIT)
+
+
+def test_a_variants_table_part_is_in_the_servers_layer():
+    assert layer_of("skat.variants.officers.table") == FRONT
+    assert layer_of("skat.variants.standard_table") == FRONT
+    assert layer_of("skat.variants.newgame.table") == FRONT  # a variant added later: no edit here
+    assert layer_of("skat.variants.officers.game") == VARIANTS
+    assert layer_of("skat.variants.tablecloth") == VARIANTS
+    assert layer_of("skat.variants.officers.tables") == VARIANTS
+    parts = [m for m in MODULES if is_table_part(m)]
+    assert {"skat.variants.officers.table", "skat.variants.standard_table"} <= set(parts)
+    lower = [f"{m} imports {t}" for m, targets in GRAPH.items() for t in targets
+             if t in parts and (layer_of(m) or 0) < FRONT]
+    assert not lower, lower
 
 
 def test_the_leaves_import_nothing_from_the_package():

@@ -11,7 +11,7 @@ from conftest import vectors
 from skat.cards import Card, CardSet
 from skat.errors import IllegalActionError, OutOfTurnError, RecordError, WrongPhaseError
 from skat.records.wire import view_to_json
-from skat.rules.actions import PASS, PICKUP, Bid, Declare, Discard, Hold, Pass, Play
+from skat.rules.actions import KONTRA, PASS, PICKUP, RE, Bid, Declare, Discard, Hold, Pass, Play
 from skat.rules.contract import Contract
 from skat.variants.officers import (
     OfficersGame,
@@ -22,7 +22,7 @@ from skat.variants.officers import (
     score_game,
     score_ramsch,
 )
-from skat.variants.officers.actions import KONTRA, RAMSCH, RE
+from skat.variants.officers.actions import RAMSCH
 
 CASES = {c["id"]: c for c in vectors("officers_skat")}
 

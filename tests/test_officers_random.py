@@ -16,9 +16,8 @@ import pytest
 from skat.cards import Card, CardSet
 from skat.errors import IllegalActionError
 from skat.records.wire import view_to_json
-from skat.rules.actions import Declare, Play
+from skat.rules.actions import Declare, Kontra, Play, Re
 from skat.variants.officers import OfficersGame, Phase, score_admiral, score_game, score_ramsch
-from skat.variants.officers.actions import Kontra, Re
 
 GAMES = 1000
 CARD_RE = re.compile(r'"([CSHD][AKQJT987])"')

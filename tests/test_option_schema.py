@@ -28,8 +28,8 @@ from skat.rules.rulesets import (
     RuleSetError,
 )
 from skat.schema import OPTION, Option, OptionError, Schema, flag
+from skat.server.creation import table_ruleset
 from skat.server.store import Store
-from skat.server.tables import table_ruleset
 from skat.table.series import Table
 from skat.variants import from_record
 from skat.variants.officers import OfficersGame

@@ -28,7 +28,7 @@ def draws(node_name: str) -> random.Random:
 
 
 class _Secrets:
-    """The ``secrets`` module as :mod:`skat.server.tables` sees it in these tests: ``randbits`` from a
+    """The ``secrets`` module as :mod:`skat.server.creation` sees it in these tests: ``randbits`` from a
     :class:`random.Random`, everything else (tokens, invites, comparisons) the real module's."""
 
     def __init__(self, rng: random.Random) -> None:
@@ -42,13 +42,13 @@ class _Secrets:
 def replayable_deals(monkeypatch, request):
     """The tables of a test deal from a seed that follows from the test's name, not from the operating system, so
     a failure replays with the same cards (and the same computer players' choices): the table server's draws
-    (``secrets.randbits`` in :mod:`skat.server.tables`: the table seed first, then the computer players' seeds)
+    (``secrets.randbits`` in :mod:`skat.server.creation`: the table seed first, then the computer players' seeds)
     come from :func:`draws`. The tables stay secret tables (``seeded`` false, ``"seed": null`` in their records):
     no player is sent the seed, only this test knows it. (The API's ``seed`` would make duplicate-play tables
     instead, whose records show their deal seeds.)"""
-    import skat.server.tables
+    import skat.server.creation
 
-    monkeypatch.setattr(skat.server.tables, "secrets", _Secrets(draws(request.node.name)))
+    monkeypatch.setattr(skat.server.creation, "secrets", _Secrets(draws(request.node.name)))
 
 
 def new_table(client: TestClient, seats=("human", "random", "random"), **kw) -> dict:
@@ -445,16 +445,16 @@ def test_search_players_think_in_worker_processes(client, monkeypatch):
     starting the worker processes (about a second for the first one), which happens in a thread."""
     import threading
 
-    import skat.server.tables as tables_module
+    import skat.server.manager as manager_module
 
     started_in: list[str] = []
-    start_workers = tables_module.start_workers
+    start_workers = manager_module.start_workers
 
     def recording(pool):
         started_in.append(threading.current_thread().name)
         start_workers(pool)
 
-    monkeypatch.setattr(tables_module, "start_workers", recording)
+    monkeypatch.setattr(manager_module, "start_workers", recording)
     t = new_table(client, seats=("human", "easy", "easy"))
     manager = client.app.state.manager
     with client.websocket_connect(f"/ws/{t['table_id']}") as ws:
@@ -513,9 +513,8 @@ def test_a_seated_person_closes_the_table(client):
 def test_a_spectator_sees_no_seat_secrets():
     """The public view keeps only what everybody may see: no hand, no discard, no skat without a declarer."""
     from skat.deal.game import Phase
-    from skat.records.wire import seat_view_to_json
+    from skat.records.wire import public_view, seat_view_to_json
     from skat.rules.rulesets import PUB
-    from skat.server.tables import public_view
     from skat.variants.tournee import TourneeGame
 
     game = Game(seed=4, ruleset=PUB.replace(schieberamsch=True), start="ramsch")

@@ -23,7 +23,7 @@ from skat.deal.game import Game
 from skat.records.iss import parse_iss
 from skat.server import create_app
 from skat.server.app import ANALYSIS_TIME_LIMIT, AnalysisCache, analyse_record
-from skat.server.tables import TableError
+from skat.server.core import TableError
 from test_server_support import SHOTS, ServerProcess, axe_problems, chromium_launch_kwargs, shot
 
 

@@ -21,7 +21,7 @@ nothing here late enough to fail. What people really wait is a figure of bench/b
 
 def test_a_computer_thinks_during_its_pause_and_still_keeps_it(tmp_path, monkeypatch):
     events: list[tuple[str, float]] = []
-    think, apply = BotSeat.think, ServerTable._apply
+    think, apply = BotSeat.think, ServerTable.apply
     ahead = [0.0]  # how far the event loops' clock runs ahead of the monotonic clock
     loop_time = asyncio.BaseEventLoop.time
 
@@ -44,7 +44,7 @@ def test_a_computer_thinks_during_its_pause_and_still_keeps_it(tmp_path, monkeyp
 
     monkeypatch.setattr(asyncio.BaseEventLoop, "time", lambda loop: loop_time(loop) + ahead[0])
     monkeypatch.setattr(BotSeat, "think", slow_think)
-    monkeypatch.setattr(ServerTable, "_apply", timed_apply)
+    monkeypatch.setattr(ServerTable, "apply", timed_apply)
     app = create_app(f"sqlite:///{tmp_path / 'pace.sqlite'}", bot_delay=DELAY)
     with TestClient(app) as client:
         t = client.post("/api/tables", json={"seats": ["human", "random", "random"], "public": True}).json()

@@ -19,8 +19,8 @@ from skat.rules.ranking import POWER, TRUMP_MASK, GameType
 from skat.rules.rulesets import get_ruleset
 from skat.server import create_app
 from skat.server.hints import HINT_TEXTS, card_hint, hint_reason, view_seed
+from skat.server.manager import TableManager
 from skat.server.store import Store
-from skat.server.tables import TableManager
 from test_server import hello, new_table, recv, recv_state, visible_cards
 
 # The deal of the tests: forehand (seat 0) wins the auction at 18, picks up, puts two away and plays a grand;

@@ -10,8 +10,8 @@ import contextlib
 import dataclasses
 import time
 
+from skat.server.manager import TableManager
 from skat.server.store import Store
-from skat.server.tables import TableManager
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
@@ -68,12 +68,13 @@ def test_a_table_is_held_where_it_is_asked_for_and_listed_everywhere(postgres): 
 def test_a_table_nobody_holds_is_archived_when_idle(postgres, monkeypatch):  # noqa: F811 - the fixture
     """After a restart a table of people is held nowhere until asked for; when nothing happened at it for
     the idle time, the sweep of a process that does not hold it archives it from the database."""
+    import skat.server.manager as manager_module
     import skat.server.store as store_module
     import skat.server.tables as tables_module
 
     url = postgres.new_database()
     wall = [time.time()]  # the wall clock of both processes (the tables' times in the database): the test moves it
-    for module in (store_module, tables_module):
+    for module in (store_module, tables_module, manager_module):
         monkeypatch.setattr(module, "time", _TimeWithWall(wall))
 
     async def scenario() -> None:

@@ -12,8 +12,8 @@ from tests.test_server import visible_cards
 
 from skat.deal.game import Game
 from skat.server import create_app
+from skat.server.manager import TableManager
 from skat.server.store import Store, tables_t
-from skat.server.tables import TableManager
 from skat.variants.tournee import TourneeGame
 
 

@@ -16,8 +16,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from skat.server import create_app
 from skat.server.app import AnalysisCache
+from skat.server.core import TableError, pack
 from skat.server.limits import ClientBuckets, ClientLimits, Limits, LimitsError, Rate, request_kind
-from skat.server.tables import TableError, pack
 from test_server import hello, new_table, recv, reply
 
 HOUR = 3600.0

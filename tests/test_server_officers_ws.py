@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 from skat.cards import Card
 from skat.records.wire import officers_view_to_json
 from skat.server import create_app
+from skat.server.manager import TableManager
 from skat.server.store import Store
-from skat.server.tables import TableManager
 from skat.variants.officers import OfficersGame
 from skat.variants.officers.game import DOWN, OUT, OWN, UP
 from skat.variants.officers.options import VARIANTS
@@ -259,7 +259,9 @@ def test_bad_actions_are_answered_with_codes_and_change_nothing(client):
     with client.websocket_connect(f"/ws/{tid}") as ws, client.websocket_connect(f"/ws/{tid}") as watcher:
         state = hello(ws, t["token"])
         spectator = hello(watcher, None)
-        state = recv_state(ws)  # the spectator's arrival is broadcast
+        # the spectator's arrival: a state for the newcomer only, the others hear the number of spectators
+        for sock in (ws, watcher):  # (the notice comes to the newcomer too: it may tell of later arrivals)
+            assert recv(sock) == {"type": "spectators", "table_id": tid, "spectators": 1}
         assert state["view"]["phase"] == "choose" and my_turn(state)
 
         def refused(message: dict, code: str, sock=ws) -> None:

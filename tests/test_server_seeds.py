@@ -15,8 +15,8 @@ from sqlalchemy import select, update
 
 from skat.deal.game import Game
 from skat.server import create_app
+from skat.server.manager import TableManager
 from skat.server.store import Store, deals_t, tables_t
-from skat.server.tables import TableManager
 from skat.table.series import Table, deal_seed
 
 

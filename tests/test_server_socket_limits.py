@@ -57,12 +57,12 @@ def new_table(address: str) -> str:
 
 
 async def until(ws: ClientConnection, kind: str) -> dict[str, Any]:
-    """The next message of type ``kind`` (states of other clients' comings and goings pass by)."""
+    """The next message of type ``kind`` (states and spectator counts of other clients' comings and goings pass by)."""
     while True:
         message = json.loads(await ws.recv())
         if message["type"] == kind:
             return message
-        assert message["type"] in ("state", "sheet", "welcome"), message
+        assert message["type"] in ("state", "sheet", "welcome", "spectators"), message
 
 
 async def hello(url: str) -> ClientConnection | tuple[int | None, str, list[dict[str, Any]]]:

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from skat.deal.game import Game
 from skat.records.wire import view_to_json
 from skat.server import create_app
+from skat.server.core import unpack
 from skat.server.store import Store, Written, _Write, lock_order, normalize_db_url
-from skat.server.tables import unpack
 from test_server_support import postgres  # noqa: F401 - the fixture
 
 
@@ -132,9 +132,9 @@ def test_a_server_restored_in_the_background_answers_at_once_and_loads_every_tab
 
 
 def test_old_records_leave_memory_and_come_back_from_the_database(tmp_path, monkeypatch):
-    import skat.server.tables as tables_mod
+    import skat.server.core as core_mod
 
-    monkeypatch.setattr(tables_mod, "RECENT_RECORDS", 2)
+    monkeypatch.setattr(core_mod, "RECENT_RECORDS", 2)
     url = f"sqlite:///{tmp_path / 'skat.sqlite'}"
     with TestClient(create_app(url)) as client:
         t = client.post("/api/tables", json={"seats": ["random", "random", "random"], "claim": None, "deals": 5,

@@ -12,16 +12,18 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.exc import OperationalError
 
-import skat.server.tables as tables_mod
+import skat.server.runner as runner_mod
 from skat.deal.game import Game
 from skat.server import create_app
+from skat.server.connections import Client
+from skat.server.core import TableError
+from skat.server.manager import TableManager
 from skat.server.store import Store, actions_t, tables_t
-from skat.server.tables import Client, TableError, TableManager
 
 
 @pytest.fixture(autouse=True)
 def quick_retries(monkeypatch):
-    monkeypatch.setattr(tables_mod, "BOT_RETRY_DELAYS", (0.01, 0.02, 0.04))
+    monkeypatch.setattr(runner_mod, "BOT_RETRY_DELAYS", (0.01, 0.02, 0.04))
 
 
 def stored_actions(store: Store, table_id: str) -> list[tuple[int, int, int, str]]:
@@ -88,7 +90,7 @@ def test_an_engine_failing_always_stops_the_table(tmp_path, monkeypatch, caplog)
     async def send(message):
         got.append(json.loads(message) if isinstance(message, str) else message)
 
-    table.clients.append(Client(send=send, position=None))
+    table.clients.add(Client(send=send, position=None))
     failing_apply(monkeypatch, None)
 
     async def scenario():
@@ -238,7 +240,7 @@ def test_a_table_stopped_at_one_process_is_stopped_at_the_others(tmp_path, monke
 
     async def scenario():
         await run_bots(table)
-        there.clients.append(Client(send=send, position=None))
+        there.clients.add(Client(send=send, position=None))
         stopped = [n for n in notices if n.get("k") == "stopped"]
         assert stopped == [{"t": table.id, "k": "stopped", "reason": table.stopped}]
         assert await there.take_notice(stopped[0]) and there.stopped == table.stopped

@@ -148,8 +148,8 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
 # --------------------------------------------------------------------- browser
 def _run_browser(args: argparse.Namespace) -> int:
     from skat.server.app import create_app
+    from skat.server.manager import TableManager
     from skat.server.store import Store, default_db_url
-    from skat.server.tables import TableManager
 
     if args.bot_delay < 0:
         print("skat play: --bot-delay cannot be negative", file=sys.stderr)

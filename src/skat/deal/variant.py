@@ -1,6 +1,7 @@
 """What a variant is: :class:`Variant` says how to start a deal of the game, read its record and
-read its actions' wire tokens. Each variant's module defines one as ``VARIANT``;
-:mod:`skat.variants.registry` finds them by name."""
+read its actions' wire tokens; a variant whose seat views are its own writes them by its :class:`WireForm`,
+and a variant played at server tables names its table part. Each variant's module defines one as
+``VARIANT``; :mod:`skat.variants.registry` finds them by name."""
 
 from __future__ import annotations
 
@@ -10,7 +11,27 @@ from typing import Any
 
 from skat.rules.actions import Action
 
-__all__ = ["Variant", "skat_record_owner"]
+__all__ = ["Variant", "WireForm", "skat_record_owner"]
+
+
+@dataclass(frozen=True)
+class WireForm:
+    """The protocol's JSON (docs/protocol.md) of a variant whose seat views are its own class, not
+    :class:`skat.deal.game.SeatView`: :mod:`skat.records.wire` asks the variant for it and never names it.
+
+    ``view_to_json`` and ``view_from_json`` write and read a view of ``view_class`` (``from(to(view)) ==
+    view``); ``public_view`` is the spectator's view of a deal, built from the facts both players see alike;
+    ``reads_view`` and ``reads_result`` say whether a view's or a result's JSON is this variant's, and
+    ``result_from_json`` reads such a result.
+    """
+
+    view_class: type
+    view_to_json: Callable[[Any], dict[str, Any]]
+    view_from_json: Callable[[dict[str, Any]], Any]
+    public_view: Callable[[Any], Any]
+    reads_view: Callable[[Mapping[str, Any]], bool]
+    result_from_json: Callable[[dict[str, Any]], Any]
+    reads_result: Callable[[Mapping[str, Any]], bool]
 
 
 @dataclass(frozen=True)
@@ -21,6 +42,12 @@ class Variant:
     ``parse_action`` reads an action's wire token (``str(action)`` writes it); ``start`` makes a
     new deal from a seed and the table's rules; ``load`` rebuilds a deal from its record, and
     ``owns`` says whether a record is one of this variant's.
+
+    ``wire`` is the wire form of a variant with views of its own (None: its views are
+    :class:`~skat.deal.game.SeatView` objects, written as Skat's by :mod:`skat.records.wire`). ``table`` names the
+    module of its table part (a ``skat.variants.<...>.table`` or ``skat.variants.<...>_table`` module whose
+    ``TABLE`` is a :class:`skat.server.games.TableGame`): the server loads it by this name to play the variant
+    at its tables (None: no server table plays it, as Tournee Skat, which a Skat table plays by its rule set).
     """
 
     name: str
@@ -31,6 +58,8 @@ class Variant:
     start: Callable[..., Any]
     load: Callable[[dict[str, Any]], Any]
     owns: Callable[[Mapping[str, Any]], bool]
+    wire: WireForm | None = None
+    table: str | None = None
 
     def new_game(self, seed: int | None = None, rules: Any = None, **options: Any) -> Any:
         """A new deal of this variant (``rules``: its rule set or options; None for the defaults)."""

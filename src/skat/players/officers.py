@@ -15,10 +15,10 @@ import random
 from dataclasses import dataclass
 
 from skat.cards import Card, CardSet, iter_mask
-from skat.rules.actions import HOLD, PASS, PICKUP, PLAY, Action, Bid, Declare, Discard, Play
+from skat.rules.actions import HOLD, KONTRA, PASS, PICKUP, PLAY, RE, Action, Bid, Declare, Discard, Play
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, legal_mask, winner_index
 from skat.rules.value import matadors
-from skat.variants.officers.actions import KONTRA, RE, ChooseRamsch
+from skat.variants.officers.actions import ChooseRamsch
 from skat.variants.officers.game import OfficersView, Phase
 
 __all__ = ["OfficersBot", "World", "sample_world", "game_strength", "choose_game"]

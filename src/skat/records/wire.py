@@ -4,35 +4,48 @@ One module holds the protocol's JSON both ways, so the server that writes it and
 read it cannot drift apart:
 
 * actions: :func:`action_token` (an action's token, ``str(action)``) and :func:`parse_token` (a
-  token of a variant: ``standard``, ``tournee`` or ``officers``);
+  token of a variant: ``standard``, ``tournee``, ``officers``, any registered one);
 * views: :func:`seat_view_to_json` / :func:`seat_view_from_json` for a :class:`~skat.deal.game.SeatView`
-  (standard and Tournee Skat), :func:`officers_view_to_json` / :func:`officers_view_from_json` for an
-  :class:`~skat.variants.officers.game.OfficersView`, and :func:`view_to_json` / :func:`view_from_json` for
-  either; ``from_json(to_json(view)) == view`` field by field, the result of a finished deal included
+  (standard and Tournee Skat), and :func:`view_to_json` / :func:`view_from_json` for a view of any variant:
+  a variant whose views are its own class writes and reads them by its
+  :class:`~skat.deal.variant.WireForm` (``Variant.wire``; Officers' Skat's is
+  :mod:`skat.variants.officers.wire`), found through the registry, never by name here;
+  ``from_json(to_json(view)) == view`` field by field, the result of a finished deal included
   (:func:`result_from_json`);
 * the spectator's view: :func:`public_view` builds it from an allow-list of public facts
-  (:data:`PUBLIC_FACTS`), never from a seat's view with its secrets blanked.
+  (:data:`PUBLIC_FACTS`; a variant with views of its own, by its wire form), never from a seat's view with
+  its secrets blanked.
 
-The server (:mod:`skat.server.tables`, :mod:`skat.server.officers`) sends what this module writes;
-:mod:`skat.players.remote` reads it back for a bot in a seat.
+The server (:mod:`skat.server.core`, through each table game's state) sends what this module writes;
+:mod:`skat.players.remote` reads it back for a bot in a seat. ``officers_view_to_json``,
+``officers_view_from_json`` and ``PUBLIC_OFFICERS_FACTS`` are Officers' Skat's own
+(:mod:`skat.variants.officers.wire`), kept here for the callers that import them from this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from skat.cards import CARD_NAMES, Card, CardSet, mask_names
 from skat.deal.game import GameResult, Phase, SeatView
 from skat.deal.ramsch import RamschOutcome
+from skat.deal.variant import WireForm
+from skat.deal.wire_parts import (
+    card_names,
+    card_set,
+    contract_from_json,
+    contract_json,
+    result_json,
+    tricks_from_json,
+    tricks_json,
+)
 from skat.rules.actions import Action
-from skat.rules.contract import Contract
-from skat.rules.ranking import GameType
 from skat.rules.value import Outcome
-from skat.variants.officers.game import OfficersGame, OfficersResult, OfficersView
-from skat.variants.officers.game import Phase as OfficersPhase
-from skat.variants.officers.scoring import OfficersOutcome
-from skat.variants.registry import get_variant
+from skat.variants.officers.wire import PUBLIC_FACTS as PUBLIC_OFFICERS_FACTS
+from skat.variants.officers.wire import view_from_json as officers_view_from_json
+from skat.variants.officers.wire import view_to_json as officers_view_to_json
+from skat.variants.registry import get_variant, variant_of_game, variants
 from skat.variants.tournee import TourneeResult
 
 __all__ = [
@@ -64,43 +77,6 @@ def _token_variant(ruleset: Any) -> str:
     return "tournee" if ruleset == "tournee" else "standard"
 
 
-# ------------------------------------------------------------ small parts
-def _names(cards: Iterable[Card] | None) -> list[str] | None:
-    if cards is None:
-        return None
-    if isinstance(cards, CardSet):
-        return mask_names(cards.mask)
-    return [CARD_NAMES[c] for c in cards]
-
-
-def _cards(names: list[str] | None) -> CardSet | None:
-    return None if names is None else CardSet([Card.parse(n) for n in names])
-
-
-def contract_from_json(data: dict[str, Any] | None) -> Contract | None:
-    """The contract of :meth:`Contract.to_json` output (None stays None)."""
-    if data is None:
-        return None
-    return Contract(GameType.parse(data["game"]), hand=data["hand"], schneider=data["schneider"],
-                    schwarz=data["schwarz"], ouvert=data["ouvert"])
-
-
-def _contract_json(contract: Contract | None) -> dict[str, Any] | None:
-    return None if contract is None else contract.to_json()
-
-
-def _result_json(result: Any) -> dict[str, Any] | None:
-    return None if result is None else result.to_json()
-
-
-def _tricks_json(tricks: Sequence[tuple[int, tuple[Card, ...], int]]) -> list[list[Any]]:
-    return [[ld, [CARD_NAMES[c] for c in cs], w] for ld, cs, w in tricks]
-
-
-def _tricks(data: list[list[Any]]) -> list[tuple[int, tuple[Card, ...], int]]:
-    return [(ld, tuple(Card.parse(c) for c in cs), w) for ld, cs, w in data]
-
-
 # ---------------------------------------------------------------- results
 def _outcome(data: dict[str, Any] | None) -> Outcome | None:
     if data is None:
@@ -122,7 +98,7 @@ def _game_result(data: dict[str, Any]) -> GameResult:
     fields: dict[str, Any] = dict(
         kind=data["kind"], declarer=data["declarer"], contract=contract_from_json(data["contract"]), bid=data["bid"],
         won=data["won"], declarer_points=data["declarer_points"], defender_points=data["defender_points"],
-        declarer_tricks=data["declarer_tricks"], skat=_cards(data["skat"]), discard=_cards(data["discard"]),
+        declarer_tricks=data["declarer_tricks"], skat=card_set(data["skat"]), discard=card_set(data["discard"]),
         outcome=_outcome(data["outcome"]), scores=tuple(data["scores"]), explanation=data["explanation"],
         kontra_level=data.get("kontra_level", 0), ramsch=_ramsch(data.get("ramsch")), revoke_by=data.get("revoke_by"))
     if "game_name" in data:
@@ -131,23 +107,15 @@ def _game_result(data: dict[str, Any]) -> GameResult:
     return GameResult(**fields)
 
 
-def _officers_result(data: dict[str, Any]) -> OfficersResult:
-    outcome = data["outcome"]
-    return OfficersResult(
-        kind=data["kind"], variant=data["variant"], game=data["game"], chooser=data["chooser"],
-        contract=contract_from_json(data["contract"]), bid=data["bid"], kontra_level=data["kontra_level"],
-        points=tuple(data["points"]), tricks=tuple(data["tricks"]), skat=_cards(data["skat"]),
-        outcome=None if outcome is None else OfficersOutcome(**{**outcome, "scores": tuple(outcome["scores"])}),
-        scores=tuple(data["scores"]), explanation=data["explanation"])
-
-
-def result_from_json(data: dict[str, Any] | None) -> GameResult | OfficersResult | None:
+def result_from_json(data: dict[str, Any] | None) -> Any:
     """The result of its JSON (``result.to_json()``): a :class:`GameResult`, a Tournee's
-    :class:`~skat.variants.tournee.TourneeResult` or an :class:`OfficersResult`; None stays None."""
+    :class:`~skat.variants.tournee.TourneeResult`, or the result of a variant whose wire form reads it (an
+    Officers' Skat result); None stays None."""
     if data is None:
         return None
-    if "variant" in data:
-        return _officers_result(data)
+    for form in _forms():
+        if form.reads_result(data):
+            return form.result_from_json(data)
     return _game_result(data)
 
 
@@ -165,15 +133,15 @@ def seat_view_to_json(view: SeatView) -> dict[str, Any]:
         "auction": [[s, t] for s, t in view.auction],
         "bid": view.bid,
         "declarer": view.declarer,
-        "contract": _contract_json(view.contract),
-        "skat": _names(view.skat),
-        "discard": _names(view.discard),
+        "contract": contract_json(view.contract),
+        "skat": card_names(view.skat),
+        "discard": card_names(view.discard),
         "open_hands": {str(s): mask_names(h.mask) for s, h in view.open_hands.items()},
         "trick": [[s, CARD_NAMES[c]] for s, c in view.trick],
-        "tricks": _tricks_json(view.tricks),
+        "tricks": tricks_json(view.tricks),
         "trick_points": list(view.trick_points),
         "hand_sizes": list(view.hand_sizes),
-        "result": _result_json(view.result),
+        "result": result_json(view.result),
         "ruleset": view.ruleset,
     }
 
@@ -181,85 +149,45 @@ def seat_view_to_json(view: SeatView) -> dict[str, Any]:
 def seat_view_from_json(data: dict[str, Any]) -> SeatView:
     """The :class:`SeatView` of its JSON (:func:`seat_view_to_json`), result included."""
     variant = _token_variant(data.get("ruleset"))
-    hand = _cards(data["hand"])
+    hand = card_set(data["hand"])
     assert hand is not None
     return SeatView(
         seat=data["seat"], phase=Phase(data["phase"]), to_move=data["to_move"], hand=hand,
         legal_actions=[parse_token(t, variant) for t in data["legal_actions"]],
         side_actions=[parse_token(t, variant) for t in data.get("side_actions", [])],
         auction=[(s, t) for s, t in data["auction"]], bid=data["bid"], declarer=data["declarer"],
-        contract=contract_from_json(data["contract"]), skat=_cards(data["skat"]), discard=_cards(data["discard"]),
+        contract=contract_from_json(data["contract"]), skat=card_set(data["skat"]), discard=card_set(data["discard"]),
         open_hands={int(s): CardSet([Card.parse(n) for n in h]) for s, h in data["open_hands"].items()},
         trick=[(s, Card.parse(c)) for s, c in data["trick"]],
-        tricks=_tricks(data["tricks"]),  # type: ignore[arg-type]
+        tricks=tricks_from_json(data["tricks"]),  # type: ignore[arg-type]
         trick_points=tuple(data["trick_points"]),
         hand_sizes=tuple(data["hand_sizes"]),
-        result=result_from_json(data.get("result")),  # type: ignore[arg-type]
+        result=result_from_json(data.get("result")),
         ruleset=data["ruleset"], kontra_level=data.get("kontra_level", 0),
     )
 
 
-# ----------------------------------------------------- Officers' Skat views
-def _piles_json(piles: list[list[Card | None]]) -> list[list[str | None]]:
-    return [[None if c is None else c.name for c in p] for p in piles]
+# ------------------------------------------------------- any variant's views
+def _forms() -> list[WireForm]:
+    """The wire forms of the registered variants whose views are their own."""
+    return [variant.wire for variant in variants() if variant.wire is not None]
 
 
-def _piles(data: list[list[str | None]]) -> list[list[Card | None]]:
-    return [[None if c is None else Card.parse(c) for c in p] for p in data]
-
-
-def officers_view_to_json(view: OfficersView) -> dict[str, Any]:
-    """The JSON of an Officers' Skat seat's view (``view`` of the ``/api/officers`` answers)."""
-    return {
-        "seat": view.seat, "variant": view.variant, "phase": view.phase.value, "to_move": view.to_move,
-        "legal_actions": [str(a) for a in view.legal_actions], "chooser": view.chooser, "game": view.game,
-        "contract": _contract_json(view.contract),
-        "kontra_level": view.kontra_level, "bid": view.bid, "auction": [[s, t] for s, t in view.auction],
-        "own_piles": _piles_json(view.own_piles), "opponent_piles": _piles_json(view.opponent_piles),
-        "hand": mask_names(view.hand.mask), "opponent_hand_size": view.opponent_hand_size,
-        "opponent_hand": _names(view.opponent_hand),
-        "skat": _names(view.skat),
-        "discard": _names(view.discard),
-        "skat_size": view.skat_size, "trick": [[s, c.name] for s, c in view.trick],
-        "tricks": _tricks_json(view.tricks),
-        "trick_points": list(view.trick_points), "tricks_won": list(view.tricks_won),
-        "result": _result_json(view.result), "options": dict(view.options),
-    }
-
-
-def officers_view_from_json(data: dict[str, Any]) -> OfficersView:
-    """The :class:`OfficersView` of its JSON (:func:`officers_view_to_json`), result included."""
-    hand = _cards(data["hand"])
-    assert hand is not None
-    return OfficersView(
-        seat=data["seat"], variant=data["variant"], phase=OfficersPhase(data["phase"]), to_move=data["to_move"],
-        legal_actions=[parse_token(t, "officers") for t in data["legal_actions"]], chooser=data["chooser"],
-        game=data["game"], contract=contract_from_json(data["contract"]), kontra_level=data["kontra_level"],
-        bid=data["bid"], auction=[(s, t) for s, t in data["auction"]],
-        own_piles=_piles(data["own_piles"]), opponent_piles=_piles(data["opponent_piles"]), hand=hand,
-        opponent_hand_size=data["opponent_hand_size"], opponent_hand=_cards(data["opponent_hand"]),
-        skat=_cards(data["skat"]), discard=_cards(data["discard"]), skat_size=data["skat_size"],
-        trick=[(s, Card.parse(c)) for s, c in data["trick"]],
-        tricks=_tricks(data["tricks"]),  # type: ignore[arg-type]
-        trick_points=tuple(data["trick_points"]),
-        tricks_won=tuple(data["tricks_won"]),
-        result=result_from_json(data["result"]),  # type: ignore[arg-type]
-        options=dict(data["options"]),
-    )
-
-
-# ----------------------------------------------------------------- either
-def view_to_json(view: SeatView | OfficersView) -> dict[str, Any]:
-    """The JSON of a seat view of any variant."""
-    if isinstance(view, OfficersView):
-        return officers_view_to_json(view)
+def view_to_json(view: Any) -> dict[str, Any]:
+    """The JSON of a seat view of any variant: by the wire form of the variant whose views are of its class, a
+    :class:`SeatView` as Skat's (:func:`seat_view_to_json`)."""
+    for form in _forms():
+        if isinstance(view, form.view_class):
+            return form.view_to_json(view)
     return seat_view_to_json(view)
 
 
-def view_from_json(data: dict[str, Any]) -> SeatView | OfficersView:
-    """The view of its JSON: an Officers' Skat view (it has ``own_piles``) or a :class:`SeatView`."""
-    if "own_piles" in data:
-        return officers_view_from_json(data)
+def view_from_json(data: dict[str, Any]) -> Any:
+    """The view of its JSON: by the wire form that reads it (an Officers' Skat view has ``own_piles``), else a
+    :class:`SeatView`."""
+    for form in _forms():
+        if form.reads_view(data):
+            return form.view_from_json(data)
     return seat_view_from_json(data)
 
 
@@ -276,12 +204,6 @@ deal is over (with the skat and the discard: the finished deal is public). Tourn
 skat cards are public too (the ``skat`` of the public view). Never public while the deal runs: a
 hand, the skat, the discard, Schieberamsch's pushed cards, and a seat's choices."""
 
-PUBLIC_OFFICERS_FACTS: tuple[str, ...] = (
-    "variant", "phase", "to_move", "chooser", "game", "contract", "kontra_level", "bid", "auction", "skat_size", "trick", "tricks", "trick_points", "tricks_won", "result", "options",
-)
-"""The facts of an Officers' Skat table that both players see alike; of the cards only those facing
-both players are public (face-up pile cards, played cards; every card once the game is over)."""
-
 
 def _public_skat_view(game: Any) -> SeatView:
     seen = game.view(0)  # the public facts are the same in every seat's view (tests/test_wire.py)
@@ -293,30 +215,16 @@ def _public_skat_view(game: Any) -> SeatView:
     )
 
 
-def _public_officers_view(game: OfficersGame) -> OfficersView:
-    first, second = game.view(0), game.view(1)
+def public_view(game: Any) -> Any:
+    """The spectator's view of a game: only the public facts, with ``seat`` None, no hand and no choices.
 
-    def both(mine: list[list[Card | None]], theirs: list[list[Card | None]]) -> list[list[Card | None]]:
-        return [[a if a == b else None for a, b in zip(p, q, strict=True)] for p, q in zip(mine, theirs, strict=True)]
-
-    over = game.phase is OfficersPhase.FINISHED
-    return OfficersView(
-        seat=None, legal_actions=[], own_piles=both(first.own_piles, second.opponent_piles),
-        opponent_piles=both(first.opponent_piles, second.own_piles), opponent_hand_size=first.opponent_hand_size,
-        hand=first.hand if over else CardSet(), opponent_hand=first.opponent_hand if over else None,
-        skat=first.skat if over else None, discard=first.discard if over else None,
-        **{name: getattr(first, name) for name in PUBLIC_OFFICERS_FACTS},
-    )
-
-
-def public_view(game: Any) -> SeatView | OfficersView:
-    """The spectator's view of a game: only the public facts (:data:`PUBLIC_FACTS`), with ``seat``
-    None, no hand and no choices.
-
-    For standard and Tournee Skat a :class:`SeatView` (the ``view`` a spectator receives, written by
-    :func:`seat_view_to_json`); for Officers' Skat an :class:`OfficersView` whose "own" side is
-    seat 0's and the "opponent" seat 1's, each card shown only where it faces both players.
+    For standard and Tournee Skat a :class:`SeatView` of :data:`PUBLIC_FACTS` (the ``view`` a spectator
+    receives, written by :func:`seat_view_to_json`); for a variant with views of its own, its wire form's
+    (Officers' Skat: an ``OfficersView`` whose "own" side is seat 0's and the "opponent" seat 1's, each card
+    shown only where it faces both players, :data:`PUBLIC_OFFICERS_FACTS`).
     """
-    if isinstance(game, OfficersGame):
-        return _public_officers_view(game)
+    variant = variant_of_game(game)
+    form = None if variant is None else variant.wire
+    if form is not None:
+        return form.public_view(game)
     return _public_skat_view(game)

@@ -5,6 +5,7 @@ a small REST API, SQLAlchemy persistence and computer players at the tables.
 """
 
 from skat.server.app import create_app
-from skat.server.tables import PROTOCOL_VERSION, TableError, TableManager
+from skat.server.core import PROTOCOL_VERSION, TableError
+from skat.server.manager import TableManager
 
 __all__ = ["create_app", "TableManager", "TableError", "PROTOCOL_VERSION"]

@@ -20,9 +20,11 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 
 from skat.server import keeper, officers, sockets, tournament
+from skat.server.core import PROTOCOL_VERSION, TableError
 from skat.server.errors import DB_UNAVAILABLE_MESSAGE, ErrorBoundary, ErrorCode
 from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
+from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
 from skat.server.routes import analysis, health, pages, tables
 from skat.server.routes.analysis import (
@@ -48,7 +50,6 @@ from skat.server.routes.pages import STATIC_DIR, mount_static
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.sockets import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from skat.server.store import Store
-from skat.server.tables import PROTOCOL_VERSION, TableError, TableManager
 from skat.server.tournament import TournamentService
 
 __all__ = ["create_app", "STATIC_DIR", "MAX_MESSAGE_BYTES", "MAX_FRAME_BYTES", "ANALYSIS_TIME_LIMIT",

@@ -1,5 +1,9 @@
 """Computer players at a server table: level choice, fallbacks and thinking off the event loop.
 
+Every computer seat has the small interface :class:`ComputerSeat`; :class:`BotSeat` is Skat's (the players of
+:mod:`skat.players.registry` by level), and a game with computer players of its own makes its seats in its table
+part (:meth:`skat.server.games.TableGame.computer`).
+
 Cheap players (``random``, ``heuristic``) think in a thread pool. Search players (``strong``,
 ``medium``, ``easy``, ``pimc``) think in a process pool: their search holds the interpreter for
 seconds, and in a thread it would stall the event loop and with it every other table.
@@ -10,18 +14,16 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-import random
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, Protocol
 
 from skat.deal.game import SeatView
-from skat.players.officers import OfficersBot
 from skat.players.registry import make_player
 from skat.rules.actions import Action, parse_action
 from skat.server.hints import played_mask
 
-__all__ = ["BotSeat", "OfficersBotSeat", "OFFICERS_LEVEL", "available_bot", "default_level", "FALLBACKS",
+__all__ = ["ComputerSeat", "BotSeat", "available_bot", "default_level", "FALLBACKS",
            "SEARCH_LEVELS", "bot_process_pool", "claim_is_sound"]
 
 log = logging.getLogger("skat.server.bots")
@@ -83,7 +85,7 @@ def claim_is_sound(view: SeatView, max_worlds: int = 200, time_budget: float = 2
     from skat.solver.search import SearchLimitExceeded, declarer_takes_all, null_declarer_wins
 
     declarer, contract = view.declarer, view.contract
-    if declarer is None or contract is None or view.seat == declarer or view.phase.value != "play":
+    if declarer is None or contract is None or view.seat is None or view.seat == declarer or view.phase.value != "play":
         return False
     open_hand = view.open_hands.get(declarer)
     if open_hand is None or int(contract.game_type) > int(GameType.NULL):
@@ -158,6 +160,23 @@ def default_level() -> str:
     return available_bot("strong")
 
 
+class ComputerSeat(Protocol):
+    """What a table and its runner (:mod:`skat.server.runner`) ask of the computer player in a seat: its ``name``
+    (shown, and whether it thinks in the worker processes: :data:`SEARCH_LEVELS`), the kind ``requested``, the
+    ``failures`` that replaced it, and :meth:`think`. A seat may also have ``at(deal_no, actions)`` (its decisions
+    drawn from the point of the deal) and ``call(view)`` (Kontra or Re out of turn), which the runner uses when
+    present."""
+
+    name: str
+    requested: str
+    failures: list[str]
+
+    async def think(self, loop: Any, threads: Executor | None, view: Any,
+                    processes: ProcessPoolExecutor | None = None) -> Action:
+        """Choose an action for ``view`` off the event loop."""
+        ...
+
+
 class BotSeat:
     """A computer player in one table position; replaced by a fallback when it fails."""
 
@@ -230,57 +249,3 @@ class BotSeat:
                 return parse_action(token)
         return await loop.run_in_executor(threads, self.choose, view)
 
-
-OFFICERS_LEVEL = "officers"
-"""The seat kind of the computer opponent at an Officers' Skat table (:class:`OfficersBotSeat`)."""
-
-
-class OfficersBotSeat:
-    """The computer opponent at an Officers' Skat server table: :class:`skat.players.officers.OfficersBot`,
-    with the interface of :class:`BotSeat` that :class:`skat.server.tables.ServerTable` uses.
-
-    Each decision is drawn from the seat's ``seed`` (drawn once per table and stored in its settings), the
-    deal number and the number of actions so far (:meth:`at`), so the computer plays alike after a restart
-    and in whichever server process holds the table. A bot that raises or answers illegally is replaced by
-    a random legal choice (seeded the same way), logged as a :class:`BotSeat` fallback is. It thinks in the
-    thread pool (its search is short)."""
-
-    requested = OFFICERS_LEVEL
-
-    def __init__(self, seed: int, key: str = "") -> None:
-        self.seed = seed
-        self.key = key
-        self.name = OFFICERS_LEVEL
-        self.player = OfficersBot(seed=seed)
-        self.failures: list[str] = []
-        self.moment: tuple[int, int] = (0, 0)
-
-    def at(self, deal_no: int, actions: int) -> None:
-        """The point of the table the next decision is for (deal number, actions of the deal so far)."""
-        self.moment = (deal_no, actions)
-
-    def choose(self, view: Any) -> Action:
-        legal = view.legal_actions
-        deal_no, actions = self.moment
-        if self.name == OFFICERS_LEVEL:
-            self.player.rng.seed(f"{self.seed}:{deal_no}:{actions}")
-            try:
-                action = self.player.choose(view)
-            except Exception as exc:  # a bot failure must not stop the table
-                log.exception("the Officers' Skat computer player raised")
-                self._fallback(f"raised {type(exc).__name__}: {exc}")
-            else:
-                if action in legal:
-                    return action
-                self._fallback(f"chose the illegal action {action!r}")
-        return random.Random(f"{self.seed}:{deal_no}:{actions}:random").choice(legal)
-
-    def _fallback(self, why: str) -> None:
-        self.failures.append(f"{self.name}: {why}")
-        log.warning("computer player %r failed (%s); replaced by random legal choices", self.name, why)
-        self.name = "random"
-
-    async def think(self, loop: Any, threads: Executor | None, view: Any,
-                    processes: ProcessPoolExecutor | None = None) -> Action:
-        """Choose off the event loop, in ``threads``."""
-        return await loop.run_in_executor(threads, self.choose, view)

@@ -593,8 +593,17 @@ class Stopped(Fixed):
     reason: str
 
 
-ServerMessage = Annotated[Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped,
-                          Field(discriminator="type")]
+class Spectators(Fixed):
+    """How many watch the table, after spectators came or went (their arrivals within half a second told once;
+    the seat holders' states are not sent again for them)."""
+
+    type: Literal["spectators"]
+    table_id: str
+    spectators: int = Field(ge=0)
+
+
+ServerMessage = Annotated[Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped
+                          | Spectators, Field(discriminator="type")]
 """Every message the server sends on ``/ws/{table_id}``."""
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)  # type: ignore[arg-type]
 

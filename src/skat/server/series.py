@@ -6,8 +6,9 @@ list and Seeger-Fabian).  This module adds what the server needs: deals that are
 previous one ends but started only when the people are ready, a rebuild from stored deals after a
 restart, and rows with running totals for the browser's sheet and chart.
 
-Every series a server table plays has the same small interface (:class:`ServerSeries`):
-:class:`TableSeries` for Skat at three or four and :class:`OfficersTableSeries` for Officers' Skat at two.
+Every series a server table plays has the same small interface (:class:`ServerSeries`): :class:`TableSeries`
+for Skat at three or four; a game with a series of its own defines it in its table part
+(:meth:`skat.server.games.TableGame.series`).
 """
 
 from __future__ import annotations
@@ -19,12 +20,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from skat.rules.rulesets import RuleSet
-from skat.table.officers import OfficersSeries, SheetRow
 from skat.table.scoresheet import SheetEntry, csv_cell
-from skat.table.series import Table, deal_seed
-from skat.variants.officers.game import OfficersGame
+from skat.table.series import Table
 
-__all__ = ["ServerSeries", "TableSeries", "OfficersTableSeries", "ListRow", "OfficersRow", "DealStart",
+__all__ = ["ServerSeries", "TableSeries", "ListRow", "DealStart",
            "UNLIMITED_GAMES", "SHEET_FLAGS", "sheet_csv"]
 
 
@@ -250,97 +249,6 @@ UNLIMITED_GAMES = 1_000_000
 """Length of a series that the table plays until the people stop."""
 
 
-@dataclass(frozen=True)
-class OfficersRow:
-    """One line of an Officers' Skat table's sheet: :class:`skat.table.officers.SheetRow` by table position."""
-
-    row: SheetRow
-
-    def to_json(self) -> dict[str, Any]:
-        r = self.row
-        return {"deal_no": r.number, "forehand": r.forehand, "dealer": 1 - r.forehand, "game": r.game,
-                "chooser": r.chooser, "points": list(r.points), "scores": list(r.scores), "totals": list(r.totals),
-                "explanation": r.explanation}
-
-
-class OfficersTableSeries:
-    """The series of an Officers' Skat server table (two positions), in the shape of :class:`TableSeries`.
-
-    Game ``n`` is dealt from the table's seed (:func:`skat.table.series.deal_seed`, as a Skat table's deals
-    are); position 0 is forehand in the odd games and position 1 in the even ones, so forehand alternates.
-    The sheet is :class:`skat.table.officers.OfficersSeries` (its player 0 is table position 0). Every game
-    has a result (Admiral's Skat passed in scores 0:0), so no deal is dealt again.
-    """
-
-    n_players = 2
-
-    def __init__(self, variant: str, options: dict[str, Any], seed: int, games: int | None = None,
-                 stored_starts: list[dict[str, Any]] | None = None) -> None:
-        self.book = OfficersSeries(variant, seed=None, names=("position 0", "position 1"), **options)
-        self.variant = self.book.variant
-        self.options = dict(options)
-        self.seed = seed
-        self.games = games or UNLIMITED_GAMES
-        self.stored_starts = deque(stored_starts or ())
-        """Stored starts (``OfficersGame.to_record()`` without actions) of the games to rebuild, oldest first."""
-        self.next: DealStart | None = None
-        self.current: DealStart | None = None
-        self._deal()
-
-    def _deal(self) -> None:
-        number = len(self.book.rows) + 1
-        if number > self.games:
-            self.next = None
-            return
-        stored = self.stored_starts.popleft() if self.stored_starts else None
-        if stored is not None:
-            game = OfficersGame.from_record({**stored, "actions": [], "result": None})
-        else:
-            game = OfficersGame(self.variant, seed=deal_seed(self.seed, number), **self.options)
-        forehand = self.book.forehand_player(number - 1)
-        self.next = DealStart(game=game, number=number, dealer=1 - forehand, positions=(forehand, 1 - forehand),
-                              round="normal")
-
-    def start_deal(self) -> DealStart:
-        """The game to play now (dealt already); raises when the series is over."""
-        if self.next is None:
-            raise ValueError("the series is over: every game of it has been played")
-        self.current, self.next = self.next, None
-        return self.current
-
-    def close_deal(self) -> OfficersRow:
-        """The current game ended: write it on the sheet and deal the next one."""
-        if self.current is None or not self.current.game.is_over:
-            raise ValueError("no finished game to write on the sheet")
-        row = self.book.record(self.current.game)
-        del self.book.records[:-1]  # the table keeps the records (and the database); a long series keeps no more
-        self._deal()
-        return OfficersRow(row)
-
-    @property
-    def is_over(self) -> bool:
-        return self.next is None and (self.current is None or self.current.game.is_over)
-
-    @property
-    def rows(self) -> list[OfficersRow]:
-        return [OfficersRow(r) for r in self.book.rows]
-
-    def totals(self) -> dict[str, list[int]]:
-        return {"scores": list(self.book.totals)}
-
-    def upcoming(self) -> dict[str, Any]:
-        return {"round": None if self.next is None else self.next.round, "queued": [], "next_pirate_threshold": None}
-
-    def sheet(self) -> dict[str, Any]:
-        """The score sheet as JSON: a row per game (by table position), the totals."""
-        return {
-            "n_players": 2, "variant": "officers", "officers_variant": self.variant, "options": self.options,
-            "rows": [r.to_json() for r in self.rows], "totals": list(self.book.totals),
-            "won": [sum(1 for r in self.book.rows if r.scores[p] > r.scores[1 - p]) for p in (0, 1)],
-            "upcoming": self.upcoming(),
-        }
-
-
 def _contract_words(contract: dict[str, Any], game: str) -> str:
     words = [game]
     for flag in ("hand", "schneider", "schwarz", "ouvert"):
@@ -362,19 +270,12 @@ def _matadors(row: dict[str, Any]) -> str:
 
 
 def sheet_csv(sheet: dict[str, Any], names: list[str]) -> str:
-    """The score sheet (:meth:`TableSeries.sheet` or :meth:`OfficersTableSeries.sheet`) as CSV text: a header
-    row (the per-player columns headed by ``names``, one per table position) and a row per game, the columns of
-    the browser's sheet (docs/protocol.md, ``GET /api/tables/{id}/sheet.csv``)."""
+    """A Skat table's score sheet (:meth:`TableSeries.sheet`) as CSV text: a header row (the per-player columns
+    headed by ``names``, one per table position) and a row per game, the columns of the browser's sheet
+    (docs/protocol.md, ``GET /api/tables/{id}/sheet.csv``)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
     names = [csv_cell(n) for n in names]
-    if sheet.get("variant") == "officers":
-        w.writerow(["No.", "Forehand", "Game", "Chooser", *(f"{n} card points" for n in names),
-                    *(f"{n} score" for n in names), *names])
-        for r in sheet["rows"]:
-            w.writerow([r["deal_no"], names[r["forehand"]], r["game"] or "",
-                        "" if r["chooser"] is None else names[r["chooser"]], *r["points"], *r["scores"], *r["totals"]])
-        return out.getvalue()
     w.writerow(["No.", "Dealer", "Declarer", "Game", "Matadors", "Hand", "Schneider", "Schwarz", "Ouvert",
                 "Bid", "Kontra", "Value", "Result", "Entry", "Round", *names, *(f"{n} Seeger-Fabian" for n in names)])
     for r in sheet["rows"]:

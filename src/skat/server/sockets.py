@@ -23,8 +23,11 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 from starlette.websockets import WebSocketState
 
+from skat.server.connections import Client, encode_message
+from skat.server.core import PROTOCOL_VERSION, TableError
 from skat.server.errors import DB_UNAVAILABLE_MESSAGE, ErrorCode
 from skat.server.limits import ClientLimits, client_host
+from skat.server.manager import TableManager
 from skat.server.messages import (
     CLIENT_ADAPTER,
     CLIENT_TYPES,
@@ -39,7 +42,7 @@ from skat.server.messages import (
     refusal_of,
 )
 from skat.server.routes.deps import Limiter, Manager
-from skat.server.tables import PROTOCOL_VERSION, Client, ServerTable, TableError, TableManager, encode_message
+from skat.server.tables import ServerTable
 
 __all__ = ["router", "Connection", "serve_socket", "HANDLERS", "MAX_MESSAGE_BYTES", "MAX_FRAME_BYTES",
            "RATE_PER_SECOND", "RATE_BURST", "FLOOD_CLOSE_AFTER", "CLOSE_NO_TABLE", "CLOSE_FLOOD",
@@ -244,13 +247,11 @@ class Connection:
         back to this connection: without it, no reference cycle is left to the garbage collector)."""
         client, table = self.client, self.table
         self.client = None
-        if client is not None and client in table.clients:
-            table.clients.remove(client)
-            table.touch()
+        if client is not None:
             try:
-                await table.broadcast()
+                await table.disconnect(client)
             except Exception:  # the table goes on without this client
-                log.debug("broadcast after disconnect failed", exc_info=True)
+                log.debug("telling the table of a disconnect failed", exc_info=True)
 
     # ------------------------------------------------------------------ the messages
     async def on_hello(self, message: Hello) -> None:
@@ -265,13 +266,8 @@ class Connection:
         await self.send({"type": "sheet", "sheet": table.series.sheet()})
         # joined only now, so that no broadcast (a computer's move meanwhile) comes between the welcome, the sheet
         # and the state
-        paused = table.paused
         self.client = client
-        table.clients.append(client)
-        if paused:  # somebody watches: a paused all-computer table goes on
-            await table.after_change()
-        else:
-            await table.broadcast()
+        await table.connect(client)
 
     async def on_action(self, message: Action) -> None:
         self.table.touch()

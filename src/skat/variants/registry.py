@@ -32,7 +32,7 @@ from skat.rules.rulesets import RuleSet
 __all__ = ["Variant", "DealState", "BUILT_IN", "register", "get_variant", "variant_names", "variants",
            "variant_for_rules", "variant_of_record", "variant_of_game", "from_record"]
 
-BUILT_IN: tuple[str, ...] = ("skat.variants.standard", "skat.variants.tournee", "skat.variants.officers.game")
+BUILT_IN: tuple[str, ...] = ("skat.variants.standard", "skat.variants.tournee", "skat.variants.officers.variant")
 """The modules of the built-in variants, in the order they are listed; each defines ``VARIANT``."""
 
 _VARIANTS: dict[str, Variant] = {}

@@ -13,5 +13,7 @@ VARIANT = Variant(
     name="standard", title="Skat", seats=3, game_class=Game, parse_action=Game.parse_action,
     start=lambda seed, rules, **options: Game(seed, ruleset=rules or ISKO, **options),
     load=Game.from_record, owns=skat_record_owner("standard"),
+    table="skat.variants.standard_table",
 )
-"""Standard Skat: three seats, the rule set's house rules, ``skat-game`` records without a variant."""
+"""Standard Skat: three seats, the rule set's house rules, ``skat-game`` records without a variant; played at
+server tables of 3 or 4 (its table part: :mod:`skat.variants.standard_table`)."""

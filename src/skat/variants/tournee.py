@@ -307,7 +307,7 @@ class TourneeGame(DealState):
         self._game_type = int(GameType.RAMSCH)
         self.phase = Phase.PLAY
 
-    def _step_skat(self, seat: int, action: Action) -> None:
+    def _step_skat(self, seat: int, action: object) -> None:
         """The declarer turns the top skat card, picks up (Gucki) or declares a Solo or Null."""
         if isinstance(action, Turn):
             self.kind = "tournee"
@@ -337,7 +337,7 @@ class TourneeGame(DealState):
         else:
             raise WrongPhaseError(f"the declarer must turn, pick up (Gucki) or declare a game, not {action}")
 
-    def _step_declare(self, seat: int, action: Action) -> None:
+    def _step_declare(self, seat: int, action: object) -> None:
         """The answer to the turned card: accept its suit, reject the first one, or Grand Tournee on a jack."""
         card = self.turned[-1]
         if isinstance(action, Accept):

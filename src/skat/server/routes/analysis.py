@@ -15,11 +15,11 @@ from starlette.requests import HTTPConnection
 from skat.analysis import analyse_game
 from skat.errors import SkatError
 from skat.server.bots import bot_process_pool, start_workers
+from skat.server.core import TableError
 from skat.server.errors import ErrorCode
 from skat.server.routes.bodies import ERRORS
 from skat.server.routes.deps import Readable
 from skat.server.routes.models import Analysis
-from skat.server.tables import TableError
 from skat.solver.search import warm_up
 
 __all__ = ["router", "AnalysisCache", "RetryLaterError", "analyse_record", "ANALYSIS_TIME_LIMIT",
@@ -150,7 +150,6 @@ async def game_analysis(table_id: str, deal_no: int, table: Readable,
                         cache: Annotated[AnalysisCache, Depends(analyses)]) -> dict[str, Any]:
     """The double-dummy analysis of a finished deal (docs/analysis.md); computed once, then cached."""
     record = await table.finished_record(deal_no)
-    if table.officers:
-        raise TableError(ErrorCode.NO_ANALYSIS, "the double-dummy analysis is for Skat deals; Officers' Skat games "
-                         "are not analysed", 422)
+    if table.game_kind.no_analysis is not None:
+        raise TableError(ErrorCode.NO_ANALYSIS, table.game_kind.no_analysis, 422)
     return await cache.get(table_id, deal_no, record, table.name)

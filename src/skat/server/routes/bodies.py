@@ -20,10 +20,10 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from pydantic import TypeAdapter, ValidationError
 
+from skat.server.core import TableError
 from skat.server.errors import BadJSONError, ErrorCode, json_object
 from skat.server.messages import Incoming, refusal_of
 from skat.server.routes.models import ErrorAnswer
-from skat.server.tables import TableError
 
 __all__ = ["body", "parse", "json_body", "documented", "install", "ERRORS"]
 

@@ -9,8 +9,9 @@ from fastapi import Depends, Request
 from starlette.requests import HTTPConnection
 
 from skat.server.limits import ClientLimits
+from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.tables import ServerTable, TableManager
+from skat.server.tables import ServerTable
 
 __all__ = ["Manager", "Readable", "Monitor", "Limiter", "manager", "readable"]
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from skat.players.registry import PLAYER_NAMES
-from skat.rules.rulesets import get_ruleset
 from skat.server.bots import default_level
+from skat.server.core import PROTOCOL_VERSION
+from skat.server.games import games_meta
 from skat.server.routes.deps import Manager, Monitor
 from skat.server.routes.models import HealthAnswer, MetaAnswer
-from skat.server.tables import PROTOCOL_VERSION, TABLE_VARIANTS, table_rulesets
-from skat.variants.officers.options import VARIANTS as OFFICERS_VARIANTS
 
 __all__ = ["router"]
 
@@ -27,8 +26,7 @@ async def health(tables: Manager, monitor: Monitor) -> HealthAnswer:
 
 @router.get("/api/meta", response_model=MetaAnswer)
 async def meta() -> MetaAnswer:
-    """The computer players' levels, the rule sets and the variants a table may play."""
+    """The computer players' levels and the games a table may play, with what each game lists (the rule sets,
+    Officers' Skat's variants: :meth:`skat.server.games.TableGame.meta`)."""
     return MetaAnswer(protocol=PROTOCOL_VERSION, levels=list(PLAYER_NAMES), default_level=default_level(),
-                      rulesets=table_rulesets(), variants=list(TABLE_VARIANTS),
-                      officers_variants=list(OFFICERS_VARIANTS), iss_records=True,
-                      ruleset_descriptions={name: get_ruleset(name).description for name in table_rulesets()})
+                      iss_records=True, **games_meta())

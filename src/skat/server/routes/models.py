@@ -126,7 +126,10 @@ class HealthAnswer(Fixed):
     slow_commits: int
 
 
-class MetaAnswer(Fixed):
+class MetaAnswer(Open):
+    """What the server plays: the games (``variants``) and what each game lists (the standard game its rule sets,
+    Officers' Skat its variants; a game added later may list more: :meth:`skat.server.games.TableGame.meta`)."""
+
     protocol: int
     levels: list[str]
     default_level: str

@@ -11,7 +11,9 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import PlainTextResponse, Response
 
 from skat.records.iss import to_iss
+from skat.server.core import TableError
 from skat.server.errors import ErrorCode
+from skat.server.games import request_fields
 from skat.server.routes.bodies import ERRORS, body, documented
 from skat.server.routes.deps import Manager, Readable
 from skat.server.routes.models import (
@@ -26,8 +28,6 @@ from skat.server.routes.models import (
     TableCreated,
     TableInfo,
 )
-from skat.server.series import sheet_csv
-from skat.server.tables import TableError
 from skat.variants.registry import from_record
 
 __all__ = ["router", "iss_header"]
@@ -49,8 +49,8 @@ async def create_table(tables: Manager,
     """A new table; the creator's seat token (with ``claim``), and at a private table its invite (given once)."""
     table, seat = await tables.create_table(
         name=request.name, seats=request.seats, ruleset=None if request.ruleset is None else str(request.ruleset),
-        variant=str(request.variant),
-        officers_variant=request.officers_variant, deals=request.deals, player_name=request.player_name,
+        variant=str(request.variant), **{key: getattr(request, key, None) for key in request_fields()},
+        deals=request.deals, player_name=request.player_name,
         claim=request.claim, options=request.options, seed=request.seed, public=request.public,
         hints=request.hints)
     await table.after_change()
@@ -102,7 +102,7 @@ async def sheet_download(table_id: str, table: Readable) -> Response:
 @router.get("/api/tables/{table_id}/sheet.csv", response_class=Response)
 async def sheet_csv_download(table_id: str, table: Readable) -> Response:
     """The score sheet for a spreadsheet (UTF-8 with a byte order mark: umlauts and Cyrillic names read right)."""
-    text = sheet_csv(table.series.sheet(), [s.name for s in table.seats])
+    text = table.game_kind.sheet_csv(table.series.sheet(), [s.name for s in table.seats])
     return Response("\ufeff" + text, media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": f'attachment; filename="skat-{table_id}-sheet.csv"'})
 
@@ -125,9 +125,8 @@ async def game_json(table_id: str, deal_no: int, table: Readable) -> Response:
 async def game_iss(table_id: str, deal_no: int, table: Readable) -> PlainTextResponse:
     """A finished deal as an ISS record; ``422 no_iss_record`` for a deal the format cannot write."""
     record = await table.finished_record(deal_no)
-    if table.officers:
-        raise TableError(ErrorCode.NO_ISS_RECORD, "the ISS format has no notation for Officers' Skat; download the "
-                         "game's JSON record instead", 422)
+    if table.game_kind.no_iss_record is not None:
+        raise TableError(ErrorCode.NO_ISS_RECORD, table.game_kind.no_iss_record, 422)
     try:
         text = to_iss(from_record(record), **iss_header(record))
     except ValueError as exc:  # a deal the ISS format has no notation for (e.g. a pushed Ramsch skat)

@@ -11,13 +11,13 @@ The computer player is :class:`skat.players.officers.OfficersBot`, the score she
 seed=...)`` plays against the computer in the terminal.
 """
 
-from skat.variants.officers.actions import ChooseRamsch, Kontra, Re, parse_officers_action
+from skat.variants.officers.actions import ChooseRamsch, parse_officers_action
 from skat.variants.officers.game import OfficersGame, OfficersResult, OfficersView, Phase
 from skat.variants.officers.options import SCORINGS, VARIANTS, OfficersOptions
 from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 
 __all__ = [
     "OfficersGame", "OfficersResult", "OfficersView", "Phase", "OfficersOptions", "VARIANTS", "SCORINGS",
-    "ChooseRamsch", "Kontra", "Re", "parse_officers_action",
+    "ChooseRamsch", "parse_officers_action",
     "OfficersOutcome", "score_game", "score_ramsch", "score_admiral",
 ]

@@ -1,9 +1,10 @@
-"""The actions of Officers' Skat that standard Skat lacks: choosing Ramsch, Kontra and Re.
+"""The action of Officers' Skat that standard Skat lacks: choosing Ramsch.
 
 Everything else reuses :mod:`skat.rules.actions`: :class:`~skat.rules.actions.Declare` with a
 :class:`~skat.rules.contract.Contract` chooses a suit, Grand or Null; :class:`~skat.rules.actions.Pass`
-passes the choice or declines Kontra/Re; Bid, Hold, PickUp and Discard run Admiral's auction and
-skat; :class:`~skat.rules.actions.Play` plays a card.
+passes the choice or declines Kontra/Re; :data:`~skat.rules.actions.KONTRA` and :data:`~skat.rules.actions.RE`
+(the standard Kontra and Re, tokens ``kontra``/``contra`` and ``re``/``rekontra``) double the score; Bid,
+Hold, PickUp and Discard run Admiral's auction and skat; :class:`~skat.rules.actions.Play` plays a card.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from skat.errors import IllegalActionError
-from skat.rules.actions import Action, check_token, parse_action
+from skat.rules.actions import KONTRA, RE, Action, check_token, parse_action
 
-__all__ = ["ChooseRamsch", "Kontra", "Re", "RAMSCH", "KONTRA", "RE", "parse_officers_action"]
+__all__ = ["ChooseRamsch", "RAMSCH", "parse_officers_action"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,21 +24,7 @@ class ChooseRamsch(Action):
     token = "ramsch"
 
 
-@dataclass(frozen=True, slots=True)
-class Kontra(Action):
-    """The player who did not choose doubles the score."""
-
-    token = "kontra"
-
-
-@dataclass(frozen=True, slots=True)
-class Re(Action):
-    """The chooser answers Kontra and doubles again."""
-
-    token = "re"
-
-
-RAMSCH, KONTRA, RE = ChooseRamsch(), Kontra(), Re()
+RAMSCH = ChooseRamsch()
 _OWN = {"ramsch": RAMSCH, "kontra": KONTRA, "contra": KONTRA, "re": RE, "rekontra": RE}
 
 

@@ -14,10 +14,9 @@ from typing import Any
 
 from skat.cards import Card, CardSet, mask_points
 from skat.deal.game import DealState, bid_ladder
-from skat.deal.variant import Variant
 from skat.enums import Phase
 from skat.errors import IllegalActionError, RecordError, WrongPhaseError
-from skat.rules.actions import HOLD, PASS, PICKUP, Action, Bid, Declare, Hold, Pass
+from skat.rules.actions import HOLD, KONTRA, PASS, PICKUP, RE, Action, Bid, Declare, Hold, Kontra, Pass, Re
 from skat.rules.bidding import (
     BID_VALUES,
     FOREHAND,
@@ -37,11 +36,11 @@ from skat.rules.contract import Contract
 from skat.rules.deal import deal_deck
 from skat.rules.ranking import GameType
 from skat.rules.value import HAND_CONTRACTS, SKAT_CONTRACTS, declarable_by_matadors, matador_count
-from skat.variants.officers.actions import KONTRA, RAMSCH, RE, ChooseRamsch, Kontra, Re, parse_officers_action
+from skat.variants.officers.actions import RAMSCH, ChooseRamsch, parse_officers_action
 from skat.variants.officers.options import OfficersOptions, normalize_variant
 from skat.variants.officers.scoring import OfficersOutcome, score_admiral, score_game, score_ramsch
 
-__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT", "VARIANT"]
+__all__ = ["OfficersGame", "Phase", "OfficersView", "OfficersResult", "SEAT_NAMES", "UP", "DOWN", "OWN", "OUT"]
 
 SEAT_NAMES = ("forehand", "dealer")
 _CARDS: tuple[Card, ...] = tuple(Card)
@@ -167,7 +166,7 @@ class OfficersGame(DealState):
     play, what the table shows), the choice of the game, Kontra and Re, Admiral's auction and the result.
     """
 
-    SEAT_NAMES = SEAT_NAMES
+    SEAT_NAMES = SEAT_NAMES  # type: ignore[assignment]  # two seats; the base's type is inferred from its three
     _STEPS = {**DealState._STEPS, "choose": "_step_choose", "kontra": "_step_kontra", "re": "_step_re"}
     parse_action = staticmethod(parse_officers_action)
     """Read a token: the standard ones plus ``ramsch``, ``kontra`` and ``re``."""
@@ -370,7 +369,7 @@ class OfficersGame(DealState):
             return [RE, PASS]
         if p is Phase.BIDDING:
             moves = legal_moves(self._auction_value, self._auction_waiting, self._auction_alone)
-            return [HOLD if m == "hold" else PASS if m == "pass" else Bid(m) for m in moves]
+            return [HOLD if m == "hold" else PASS if m == "pass" else Bid(int(m)) for m in moves]
         if p is Phase.SKAT:
             return [PICKUP, *(Declare(c) for c in self._declarable(hand_game=True))]
         if p is Phase.DISCARD:
@@ -428,7 +427,7 @@ class OfficersGame(DealState):
             raise WrongPhaseError(f"seat {seat} may answer 're' or 'pass' now, not {action}")
         self._start_play()
 
-    def _step_bidding(self, seat: int, action: Action) -> None:
+    def _step_bidding(self, seat: int, action: object) -> None:
         """Admiral's two-player auction."""
         self._bid(seat, action)
         self.auction.append((seat, str(action)))
@@ -486,7 +485,7 @@ class OfficersGame(DealState):
         else:
             self._start_play()
 
-    def _bid(self, seat: int, action: Action) -> None:
+    def _bid(self, seat: object, action: object) -> None:
         """Admiral's auction is a Skat auction's last two seats (docs/rules.md 9.10): the dealer bids to
         forehand as rearhand does once middlehand has passed, so the rules kernel's auction decides
         (:func:`skat.rules.bidding.auction_bid` and the others) on the standard ladder."""
@@ -509,9 +508,10 @@ class OfficersGame(DealState):
                 raise IllegalActionError("there is no bid to hold: the dealer bids or passes")
             if alone:
                 raise IllegalActionError(f"the dealer passed: forehand may only play at {BID_VALUES[0]} or pass")
-            if action.value not in BID_VALUES:  # type: ignore[attr-defined]
-                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")  # type: ignore[attr-defined]
-            raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")  # type: ignore[attr-defined]
+            assert isinstance(action, Bid)  # a hold or a pass that fails is refused above
+            if action.value not in BID_VALUES:
+                raise IllegalActionError(f"{action.value} is not a possible bid value (18, 20, 22, 23, 24, 27...)")
+            raise IllegalActionError(f"a bid must be higher than {self._auction_value}, got {action.value}")
         place = auction_rung(after)
         self._auction_value = BID_VALUES[place - 1] if place else 0
         if auction_stage(after) == 0:
@@ -533,7 +533,8 @@ class OfficersGame(DealState):
         self.chooser = declarer
         self.phase = Phase.SKAT
 
-    def _declare(self, contract: Contract, hand_game: bool) -> None:
+    def _declare(self, contract: object, hand_game: bool) -> None:
+        assert isinstance(contract, Contract)
         if contract.ouvert:
             raise IllegalActionError("ouvert games are not played in Admiral's Skat: the face-down cards are unknown")
         if contract.hand != hand_game:
@@ -670,12 +671,3 @@ class OfficersGame(DealState):
             raise RecordError(f"malformed Officers' Skat record: {exc}") from None
         return game
 
-
-VARIANT = Variant(
-    name="officers", title="Officers' Skat (two players)", seats=2, game_class=OfficersGame,
-    parse_action=parse_officers_action,
-    start=lambda seed, rules, variant="classic", **options: OfficersGame(
-        variant, seed, **(dict(rules.changed()) if rules is not None else {}), **options),
-    load=OfficersGame.from_record, owns=lambda record: record.get("format") == "officers-skat",
-)
-"""Officers' Skat as a variant (:mod:`skat.variants.registry`); ``variant=`` picks one of its five games."""

@@ -90,19 +90,19 @@ def score_game(
     factor = 2 ** kontra_level
     scores = [0, 0]
     if gt == GameType.NULL:
-        value = options.null_value
+        null_value = options.null_value
         won = tricks[chooser] == 0
-        winner = chooser if won else opp
+        null_winner = chooser if won else opp
         if options.scoring in ("matadors", "full_matadors"):
-            scores[chooser] = value if won else -2 * value
+            scores[chooser] = null_value if won else -2 * null_value
         elif options.scoring == "points_234":
-            scores[winner] = 2
+            scores[null_winner] = 2
         else:
-            scores[winner] = value
+            scores[null_winner] = null_value
         why = (f"Null {'won' if won else 'lost'}: the chooser took {'no' if won else 'a'} trick; "
-               f"value {value}")
-        return OfficersOutcome("null", chooser, won, winner, None, None, None, value, False, False, kontra_level,
-                               (scores[0] * factor, scores[1] * factor), why + _calls(kontra_level))
+               f"value {null_value}")
+        return OfficersOutcome("null", chooser, won, null_winner, None, None, None, null_value, False, False,
+                               kontra_level, (scores[0] * factor, scores[1] * factor), why + _calls(kontra_level))
 
     cp, op = points[chooser], points[opp]
     if cp + op != 120:
@@ -111,9 +111,12 @@ def score_game(
     loser = opp if won else chooser
     schneider = is_schneider(points[loser], options)
     schwarz = is_schwarz(points[loser], tricks[loser], options)
-    winner: int | None = chooser if won else opp
+    winner = chooser if won else opp
+    tied = False  # 60:60 under points_234: nobody wins the hand
     base = gt.base_value
-    with_ = count = value = None
+    with_: bool | None = None
+    count: int | None = None
+    value: int | None = None
     if options.scoring in ("matadors", "full_matadors"):
         run_type = gt if options.scoring == "full_matadors" else GameType.GRAND  # GRAND: the jacks only
         with_, count = matadors(run_type, mask_of(chooser_cards))
@@ -135,7 +138,7 @@ def score_game(
         desc = f"{gt.label}: the winner gets his {points[winner]} card points"
     else:  # points_234
         if cp == 60:
-            winner = None
+            tied = True
             scores = [1, 1]
             schneider = schwarz = False
         else:
@@ -146,7 +149,8 @@ def score_game(
     why = f"{desc}; the chooser {result} with {cp}:{op} card points"
     if extras:
         why += ", " + " and ".join(extras)
-    return OfficersOutcome(gt.label, chooser, won, winner, with_, count, base, value, schneider, schwarz,
+    return OfficersOutcome(gt.label, chooser, won, None if tied else winner, with_, count, base, value, schneider,
+                           schwarz,
                            kontra_level, (scores[0] * factor, scores[1] * factor), why + _calls(kontra_level))
 
 

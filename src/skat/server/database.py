@@ -1,0 +1,287 @@
+"""The server's database schema (SQLAlchemy Core tables), its Alembic migrations, the database URLs, and the lock
+that keeps a SQLite database to one server process. :mod:`skat.server.store` reads and writes through it."""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text, false, inspect, text
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migrate", "default_db_url", "normalize_db_url", "SecondProcessError", "HEAD_REVISION",
+           "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
+           "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t"]
+
+HEAD_REVISION = "0003"
+"""The newest migration: a database a store opened is at this revision."""
+_MIGRATION_LOCK = 7_273_001
+"""The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
+
+metadata = MetaData()
+
+tables_t = Table(
+    "skat_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("closed", Boolean, nullable=False, default=False),
+)
+seats_t = Table(
+    "skat_seats", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),  # human | bot
+    Column("name", String(100), nullable=False),
+    Column("bot", String(40), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+deals_t = Table(
+    "skat_deals", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("deal_no", Integer, primary_key=True),
+    Column("dealer", Integer, nullable=False),
+    Column("positions", String(40), nullable=False),
+    Column("start", Text, nullable=False),  # the deal: ruleset, seed, hands, skat (JSON)
+    Column("finished", Boolean, nullable=False, default=False),
+    Column("result", Text, nullable=True),
+    Column("sheet_row", Text, nullable=True),
+)
+actions_t = Table(
+    "skat_actions", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("deal_no", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("token", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+)
+ready_t = Table(
+    "skat_ready", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("deal_no", Integer, primary_key=True),  # the deal that ended; the next starts when all are ready
+    Column("position", Integer, primary_key=True),
+)
+
+keeper_lists_t = Table(
+    "keeper_lists", metadata,  # the score keeper's list of a real table (skat.server.keeper)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("data", Text, nullable=False),  # ScoreKeeper.to_json(), every game's history included
+    Column("seq", Integer, nullable=False),  # accepted changes so far
+    Column("tournament_id", String(32), nullable=True, index=True),  # a tournament table's list
+    Column("series", Integer, nullable=True),
+    Column("table_no", Integer, nullable=True),
+)
+keeper_changes_t = Table(
+    "keeper_changes", metadata,  # each accepted change's id with its answer: a change sent again changes nothing
+    Column("list_id", String(32), primary_key=True),
+    Column("change_id", String(64), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("answer", Text, nullable=False),
+)
+tournaments_t = Table(
+    "tournaments", metadata,  # a club tournament: players, settings and draws (its tables' lists are keeper_lists)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("seq", Integer, nullable=False),
+)
+
+officers_tables_t = Table(
+    "officers_tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("variant", String(20), nullable=False),
+    Column("options", Text, nullable=False),  # the table's options as asked for (JSON)
+    Column("seed", BigInteger, nullable=True),  # game n is dealt from seed + n - 1; null: secret deals
+    Column("bot_seed", BigInteger, nullable=False),  # the computer's decisions are drawn from it
+    Column("person", Integer, nullable=False),  # the person's seat in the current game (0 forehand, 1 dealer)
+    Column("game_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("moves", Integer, nullable=False),  # actions stored in the current game
+    Column("sheet", Text, nullable=False),  # the series' sheet: [[person, computer], ...] (JSON)
+    # closed for good by its player: not rebuilt at start-up, no more actions; its games and actions stay
+    Column("closed", Boolean, nullable=False, default=False, server_default=false()),
+)
+officers_games_t = Table(
+    "officers_games", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("person", Integer, nullable=False),
+    Column("record", Text, nullable=False),  # OfficersGame.to_record(): the deal at the start, all at the end
+    Column("finished", Boolean, nullable=False, default=False),
+)
+officers_actions_t = Table(
+    "officers_actions", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("n", Integer, primary_key=True),  # 0, 1, 2, ... in the order the actions were applied
+    Column("seat", Integer, nullable=False),
+    Column("token", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+
+def default_db_url() -> str:
+    """A SQLite file in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    path = Path(user_data_dir("skat", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path / 'skat.sqlite'}"
+
+
+def normalize_db_url(url: str) -> str:
+    """Accept ``postgresql://`` and ``postgres://`` (use psycopg 3) and plain file paths (SQLite)."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://"):]
+    if url.startswith("postgresql://"):
+        return "postgresql+psycopg://" + url[len("postgresql://"):]
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    return url
+
+
+# ------------------------------------------------------------------ migrations
+def migrate(engine: Engine) -> None:
+    """Bring the database to :data:`HEAD_REVISION` with the Alembic migrations (one process at a time).
+
+    A database made by a server before migrations existed (its tables are there, Alembic's version table
+    is not) is stamped with the baseline
+    revision 0001 first (:func:`_complete_baseline`); then every newer revision runs."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "skat.server:migrations")
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        config.attributes["connection"] = conn
+        names = set(inspect(conn).get_table_names())
+        if "alembic_version" not in names and names & set(_BASELINE_TABLES):
+            _complete_baseline(conn, names)
+            command.stamp(config, "0001")
+        command.upgrade(config, "head")
+
+
+_BASELINE_TABLES = ("skat_tables", "skat_seats", "skat_deals", "skat_actions", "officers_tables", "officers_games",
+                    "officers_actions")
+"""The tables of revision 0001, the schema of the servers before migrations."""
+
+
+def _complete_baseline(conn: Connection, names: set[str]) -> None:
+    """A database made before migrations may lack tables of the baseline (one made before Officers' Skat
+    tables existed) or ``officers_tables.closed`` (made before they could be closed): add them, every
+    table staying open, so that it is the baseline revision."""
+    for name in _BASELINE_TABLES:
+        if name not in names:
+            metadata.tables[name].create(conn)
+    if any(c["name"] == "closed" for c in inspect(conn).get_columns("officers_tables")):
+        return
+    default = "0" if conn.dialect.name == "sqlite" else "false"
+    conn.execute(text(f"ALTER TABLE officers_tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT {default}"))
+
+
+# ------------------------------------------------------- one process on SQLite
+class SecondProcessError(RuntimeError):
+    """A second server process was started on a SQLite database another process serves."""
+
+
+_SERVED: dict[str, tuple[int, int]] = {}
+"""SQLite files this process serves: path -> (lock file descriptor, number of stores)."""
+_SERVED_LOCK = threading.Lock()
+
+
+def _serve_sqlite(path: str) -> None:
+    """Hold an exclusive lock beside the SQLite file for as long as this process serves it."""
+    import fcntl
+
+    with _SERVED_LOCK:
+        held = _SERVED.get(path)
+        if held is not None:
+            _SERVED[path] = (held[0], held[1] + 1)
+            return
+        fd = os.open(path + ".serving", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SecondProcessError(
+                f"another server process serves the SQLite database {path} already; SQLite is for one process. "
+                "Stop the other process, or serve several processes from PostgreSQL "
+                "(--db postgresql://..., docs/deployment.md)") from None
+        _SERVED[path] = (fd, 1)
+
+
+def _release_sqlite(path: str) -> None:
+    with _SERVED_LOCK:
+        held = _SERVED.get(path)
+        if held is None:
+            return
+        if held[1] > 1:
+            _SERVED[path] = (held[0], held[1] - 1)
+            return
+        del _SERVED[path]
+        os.close(held[0])  # releases the lock
+
+
+# --------------------------------------------------------------------- records
+@dataclass
+class StoredDeal:
+    deal_no: int
+    dealer: int
+    positions: tuple[int, ...]
+    start: dict[str, Any]
+    finished: bool
+    result: dict[str, Any] | None
+    sheet_row: dict[str, Any] | None
+    actions: list[tuple[int, str]]
+
+
+@dataclass
+class StoredTable:
+    id: str
+    name: str
+    created: float
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    deals: list[StoredDeal]
+    ready: list[int] | None = None
+    """Positions ready for the next deal after the last deal (None: the last deal is not over)."""
+    closed: bool = False
+
+
+@dataclass
+class StoredOfficersTable:
+    """An Officers' Skat table as stored: its settings, the sheet, and its current game's record."""
+
+    id: str
+    token_hash: str
+    created: float
+    variant: str
+    options: dict[str, Any]
+    seed: int | None
+    bot_seed: int
+    person: int
+    game_no: int
+    seq: int
+    sheet: list[list[int]]
+    record: dict[str, Any]
+    """The current game's record with every stored action (``OfficersGame.from_record`` rebuilds it)."""
+    closed: bool = False
+    """Whether its player closed the table (then nothing more may be stored for it)."""
+
