@@ -20,7 +20,8 @@ import { contractOfWords, youForm as youFormIn } from "./words.js";
 /** @typedef {import("./protocol").Result} Result */
 /** @typedef {import("./protocol").Sheet} Sheet */
 /** @typedef {import("./protocol").SheetRow} SheetRow */
-/** @typedef {import("./protocol").Meta} Meta */
+/** GET /api/meta, or what the lobby falls back on without it (its levels, rule sets and default level). */
+/** @typedef {Pick<import("./protocol").Meta, "levels" | "rulesets" | "default_level"> & Partial<import("./protocol").Meta>} Meta */
 /** @typedef {import("./protocol").Analysis} Analysis */
 /** @typedef {import("./protocol").HintWhy} HintWhy */
 /** @typedef {import("./protocol").LobbyTable} LobbyTable */
@@ -224,7 +225,7 @@ function nameToJoin() {
 async function joinTable(id, position, page) {
   try {
     const invite = keep.invite(id) || undefined;  // needed at a private table
-    /** @type {import("./protocol").Joined} */
+    /** @type {import("./protocol").Joined & {token: string}} a seat taken: its token */
     const res = await api("POST", `/api/tables/${id}/join`, { name: nameToJoin(), position, invite });
     keep.setToken(id, res.token);
     if (page && page !== "/t/" + id) location.href = page;
@@ -242,7 +243,7 @@ $("#create-form").addEventListener("submit", async (ev) => {
   const player = input("#f-player").value.trim();
   localStorage.setItem("skat.name", player);
   try {
-    /** @type {import("./protocol").CreatedTable} */
+    /** @type {import("./protocol").CreatedTable & {token: string}} seat 0 claimed: its token */
     const res = await api("POST", "/api/tables", {
       name: input("#f-name").value, player_name: player, seats, ruleset: select("#f-ruleset").value, claim: 0,
       options: select("#f-ruleset").value === "pub" && input("#f-schieber").checked ? { schieberamsch: true } : undefined,
@@ -285,10 +286,10 @@ function act(token) {
 /** @param {ServerMessage} msg */
 function onMessage(msg) {
   if (msg.type === "state" && msg.table.variant === "officers") { location.replace("/officers?table=" + msg.table.id); return; }
-  if (msg.type === "state") { stoppedBanner(msg.stopped); onState(msg); }
+  if (msg.type === "state") { stoppedBanner(msg.stopped); onState(/** @type {StateMessage} */ (msg)); }  // a Skat table's (Officers' Skat: above)
   else if (msg.type === "stopped") stoppedBanner(msg.reason);
   else if (msg.type === "hint") onHint(msg);
-  else if (msg.type === "sheet") { S.sheet = msg.sheet; if (S.dialog === "sheet") showSheet(); }
+  else if (msg.type === "sheet") { S.sheet = /** @type {Sheet} */ (msg.sheet); if (S.dialog === "sheet") showSheet(); }
   else if (msg.type === "closed") {
     S.closing = true;
     if (S.ws) S.ws.close();  // nothing to come back to
@@ -769,7 +770,7 @@ function hintBox() {
 function hintPart(part) {
   /** @type {Record<string, string | number>} */
   const params = {};
-  for (const k in part) if (k !== "key" && k !== "card") params[k] = /** @type {string | number} */ (part[k]);
+  for (const k in part) if (k !== "key" && k !== "card") params[k] = /** @type {string | number} */ (part[/** @type {keyof HintWhy} */ (k)]);
   if ("points" in params) params.n = params.points;
   const card = part.card;
   return t("hint_" + part.key, params).split(/(\{card\})/).filter(Boolean).map((x) => x === "{card}" && card ? cardChip(card) : x);
@@ -909,7 +910,7 @@ function showResult() {
   } else {
     const o = r.outcome;
     const tournee = v.ruleset === "tournee";
-    parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(r.declarer) }))));
+    parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(/** @type {Seat} */ (r.declarer)) }))));
     parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : view.resultSentence(state(), r, WORDS)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
@@ -969,7 +970,7 @@ function ramschResult(r) {
   /** @param {Seat[]} seats */
   const names = (seats) => seats.map((s) => seatName(s)).join(", ");
   const parts = [];
-  if (R.durchmarsch !== null && R.durchmarsch !== undefined && R.durchmarsch !== false) {
+  if (R.durchmarsch !== null && R.durchmarsch !== undefined && /** @type {unknown} */ (R.durchmarsch) !== false) {
     parts.push(h("h2", { cls: "won" }, youForm(t("durchmarsch", { who: seatName(R.durchmarsch) }))));
   } else {
     const scores = R.losers.some((s) => r.scores[s] > 0);  // the historical Ramsch writes a plus for the lowest

@@ -24,7 +24,7 @@ export const WORDS = {
 };
 
 /** A contract in words: "Clubs Hand Schneider announced", with the German deck's suit names under it. */
-/** @param {import("./protocol").Contract | null | undefined} c */
+/** @param {Parameters<typeof contractWords>[0]} c */
 export function contractText(c) {
   return contractWords(c, WORDS);
 }

@@ -25,11 +25,11 @@ import { ApiError, api } from "./net.js";
 /** @typedef {import("./keeper-entry.js").EntryContext} EntryContext */
 /** @typedef {import("./dom.js").Child} Child */
 /** What became of a queued change: the server's result, or that it stays queued (offline) or was refused. */
-/** @typedef {Partial<KeeperResult> & {offline?: boolean}} ChangeOutcome */
+/** @typedef {Omit<Partial<KeeperResult>, "error"> & {offline?: boolean, error?: string | null}} ChangeOutcome */
 /** The value of the form's entry: still missing something, being checked, or the server's answer. */
 /**
  * @typedef {{need?: string, checking?: boolean, offline?: boolean, ok?: boolean, line?: KeeperLine, entry?: KeeperEntry,
- *   message?: string, code?: string, params?: Record<string, string | number>}} Check
+ *   message?: string | null, code?: string | null, params?: Record<string, string | number> | null}} Check
  */
 /** A list this browser has opened ("My lists"). */
 /** @typedef {{id: string, name: string, players: string[], played: number, keeper: boolean, at: number}} MyList */
@@ -47,7 +47,7 @@ const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
 
 /**
  * The page's state (window.K for the browser tests).
- * @type {{id: string | null, key: string | null, state: KeeperState | null, meta: KeeperMeta | null, online: boolean,
+ * @type {{id: string | null, key: string | null, state: KeeperState | null, meta: (KeeperMeta & {ruleset_list?: unknown}) | null, online: boolean,
  *   socket: WebSocket | null, retry: number, retryTimer: ReturnType<typeof setTimeout> | undefined, form: KeeperForm,
  *   edit: number | null, correcting: string | null, check: Check | null, checkSeq: number,
  *   checkTimer: ReturnType<typeof setTimeout> | undefined, notice: string, flushing: boolean,

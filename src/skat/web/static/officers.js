@@ -14,7 +14,7 @@ import { api as request, keep, TableSocket } from "./net.js";
 /** @typedef {import("./protocol").ClientMessage} ClientMessage */
 /** The table as the drawing code reads it (wsState): the view from this seat (a spectator's from forehand's). */
 /**
- * @typedef {{table: string, seat: Seat, seq: number, game_no: number | undefined, variant: string | undefined,
+ * @typedef {{table: string, seat: Seat, seq: number, game_no: number | null | undefined, variant: string | null | undefined,
  *   view: OfficersView & {seat: Seat}, legal: string[], position: Position | null, totals: number[], positions: Position[],
  *   games: number, people: {name: string | null, bot: boolean}[]}} OfficersState
  */
@@ -490,7 +490,7 @@ async function wsStart(body) {
     player_name: localStorage.getItem("skat.name") || "" };
   if (body.seed !== undefined) req.seed = body.seed;
   try {
-    /** @type {import("./protocol").CreatedTable} */
+    /** @type {import("./protocol").CreatedTable & {token: string}} a seat claimed: its token */
     const res = await api("POST", "/api/tables", req);
     keep.setToken(res.table_id, res.token);
     if (res.invite) keep.setInvite(res.table_id, res.invite);

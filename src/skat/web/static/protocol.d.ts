@@ -1,299 +1,110 @@
 // The messages and answers of the table server as the browser client reads and sends them (docs/protocol.md,
-// docs/keeper-server.md, docs/analysis.md), written by hand. They are kept in this one file so that types
-// generated from the protocol's JSON Schema (docs/protocol.schema.json) can take its place: the client's
-// modules import them from here only (`import("./protocol")` in their JSDoc). A declaration file: nothing of it
-// runs, the server serves it like any static file.
+// docs/keeper-server.md, docs/analysis.md). The client's modules import them from here only
+// (`import("./protocol")` in their JSDoc). A declaration file: nothing of it runs, the server serves it like any
+// static file.
+//
+// Every type the protocol's JSON Schema describes comes from protocol.generated.d.ts, which `npm run gen:protocol`
+// writes from docs/protocol.schema.json (the server's pydantic models): all its exports are exported from here
+// under their schema names (State, SkatView, TableCreated, ...), and the names the client's code uses are aliases
+// of them below. Written by hand here only: what the schema leaves open (a keeper's list and sheet, the
+// analysis's cards, which the models pass on as plain objects), what is the client's own (the keeper's entry
+// form, the changes it queues), and the narrowing of a State to one game's page (a Skat table's view and
+// totals, an Officers' Skat table's), which the schema says as a union.
+
+import type * as G from "./protocol.generated";
+
+export type * from "./protocol.generated";
+
+/** `T` with the properties of `R` in place of its own (an open object of the schema given the shape the client
+ * reads); unlike `Omit`, it keeps the named properties of a `T` that also has an index signature. */
+type Refine<T, R> = { [K in keyof T as K extends keyof R ? never : K]: T[K] } & R;
 
 // ------------------------------------------------------------------ cards and seats
-/** A card in ISS notation: suit letter (C S H D) and rank (7 8 9 T J Q K A): "CJ", "HT", "D7". */
-export type Card = string;
-/** A game seat: 0 forehand, 1 middlehand, 2 rearhand (Officers' Skat: 0 forehand, 1 dealer). */
-export type Seat = number;
-/** A table position: where a person sits, 0 .. n_players - 1; the seats move round the positions deal by deal. */
-export type Position = number;
-/** An action token (`18`, `hold`, `pass`, `pickup`, `discard CT DT`, `declare grand hand`, a card, `kontra`...). */
-export type ActionToken = string;
+// Card, Seat and Position: the generated ones (the schema's inline card, game seat and table position).
 
-export type Game = "diamonds" | "hearts" | "spades" | "clubs" | "grand" | "null";
-export type Phase = "bidding" | "skat" | "discard" | "declare" | "play" | "finished" | "grand_hand" | "push";
-export type Round = "normal" | "bock" | "pirate_bock" | "ramsch" | "schieber";
-export type TableStatus = "waiting" | "starting" | "playing" | "between_deals" | "finished" | "paused" | "stopped";
+/** An action token (`18`, `hold`, `pass`, `pickup`, `discard CT DT`, `declare grand hand`, a card, `kontra`...);
+ * the schema says a plain string. */
+export type ActionToken = G.Action["action"];
 
-export interface Contract {
-  game: Game;
-  hand?: boolean;
-  ouvert?: boolean;
-  schneider?: boolean;
-  schwarz?: boolean;
-}
+/** A contract's game (with `ramsch`, which a Ramsch deal's result names). */
+export type Game = G.Contract["game"];
+export type Phase = G.SkatView["phase"];
+/** A round of the table (`normal`, `bock`, `pirate_bock`, `ramsch`, `schieber`; the schema says a string). */
+export type Round = string;
+export type TableStatus = G.TableInfo["status"];
 
 // ------------------------------------------------------------------ TableInfo
-export interface SeatInfo {
-  position: Position;
-  kind: "human" | "bot";
-  name: string | null;
-  bot: string | null;
-  taken: boolean;
-  connected: boolean;
-  game_seat?: Seat | null;
+/** A table in the lobby's list (GET /api/tables): one this process holds, or one another holds. */
+export type LobbyTable = G.LobbyAnswer["tables"][number];
+
+/** A Skat table's info: the schema's TableInfo with the standard game's totals. */
+export interface SkatTableInfo extends Omit<G.TableInfo, "totals"> {
+  totals: G.SkatTotals;
 }
 
-export interface Upcoming {
-  round: Round | null;
-  queued?: Round[];
-  next_pirate_threshold?: number | null;
+/** An Officers' Skat table's info: the schema's TableInfo with that game's totals. */
+export interface OfficersTableInfo extends Omit<G.TableInfo, "totals"> {
+  totals: G.OfficersTotals;
 }
 
-export interface TableInfo {
-  id: string;
-  name: string;
-  variant: "skat" | "officers" | string;
-  officers_variant?: string;
-  ruleset: string | null;
-  options?: Record<string, unknown>;
-  seeded?: boolean;
-  public: boolean;
-  hints: boolean;
-  n_players: number;
-  status: TableStatus;
-  stopped: string | null;
-  deal_no: number;
-  game_no?: number;
-  round: Round | null;
-  upcoming: Upcoming | null;
-  dealer: Position;
-  /** The position of seat 0, 1, 2. */
-  positions: Position[];
-  seats: SeatInfo[];
-  ready: Position[];
-  spectators?: number;
-  totals: { classic: number[]; seeger_fabian: number[] };
-}
-
-/** A table in the lobby's list (GET /api/tables). */
-export interface LobbyTable {
-  id: string;
-  name: string;
-  variant?: string;
-  status: TableStatus;
-  seats: { taken: boolean; name: string | null }[];
-}
-
-// ------------------------------------------------------------------ SeatView
-export interface Outcome {
-  won: boolean;
-  score: number;
-  game_value: number;
-  base_value?: number;
-  multiplier?: number;
-  matadors: number;
-  matadors_with: boolean;
-  overbid: boolean;
-  bid: number;
-  schneider: boolean;
-  schwarz: boolean;
-  declarer_points: number;
-}
-
-export interface RamschBlock {
-  card_points: number[];
-  tricks: number[];
-  losers: Seat[];
-  jungfrauen: Seat[];
-  durchmarsch: Seat | null | false;
-  pushes: number;
-  multiplier: number;
-  scores?: number[];
-  explanation?: string;
-}
-
-export interface Result {
-  kind: string;
-  declarer: Seat;
-  contract: Contract | null;
-  bid: number;
-  won?: boolean;
-  declarer_points: number | null;
-  defender_points: number | null;
-  skat: Card[];
-  discard: Card[] | null;
-  outcome: Outcome | null;
-  scores: number[];
-  explanation: string;
-  ramsch?: RamschBlock | null;
-  kontra_level?: number;
-  game_name?: string | null;
-}
-
+// ------------------------------------------------------------------ a seat's view of a Skat deal
+export type SeatView = G.SkatView;
+export type Result = G.SkatResult;
+export type RamschBlock = G.RamschOutcome;
 /** A trick done: its leader, its three cards in the order played, its winner. */
-export type DoneTrick = [Seat, Card[], Seat];
+export type DoneTrick = G.SkatView["tricks"][number];
+/** A contract the hints value: its token, contract, value. */
+export type ContractHint = G.ContractValue;
 
-export interface SeatView {
-  seat: Seat | null;
-  phase: Phase;
-  to_move: Seat | null;
-  hand: Card[];
-  legal_actions: ActionToken[];
-  side_actions: ActionToken[];
-  auction: [Seat, ActionToken][];
-  bid: number;
-  declarer: Seat | null;
-  contract: Contract | null;
-  skat: Card[] | null;
-  discard: Card[] | null;
-  open_hands: Record<string, Card[]>;
-  trick: [Seat, Card][];
-  tricks: DoneTrick[];
-  trick_points?: number[];
-  hand_sizes: number[];
-  result: Result | null;
-  ruleset: string;
-  kontra_level: number;
+// ------------------------------------------------------------------ server -> client (/ws/{table_id})
+/** A Skat table's state as the Skat page reads it (the page sends an Officers' Skat table's to that page). */
+export interface StateMessage extends Omit<G.State, "table" | "view"> {
+  table: SkatTableInfo;
+  view: G.SkatView | null;
 }
 
-// ------------------------------------------------------------------ hints
-export interface Matadors { with: boolean; count: number }
-
-export interface BidEstimate {
-  value: number;
-  game: Game | null;
-  hand: boolean;
-  p?: number;
-  matadors?: Matadors | null;
-  trumps?: number;
-  aces?: number;
-  tens?: number;
+/** An Officers' Skat table's state as the Officers' Skat page reads it. */
+export interface OfficersStateMessage extends Omit<G.State, "table" | "view"> {
+  table: OfficersTableInfo;
+  view: G.OfficersView | null;
 }
 
-export interface ContractHint {
-  token: ActionToken;
-  contract: Contract;
-  value: number;
-  exact: boolean;
-  matadors?: Matadors | null;
-}
+export type Sheet = G.SkatSheet;
+export type WelcomeMessage = G.Welcome;
+export type ClosedMessage = G.Closed;
+export type StoppedMessage = G.Stopped;
+export type PongMessage = G.Pong;
+export type SpectatorsMessage = G.Spectators;
+// ServerMessage (what a table's WebSocket sends), HintMessage, SheetMessage, ErrorMessage: the generated ones.
 
-export interface AuctionTurn { seat: Seat; asks: "bid" | "hold" | "play"; value: number }
-
-export interface Hints {
-  bid_estimate?: BidEstimate | null;
-  contracts?: ContractHint[];
-  sorted?: { hand: Card[]; open: Record<string, Card[]> };
-  auction_turn?: AuctionTurn | null;
-}
-
-// ------------------------------------------------------------------ server -> client
-export interface You { position: Position | null; seat: Seat | null; role: "player" | "spectator" }
-
-export interface StateMessage {
-  type: "state";
-  protocol?: number;
-  seq: number;
-  stopped: string | null;
-  table: TableInfo;
-  you: You;
-  view: SeatView | null;
-  hints: Hints;
-  dealt: { hands: Card[][]; skat: Card[] } | null;
-}
-
-export interface HintWhy { key: string; card?: Card; points?: number; n?: number; k?: number; [value: string]: unknown }
-
-export interface HintMessage { type: "hint"; card: Card; reason: string; why: HintWhy[]; seq: number }
-
-export interface SheetRow {
-  deal_no: number;
-  dealer: Position;
-  declarer: Position | null;
-  game: string;
-  contract: string | null;
-  won: boolean;
-  score: number;
-  scores: number[];
-  round: Round | null;
-  bock: boolean;
-  kontra: number;
-  events?: unknown[];
-  /** The running totals per position, classic and Seeger-Fabian. */
-  classic: number[];
-  seeger: number[];
-  bid: number;
-  value: number | null;
-  matadors: number | null;
-  matadors_with: boolean | null;
-  hand: boolean;
-  ouvert: boolean;
-  schneider_announced: boolean;
-  schwarz_announced: boolean;
-  schneider: boolean;
-  schwarz: boolean;
-  overbid: boolean;
-}
-
-export interface Sheet {
-  n_players: number;
-  ruleset: string;
-  rows: SheetRow[];
-  classic: number[];
-  seeger_fabian: number[];
-  won: number[];
-  lost: number[];
-  settlement?: number[];
-  upcoming?: Upcoming | null;
-}
-
-export interface SheetMessage { type: "sheet"; sheet: Sheet }
-export interface WelcomeMessage { type: "welcome"; protocol: number; table_id: string; position: Position | null; role: "player" | "spectator" }
-export interface ErrorMessage { type: "error"; code: string; message: string }
-export interface ClosedMessage { type: "closed"; table_id: string; message: string; reason?: string }
-export interface StoppedMessage { type: "stopped"; table_id: string; reason: string }
-export interface PongMessage { type: "pong"; t?: unknown }
-
-/** What a Skat table's WebSocket sends. */
-export type ServerMessage = StateMessage | HintMessage | SheetMessage | WelcomeMessage | ErrorMessage | ClosedMessage
-  | StoppedMessage | PongMessage;
-
-// ------------------------------------------------------------------ client -> server
-export interface HelloMessage { type: "hello"; protocol: number; token?: string; invite?: string }
-export interface ActionMessage { type: "action"; action: ActionToken; seq?: number }
-export interface NextDealMessage { type: "next_deal" }
-export interface StateRequest { type: "state" }
-export interface SheetRequest { type: "sheet" }
-export interface PingMessage { type: "ping"; t?: unknown }
-export interface HintRequest { type: "hint" }
-
-/** What the client sends on a table's WebSocket. */
-export type ClientMessage = HelloMessage | ActionMessage | NextDealMessage | StateRequest | SheetRequest | PingMessage
-  | HintRequest;
+// ------------------------------------------------------------------ client -> server (/ws/{table_id})
+export type HelloMessage = G.Hello;
+export type ActionMessage = G.Action;
+export type NextDealMessage = G.NextDeal;
+export type PingMessage = G.Ping;
+// ClientMessage (what the client sends on a table's WebSocket), StateRequest, SheetRequest, HintRequest: the
+// generated ones.
 
 // ------------------------------------------------------------------ REST
 /** GET /api/meta */
-export interface Meta {
-  levels: string[];
-  rulesets: string[];
-  default_level: string;
-  ruleset_descriptions?: Record<string, string>;
-  iss_records?: boolean;
-}
-
+export type Meta = G.MetaAnswer;
 /** POST /api/tables */
-export interface CreatedTable { table_id: string; position: Position | null; token: string; invite: string | null }
-
-/** POST /api/tables/{id}/join */
-export interface Joined { table_id: string; position: Position; token: string }
-
+export type CreatedTable = G.TableCreated;
 /** GET /api/tables/{id}/games: a row of the list. */
-export interface GameListing { deal_no: number; sheet_row?: { deal_no: number } | null }
+export type GameListing = G.GameEntry;
+// Joined (POST /api/tables/{id}/join): the generated one.
 
 // ------------------------------------------------------------------ analysis (docs/analysis.md)
+// The schema's Analysis leaves its parts open (skat.analysis.GameAnalysis.to_json() owns their shape).
+
 export interface AnalysisCard {
   number: number;
   trick: number;
-  seat: Seat;
+  seat: G.Seat;
   role: "declarer" | "defender";
-  card: Card;
-  legal: Card[];
-  best: Card[];
+  card: G.Card;
+  legal: G.Card[];
+  best: G.Card[];
   analysed: boolean;
   points_before: number | null;
   wins_before: boolean | null;
@@ -306,7 +117,7 @@ export interface AnalysisCard {
 
 export interface AnalysisEnding {
   kind: string;
-  seat?: Seat | null;
+  seat?: G.Seat | null;
   description: string;
   after_cards: number;
   points: number | null;
@@ -314,79 +125,23 @@ export interface AnalysisEnding {
   turning_point: boolean;
 }
 
-export interface Analysis {
-  skipped?: string | null;
-  contract: string | null;
-  declarer: Seat | null;
-  bid: number;
-  players?: string[];
-  positions?: (Position | null)[];
-  goal?: { kind: string; points?: number; reason?: string | null } | null;
+/** GET /api/tables/{id}/games/{n}/analysis: the schema's Analysis with its parts' shapes. */
+export type Analysis = Refine<G.Analysis, {
+  goal: { kind: string; points?: number; reason?: string | null } | null;
   start: { declarer_points: number | null; declarer_wins: boolean | null };
   actual: { ended_by: string; won: boolean | null; declarer_points: number | null };
-  ending?: AnalysisEnding | null;
+  ending: AnalysisEnding | null;
   cards: AnalysisCard[];
-  points_lost: number[];
-  turning_points_by_seat: number[];
-  not_analysed: number[];
-  time_limit: number;
-}
+}>;
 
 // ------------------------------------------------------------------ Officers' Skat (docs/protocol.md)
 /** A pile card: its face, or null where this seat cannot see it. */
-export type PileCard = Card | null;
-
-export interface OfficersResult {
-  kind: string;
-  game: string | null;
-  contract?: OfficersView["contract"];
-  skat?: Card[] | null;
-  chooser: Seat | null;
-  points: number[];
-  tricks: number[];
-  outcome?: { winner?: Seat | null; [fact: string]: unknown } | null;
-  scores: number[];
-  explanation: string;
-}
-
-export interface OfficersView {
-  seat: Seat | null;
-  variant: string;
-  phase: "choose" | "kontra" | "re" | "bidding" | "skat" | "discard" | "declare" | "play" | "finished";
-  to_move: Seat | null;
-  legal_actions: ActionToken[];
-  chooser: Seat | null;
-  game: string | null;
-  contract: { game: string; hand?: boolean; schneider?: boolean; schwarz?: boolean } | null;
-  kontra_level: number;
-  bid: number;
-  auction: [Seat, ActionToken][];
-  own_piles: PileCard[][];
-  opponent_piles: PileCard[][];
-  hand: Card[];
-  opponent_hand_size: number;
-  opponent_hand?: Card[] | null;
-  skat: Card[] | null;
-  discard: Card[] | null;
-  skat_size: number;
-  trick: [Seat, Card][];
-  tricks: [Seat, Card[], Seat][];
-  trick_points: number[];
-  tricks_won: number[];
-  result: OfficersResult | null;
-  options: Record<string, unknown>;
-}
-
-export interface OfficersTableInfo extends Omit<TableInfo, "totals"> {
-  totals: { scores: number[] };
-}
-
-export interface OfficersStateMessage extends Omit<StateMessage, "view" | "table"> {
-  table: OfficersTableInfo;
-  view: OfficersView | null;
-}
+export type PileCard = G.OfficersView["own_piles"][number][number];
+// OfficersView, OfficersResult: the generated ones.
 
 // ------------------------------------------------------------------ the score keeper (docs/keeper-server.md)
+// The schema's list and sheet are open objects (skat.table.keeper owns their shape): written here.
+
 /** A game of a keeper's list as the server takes it (POST /api/keeper/{id}/check, .../games). */
 export interface KeeperEntry {
   declarer: string;
@@ -397,7 +152,7 @@ export interface KeeperEntry {
   schwarz_announced?: boolean;
   with?: number;
   without?: number;
-  cards?: Card[];
+  cards?: G.Card[];
   points?: number;
   result?: "won" | "lost";
   schneider?: boolean;
@@ -425,7 +180,7 @@ export interface KeeperRules {
   [rule: string]: unknown;
 }
 
-/** The keeper's entry form: what has been tapped so far (the typed numbers as typed). */
+/** The keeper's entry form: what has been tapped so far (the typed numbers as typed). The client's own. */
 export interface KeeperForm {
   kind: "game" | "passed" | "ramsch" | null;
   declarer: string | null;
@@ -451,55 +206,7 @@ export interface KeeperForm {
   pushes: number;
   more: boolean;
   byCards: boolean;
-  cards: Card[];
-}
-
-// ------------------------------------------------------------------ tournaments (docs/keeper-server.md, "Tournaments")
-export interface TournamentTable {
-  table: number;
-  players: string[];
-  played: number;
-  limit: number;
-  url: string;
-}
-
-export interface TournamentSeries { number: number; tables: TournamentTable[] }
-
-export interface RankingRow {
-  rank: number;
-  player: string;
-  points: number;
-  won: number;
-  lost: number;
-  series: (number | null)[];
-  withdrawn?: boolean;
-}
-
-/** The keeper links of a series' tables: the director's only (GET .../keys). */
-export interface SeriesKeys { number: number; tables: { table: number; keeper_url: string }[] }
-
-/** A tournament's state (GET /api/tournaments/{id}, and each `tournament` message of /ws/tournament/{id}). */
-export interface TournamentState {
-  id: string;
-  seq: number;
-  name: string;
-  url: string;
-  ruleset: string;
-  games: Record<"3" | "4", number>;
-  players: string[];
-  active: string[];
-  withdrawn: string[];
-  series: TournamentSeries[];
-  ranking: RankingRow[];
-  /** With a director's answer: the keeper links. */
-  keys?: SeriesKeys[];
-}
-
-/** GET /api/keeper/meta: the rule sets a list or a tournament may use. */
-export interface KeeperMeta {
-  rulesets: { name: string; description?: string; rules?: KeeperRules; [about: string]: unknown }[];
-  default_ruleset: string;
-  [about: string]: unknown;
+  cards: G.Card[];
 }
 
 /** How the server reckoned a game of a list (the English `explanation` in parts, for a page to say in its language). */
@@ -578,25 +285,30 @@ export interface KeeperHistoryItem { action: string; at: string; author?: string
 /** A game of the list as stored: its entry with its history. */
 export interface KeeperStoredGame extends KeeperEntry { history?: KeeperHistoryItem[]; struck?: boolean }
 
-/** A list's state (GET /api/keeper/{id}, a change's answer, each `list` message of /ws/keeper/{id}). */
-export interface KeeperState {
-  id: string;
-  seq: number;
-  name?: string | null;
-  list?: { players?: string[]; games?: KeeperStoredGame[] } | null;
+/** A list's state (GET /api/keeper/{id}, each `list` message of /ws/keeper/{id}, a change's answer: the
+ * schema's KeeperState, ListMessage, ChangesAnswer) with its list and sheet; a new list's answer adds its `key`. */
+export interface KeeperState extends Omit<G.KeeperState, "list" | "sheet"> {
+  list: { players?: string[]; games?: KeeperStoredGame[] };
   sheet: KeeperSheet;
-  tournament?: { series: number; table: number } | null;
-  url?: string;
   key?: string;
 }
 
-/** Why the server refused an entry or a change: its code and values for the page's words, and its English message. */
-export interface KeeperRefusal { code?: string; params?: Record<string, string | number>; message?: string; error?: string }
+/** Why the server refused an entry or a change: its code and values for the page's words, and its English
+ * message (the schema's ChangeResult and CheckAnswer; an HTTP refusal's `error`). */
+export interface KeeperRefusal {
+  code?: string | null;
+  params?: KeeperParams | null;
+  message?: string | null;
+  error?: string | null;
+}
+
+/** A refusal's values for the page's words (the schema: an open object). */
+export type KeeperParams = Record<string, string | number>;
 
 /** A change of the list as the keeper's page queues and sends it (POST /api/keeper/{id}/changes). */
 export interface KeeperChange {
-  id: string;
-  op: "add" | "edit" | "strike" | "restore";
+  id: G.Change["id"];
+  op: G.Change["op"];
   author: string;
   at: string;
   entry?: KeeperEntry;
@@ -607,4 +319,13 @@ export interface KeeperChange {
 }
 
 /** The server's answer to one change: done (with its number), or refused. */
-export interface KeeperResult extends KeeperRefusal { id: string; ok: boolean; number?: number }
+export type KeeperResult = Refine<G.ChangeResult, { params?: KeeperParams | null }>;
+
+// ------------------------------------------------------------------ tournaments (docs/keeper-server.md, "Tournaments")
+export type RankingRow = G.Standing;
+/** A tournament's state (GET /api/tournaments/{id}, each `tournament` message of /ws/tournament/{id}); a
+ * director's answer (the schema's DrawAnswer) adds the keeper links of each series. */
+export interface TournamentState extends G.TournamentState {
+  keys?: G.SeriesKeys[];
+}
+// TournamentSeries, TournamentTable, SeriesKeys, KeeperMeta (GET /api/keeper/meta): the generated ones.

@@ -251,7 +251,7 @@ export function resultSentence(st, r, w) {
 /** @param {StateMessage} st @param {Result} r @param {Words} w */
 function resultSentenceRaw(st, r, w) {
   const t = w.t;
-  const who = seatName(st, r.declarer, w);
+  const who = seatName(st, /** @type {Seat} */ (r.declarer), w);
   const o = r.outcome;
   if (!o || !r.contract) return r.explanation;
   const s = t("scoreEntry", { s: o.score > 0 ? "+" + o.score : String(o.score) });
@@ -263,7 +263,7 @@ function resultSentenceRaw(st, r, w) {
   const more = flags ? ", " + flags : "";
   if (o.overbid) return t("why_overbid", { who, contract, mat, v: o.game_value, b: o.bid, s }) + extra;
   if (o.won) return t("why_won", { who, contract, mat, pts: o.declarer_points, extra: more, v: o.game_value }) + extra;
-  if (o.declarer_points >= 61) {
+  if (/** @type {number} */ (o.declarer_points) >= 61) {
     const what = r.contract.schwarz ? t("schwarz") : t("schneider");
     return t("why_lost_announce", { who, contract, mat, what, s }) + extra;
   }

@@ -32,7 +32,7 @@ export function deckIndex(card, deck, cardText) {
 }
 
 /** A contract in words: "Clubs Hand Schneider announced", with the German deck's suit names under it. */
-/** @param {Contract | null | undefined} c @param {Words} w */
+/** @param {Partial<Omit<Contract, "game">> & {game: string} | null | undefined} c @param {Words} w */
 export function contractWords(c, w) {
   if (!c) return "";
   const suitGame = ["diamonds", "hearts", "spades", "clubs"].includes(c.game);
