@@ -513,7 +513,7 @@ class HintRequest(Incoming):
 ClientMessage = Annotated[Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest,
                           Field(discriminator="type")]
 """Every message a client sends on ``/ws/{table_id}``."""
-CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)  # type: ignore[arg-type]
+CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 CLIENT_TYPES: dict[str, type[Incoming]] = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
                                            for m in (Hello, Action, NextDeal, StateRequest, SheetRequest, Ping,
                                                      HintRequest)}
@@ -605,7 +605,7 @@ class Spectators(Fixed):
 ServerMessage = Annotated[Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped
                           | Spectators, Field(discriminator="type")]
 """Every message the server sends on ``/ws/{table_id}``."""
-SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)  # type: ignore[arg-type]
+SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
 # ------------------------------------------------------------------ checking what the server sends

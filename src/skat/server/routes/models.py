@@ -287,10 +287,10 @@ class TournamentMessage(TournamentState):
 
 FollowerMessage = Annotated[ListMessage | TournamentMessage | ErrorMessage | Pong, Field(discriminator="type")]
 """Every message the server sends to a follower of a list or a tournament."""
-FOLLOWER_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerMessage)  # type: ignore[arg-type]
+FOLLOWER_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerMessage)
 FollowerClientMessage = Annotated[Ping | StateRequest, Field(discriminator="type")]
 """What a follower sends on ``/ws/keeper/{id}`` and ``/ws/tournament/{id}``."""
-FOLLOWER_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerClientMessage)  # type: ignore[arg-type]
+FOLLOWER_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerClientMessage)
 
 
 # ------------------------------------------------------------------ REST: the score keeper
