@@ -41,6 +41,12 @@ Seat = Annotated[int, Field(ge=0, le=2, description="a game seat: 0 forehand, 1 
                                                     "(Officers' Skat: 0 forehand, 1 dealer)")]
 
 
+def union_adapter(union: Any) -> TypeAdapter[Any]:
+    """The validator of a discriminated union of messages (``Annotated[A | B, Field(discriminator="type")]``: a
+    value mypy types differently by its cache, so it is taken as Any here)."""
+    return TypeAdapter(union)
+
+
 class Fixed(BaseModel):
     """A part of the server's answers whose shape is fixed: nothing else may be in it."""
 
@@ -513,7 +519,7 @@ class HintRequest(Incoming):
 ClientMessage = Annotated[Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest,
                           Field(discriminator="type")]
 """Every message a client sends on ``/ws/{table_id}``."""
-CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+CLIENT_ADAPTER = union_adapter(ClientMessage)
 CLIENT_TYPES: dict[str, type[Incoming]] = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
                                            for m in (Hello, Action, NextDeal, StateRequest, SheetRequest, Ping,
                                                      HintRequest)}
@@ -605,7 +611,7 @@ class Spectators(Fixed):
 ServerMessage = Annotated[Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped
                           | Spectators, Field(discriminator="type")]
 """Every message the server sends on ``/ws/{table_id}``."""
-SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+SERVER_ADAPTER = union_adapter(ServerMessage)
 
 
 # ------------------------------------------------------------------ checking what the server sends

@@ -15,7 +15,6 @@ from pydantic import (
     Field,
     JsonValue,
     Tag,
-    TypeAdapter,
     field_validator,
     model_validator,
 )
@@ -41,6 +40,7 @@ from skat.server.messages import (
     StateRequest,
     TableInfo,
     judged,
+    union_adapter,
 )
 
 __all__ = ["REST_MODELS", "FollowerMessage", "FollowerClientMessage", "FOLLOWER_ADAPTER", "FOLLOWER_CLIENT_ADAPTER",
@@ -287,10 +287,10 @@ class TournamentMessage(TournamentState):
 
 FollowerMessage = Annotated[ListMessage | TournamentMessage | ErrorMessage | Pong, Field(discriminator="type")]
 """Every message the server sends to a follower of a list or a tournament."""
-FOLLOWER_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerMessage)
+FOLLOWER_ADAPTER = union_adapter(FollowerMessage)
 FollowerClientMessage = Annotated[Ping | StateRequest, Field(discriminator="type")]
 """What a follower sends on ``/ws/keeper/{id}`` and ``/ws/tournament/{id}``."""
-FOLLOWER_CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(FollowerClientMessage)
+FOLLOWER_CLIENT_ADAPTER = union_adapter(FollowerClientMessage)
 
 
 # ------------------------------------------------------------------ REST: the score keeper
