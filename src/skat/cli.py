@@ -39,14 +39,15 @@ reading each rule set takes where the sources disagree: docs/rules.md in the sou
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; only the module of ``command`` is imported (so one broken command cannot stop the others)."""
+    """The parser; only the module of ``command`` is imported (none for ``skat --help``), so that help comes at
+    once and one broken command cannot stop the others."""
     parser = argparse.ArgumentParser(
         prog="skat", description="Skat: rules engine, computer players and a table.", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
-        if command is not None and name != command:
+        if name != command:  # listed by its line of help; its module (the server, numba...) is not imported
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)

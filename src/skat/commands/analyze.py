@@ -22,11 +22,13 @@ import math
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from skat.analysis import AnalysisError, CardRow, GameAnalysis, analyse_game, describe_turning_point
 from skat.errors import SkatError
 from skat.records.iss import IssRecord, parse_iss
+
+if TYPE_CHECKING:  # skat.analysis loads the solver (numba): imported where a game is analysed, not for --help
+    from skat.analysis import CardRow, GameAnalysis
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -83,6 +85,8 @@ def _iss_items(text: str) -> Iterator[tuple[str, str, Any]]:
 
 
 def _json_items(path: Path, text: str) -> Iterator[tuple[str, str, Any]]:
+    from skat.analysis import AnalysisError
+
     try:
         data = json.loads(text)
         records = data if isinstance(data, list) else [data]
@@ -105,6 +109,8 @@ def _json_items(path: Path, text: str) -> Iterator[tuple[str, str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skat.analysis import analyse_game
+
     if args.time_limit is not None and not 0 < args.time_limit < math.inf:
         print(f"skat analyze: --time-limit must be a positive number of seconds, got {args.time_limit}",
               file=sys.stderr)
@@ -177,6 +183,8 @@ def _seat(analysis: GameAnalysis, seat: int) -> str:
 
 def format_analysis(a: GameAnalysis) -> str:
     """The analysis of one game as a readable table with a summary."""
+    from skat.analysis import describe_turning_point
+
     head = a.label + (f": {' / '.join(a.players)}" if a.players else "")
     lines = [head]
     if a.skipped is not None:

@@ -19,9 +19,6 @@ import argparse
 import json
 import sys
 
-from skat.solver.position import Position, PositionError
-from skat.solver.search import SearchLimitExceeded, solve
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", type=int, default=None, metavar="N",
@@ -36,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from skat.solver.position import Position, PositionError  # numba's kernels: imported only to solve
+    from skat.solver.search import SearchLimitExceeded, solve
+
     text = sys.stdin.read()
     try:
         data = json.loads(text)
