@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import platform
 import threading
 import time
 import weakref
@@ -161,7 +162,8 @@ def test_a_closed_socket_leaves_nothing_behind(server):
 # ------------------------------------------------------------ giving memory back (skat.server.memory)
 def test_give_back_memory_trims_the_c_heap():
     given = give_back_memory()
-    if given is None:
+    if given is None:  # a platform whose C library has no malloc_trim (musl, macOS): nothing to give back there
+        assert platform.libc_ver()[0] != "glibc", "glibc has malloc_trim: skat.server.memory did not find it"
         pytest.skip("this C library has no malloc_trim (not glibc)")
     assert given >= 0
     before = resident_bytes()

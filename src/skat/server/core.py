@@ -451,14 +451,7 @@ class TableCore:
         changes either way)."""
         if position is None:
             raise TableError("not_a_player", "spectators cannot act; join a free seat to play")
-        game = self.game
-        if game is None:
-            raise TableError("no_deal", "no deal is running at this table yet: wait until every seat is taken")
-        if game.is_over:
-            raise TableError("deal_over", "this deal is over; send next_deal to start the next one")
-        seat = self.seat_of(position)
-        if seat is None:
-            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+        game, seat = self._seat_in_deal(position, "send next_deal to start the next one")
         try:  # the variant's parser refuses a token that is no string, empty or too long, saying why
             action = _variant(game).parse_action(token)
         except IllegalActionError as exc:
@@ -471,6 +464,19 @@ class TableCore:
         except IllegalActionError as exc:
             raise TableError("illegal_action", str(exc)) from None
         return seat, action
+
+    def _seat_in_deal(self, position: int, after: str) -> tuple[Game, int]:
+        """The running deal and a position's game seat in it, or the error why there is none (``after``: what the
+        ``deal_over`` answer goes on to say)."""
+        game = self.game
+        if game is None:
+            raise TableError("no_deal", "no deal is running at this table yet: wait until every seat is taken")
+        if game.is_over:
+            raise TableError("deal_over", f"this deal is over; {after}")
+        seat = self.seat_of(position)
+        if seat is None:
+            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+        return game, seat
 
     def play(self, seat: int, action: Action, *, store: bool = True) -> None:
         """Apply one (stored) action of a game seat; a deal it ends is finished (:meth:`finish_deal`, its result
@@ -498,14 +504,7 @@ class TableCore:
             raise TableError("hints_off", self.game_kind.no_hints or
                              "hints are switched off at this table (its creator chose so)")
         self.check_running()
-        game = self.game
-        if game is None:
-            raise TableError("no_deal", "no deal is running at this table yet: wait until every seat is taken")
-        if game.is_over:
-            raise TableError("deal_over", "this deal is over; hints are for the card play")
-        seat = self.seat_of(position)
-        if seat is None:
-            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+        game, seat = self._seat_in_deal(position, "hints are for the card play")
         if game.phase is not Phase.PLAY:
             raise TableError("not_in_play", f"hints are for the card play; the deal is in its {game.phase.value} "
                              "phase")

@@ -41,6 +41,7 @@ from sqlalchemy.engine import Connection
 from starlette.requests import HTTPConnection
 
 from skat.rules.rulesets import PRESETS, get_ruleset
+from skat.server.core import TableError, hash_token
 from skat.server.errors import ErrorCode
 from skat.server.messages import check_outgoing, checking
 from skat.server.routes.bodies import ERRORS, body, documented, json_body, parse
@@ -60,7 +61,6 @@ from skat.server.routes.models import (
     Ping,
 )
 from skat.server.store import Store, keeper_changes_t, keeper_lists_t
-from skat.server.tables import TableError, hash_token
 from skat.table.keeper import ENTRY_FIELDS, MAX_ENTRIES, KeeperError, ScoreKeeper
 
 __all__ = ["KeeperService", "router", "service", "KEY_HEADER", "MAX_CHANGES", "table_key", "keeper_rulesets",

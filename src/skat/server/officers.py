@@ -31,12 +31,12 @@ from fastapi import APIRouter, Header
 from fastapi.responses import FileResponse, JSONResponse
 
 from skat.records.wire import officers_view_to_json
+from skat.server.core import TableError, hash_token
 from skat.server.errors import ErrorCode
 from skat.server.routes.bodies import ERRORS
 from skat.server.routes.deps import Manager
 from skat.server.routes.models import ErrorAnswer, OfficersVariants, StoredOfficersState
 from skat.server.store import Store, StoredOfficersTable
-from skat.server.tables import TableError, hash_token
 from skat.variants.officers.game import OfficersGame
 from skat.variants.officers.options import VARIANTS
 

@@ -30,6 +30,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from starlette.requests import HTTPConnection
 
+from skat.server.core import TableError, hash_token
 from skat.server.errors import ErrorCode
 from skat.server.keeper import KeeperService, new_list_row, print_language, serve_followers, table_key
 from skat.server.routes.bodies import ERRORS, body, documented
@@ -43,7 +44,6 @@ from skat.server.routes.models import (
     TournamentState,
 )
 from skat.server.store import Store, keeper_lists_t, tournaments_t
-from skat.server.tables import TableError, hash_token
 from skat.table.keeper import KeeperError
 from skat.table.tournament import Tournament, TournamentError
 
