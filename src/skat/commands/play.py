@@ -10,6 +10,8 @@ import sys
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from skat.cards import CardSet
@@ -95,11 +97,11 @@ def _run_officers_browser(args: argparse.Namespace) -> int:
         print("skat play: --bot-delay cannot be negative", file=sys.stderr)
         return 2
     db = args.db or default_db_url()
+    log_file = _log_to_file()
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=min(1.2, args.bot_delay * 1.5))
     except SecondProcessError as exc:
-        print(f"skat play: {exc}", file=sys.stderr)
-        return 2
+        return _open_running(args, db, exc, "officers")
     except Exception as exc:
         print(f"skat play: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
@@ -109,7 +111,8 @@ def _run_officers_browser(args: argparse.Namespace) -> int:
     port = sock.getsockname()[1]
     url = page_url(f"http://{args.host}:{port}", args.officers_variant, args.seed)
     lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
-    return _serve(app, sock, args, lines, url, ws_max_size=64 * 1024, ws_per_message_deflate=False)
+    return _serve(app, sock, args, lines, url, ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                  running=(db, f"http://{args.host}:{port}/", "officers"), log_file=log_file)
 
 
 def _listen(args: argparse.Namespace) -> socket.socket | None:
@@ -120,18 +123,39 @@ def _listen(args: argparse.Namespace) -> socket.socket | None:
 
 
 def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
-           *, ws_max_size: int, ws_per_message_deflate: bool) -> int:
-    """Run ``app`` on ``sock``; once it is up, print ``lines`` and open ``url`` in the browser if there is one."""
+           *, ws_max_size: int, ws_per_message_deflate: bool, running: tuple[str, str, str],
+           log_file: Path | None) -> int:
+    """Run ``app`` on ``sock``; once it is up, print ``lines``, open ``url`` in the browser if there is one, and
+    say where it runs for a second ``skat play`` (``running``: the database, the lobby address, the variant;
+    :mod:`skat.commands.running`)."""
     import uvicorn
 
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws_max_size=ws_max_size,
-                                           ws_per_message_deflate=ws_per_message_deflate))
+    from skat.commands.running import announce as announce_running
+
+    if log_file is not None:
+        lines = [*lines, f"The server's log: {log_file}"]
+
+    withdrawals: list[Callable[[], None]] = []
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            for withdraw in withdrawals:  # first: uvicorn may end the process by the signal that stopped it
+                withdraw()
+            await super().shutdown(sockets)
+
+    server = Server(uvicorn.Config(app, log_level="warning", ws_max_size=ws_max_size,
+                                   ws_per_message_deflate=ws_per_message_deflate))
 
     def announce() -> None:
         while not server.started and not server.should_exit:
             time.sleep(0.05)
         if server.should_exit:
             return
+        db, lobby, variant = running
+        try:
+            withdrawals.append(announce_running(db, lobby, url, variant))
+        except OSError as exc:  # a read-only data directory: a second skat play then says the database is taken
+            print(f"skat play: cannot note where this table runs beside the database ({exc})", file=sys.stderr)
         for line in lines:
             print(line, flush=True)
         if not args.no_browser:
@@ -149,7 +173,7 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
 def _run_browser(args: argparse.Namespace) -> int:
     from skat.server.app import create_app
     from skat.server.manager import TableManager
-    from skat.server.store import Store, default_db_url
+    from skat.server.store import SecondProcessError, Store, default_db_url
 
     if args.bot_delay < 0:
         print("skat play: --bot-delay cannot be negative", file=sys.stderr)
@@ -158,8 +182,11 @@ def _run_browser(args: argparse.Namespace) -> int:
         print("skat play: --seed must be a whole number from 0 to 2**63-1", file=sys.stderr)
         return 2
     db = args.db or default_db_url()
+    log_file = _log_to_file()
     try:
         store = Store(db, serve=True)
+    except SecondProcessError as exc:
+        return _open_running(args, db, exc, "standard")
     except Exception as exc:
         print(f"skat play: cannot open the database {db!r}: {exc}", file=sys.stderr)
         return 2
@@ -176,7 +203,80 @@ def _run_browser(args: argparse.Namespace) -> int:
     url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
     lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
     return _serve(create_app(db, manager=manager), sock, args, lines, url,
-                  ws_max_size=64 * 1024, ws_per_message_deflate=False)
+                  ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                  running=(db, f"http://{args.host}:{port}/", "standard"), log_file=log_file)
+
+
+def _log_to_file() -> Path | None:
+    """Log the local server's events to a file in the person's log directory (the terminal shows only errors: a
+    player needs no operator's notes such as a stalled event loop); the file's path, or None where none can be
+    made (then everything from warnings up goes to the terminal, as Python does by default)."""
+    import logging
+    from logging.handlers import RotatingFileHandler
+
+    from platformdirs import user_log_dir
+
+    try:
+        folder = Path(user_log_dir("skat", appauthor=False))
+        folder.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = RotatingFileHandler(folder / "play.log", maxBytes=1 << 20, backupCount=2,
+                                                       encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setLevel(logging.INFO)
+    console = logging.StreamHandler()
+    console.setLevel(logging.ERROR)
+    console.setFormatter(logging.Formatter("skat play: %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.addHandler(console)
+    root.setLevel(logging.INFO)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    return folder / "play.log"
+
+
+def _asks_for_another_table(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for a table of its own (a rule set, level, seed, length or name)."""
+    return (args.level is not None or bool(args.name) or args.seed is not None or args.deals is not None
+            or (getattr(args, "ruleset", "isko2018") or "isko2018").lower() != "isko2018")
+
+
+def _open_running(args: argparse.Namespace, db: str, refused: Exception, variant: str) -> int:
+    """A ``skat play`` serves this database already: open the person's table there (or the table asked for, made
+    on that server). Another kind of process holding the database (``skat serve``): say so, as before."""
+    from skat.commands import running
+
+    info = running.find_running(db)
+    if info is None:
+        print(f"skat play: {refused}", file=sys.stderr)
+        return 2
+    lobby = info["lobby"]
+    if variant == "officers":
+        from skat.server.officers import page_url
+
+        url = page_url(lobby.rstrip("/"), args.officers_variant, args.seed)
+    elif info["table"] and info["variant"] == "standard" and not _asks_for_another_table(args):
+        url = info["table"]
+    else:
+        level = args.level or default_level()
+        request = {"name": "", "seats": ["human", level, level], "player_name": args.name or "", "claim": 0,
+                   "ruleset": getattr(args, "ruleset", "isko2018") or "isko2018", "deals": args.deals,
+                   "seed": args.seed}
+        try:
+            url = running.create_table_at(lobby, request)
+        except (ValueError, OSError) as exc:
+            print(f"skat play: the skat play that runs already (process {info['pid']}, {lobby}) did not make the "
+                  f"table: {exc}", file=sys.stderr)
+            return 2
+    print(f"skat play runs already (process {info['pid']}); this table is on its server.", flush=True)
+    print(f"Your table: {url}", flush=True)
+    if not args.no_browser:
+        try:
+            webbrowser.open(url)
+        except Exception:  # no browser here: the address is printed above
+            pass
+    return 0
 
 
 # --------------------------------------------------------------------- text

@@ -80,7 +80,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the garbage collector freezes what survives a full collection, so that the next ones "
                              "are short, and gives it back every SECONDS (default 600; 0: Python's own policy); "
                              "see skat.server.collector")
-    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"],
+                        help="what the server logs (default info: the server's own events, warnings and errors; "
+                             "debug adds every request and the database migrations' steps)")
+
+
+def configure_logging(level: str) -> None:
+    """Log at ``level`` with the time and the logger's name; Alembic's steps (a line per plug-in and migration)
+    only at ``debug``: :func:`skat.server.database.migrate` says in one line what it changed."""
+    logging.basicConfig(level=level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if level != "debug":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
 
 
 def limits_from_args(args: argparse.Namespace):
@@ -149,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     if max_body < 1:
         print("skat serve: --max-body must be a positive number of bytes", file=sys.stderr)
         return 2
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(args.log_level)
     db = args.db or default_db_url()
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=trick_pause(args.bot_delay),
@@ -172,6 +182,11 @@ def run(args: argparse.Namespace) -> int:
     thaw = THAW_SECONDS if args.gc_thaw is None else args.gc_thaw
     if thaw:
         CollectorPolicy(thaw).install()
-    config = uvicorn.Config(app, log_level=args.log_level, ws_max_size=MAX_FRAME_BYTES, ws_per_message_deflate=False)
+    print("  the lobby /, the score keeper /keeper, club tournaments /tournament; stop with Ctrl+C", flush=True)
+    # uvicorn's own lines (its start, every request) only at --log-level debug: the lines above say what a
+    # person needs, and the server's events are logged by skat's loggers
+    quiet = args.log_level != "debug"
+    config = uvicorn.Config(app, log_level="warning" if quiet else "debug", access_log=not quiet,
+                            ws_max_size=MAX_FRAME_BYTES, ws_per_message_deflate=False)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

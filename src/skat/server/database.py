@@ -3,6 +3,7 @@ that keeps a SQLite database to one server process. :mod:`skat.server.store` rea
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from sqlalchemy.engine import Connection, Engine
 __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migrate", "default_db_url", "normalize_db_url", "SecondProcessError", "HEAD_REVISION",
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
            "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t"]
+
+log = logging.getLogger("skat.server.database")
 
 HEAD_REVISION = "0003"
 """The newest migration: a database a store opened is at this revision."""
@@ -164,6 +167,7 @@ def migrate(engine: Engine) -> None:
     revision 0001 first (:func:`_complete_baseline`); then every newer revision runs."""
     from alembic import command
     from alembic.config import Config
+    from alembic.migration import MigrationContext
 
     config = Config()
     config.set_main_option("script_location", "skat.server:migrations")
@@ -175,7 +179,15 @@ def migrate(engine: Engine) -> None:
         if "alembic_version" not in names and names & set(_BASELINE_TABLES):
             _complete_baseline(conn, names)
             command.stamp(config, "0001")
+        before = MigrationContext.configure(conn).get_current_revision()
         command.upgrade(config, "head")
+        after = MigrationContext.configure(conn).get_current_revision()
+    if before != after:
+        where = engine.url.render_as_string(hide_password=True)
+        if before is None:
+            log.info("made the database's tables (schema revision %s) in %s", after, where)
+        else:
+            log.info("upgraded the database from schema revision %s to %s in %s", before, after, where)
 
 
 _BASELINE_TABLES = ("skat_tables", "skat_seats", "skat_deals", "skat_actions", "officers_tables", "officers_games",

@@ -391,7 +391,9 @@ class TableManager:
                 pass  # broken (logged, answered 410) or closed meanwhile
             except Exception:
                 log.exception("table %s could not be loaded at start-up; it is loaded when it is asked for", table_id)
-        log.info("restored %d open table(s) in %.1f s", len(self.tables), asyncio.get_running_loop().time() - started)
+        if self.tables:  # nothing to say after a start with no open table
+            log.info("restored %d open table(s) in %.1f s", len(self.tables),
+                     asyncio.get_running_loop().time() - started)
 
     async def restored(self) -> None:
         """Wait until the start-up's loading of the open tables is done (at once when there is none)."""
