@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import httpx
 
@@ -30,13 +31,24 @@ def table_info(url: str) -> dict:
     return answer.json()
 
 
+def health(port: int) -> dict:
+    """The server's /api/health once it answers (it prints its address a moment before it listens)."""
+    deadline = time.time() + 60
+    while True:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).json()
+        except httpx.ConnectError:
+            assert time.time() < deadline, f"nothing answers on port {port}"
+            time.sleep(0.1)
+
+
 def test_serve_starts_with_the_lines_a_person_needs(tmp_path):
     cmd = Command("serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 's.sqlite'}")
     try:
         address = cmd.line("skat serve: http://")
         cmd.line("/keeper")
         port = int(address.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
-        assert httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=10).json()["status"] == "ok"
+        assert health(port)["status"] == "ok"
     finally:
         cmd.stop()
     lines = [line for line in cmd.output.splitlines() if line.strip()]

@@ -106,7 +106,7 @@ def test_a_made_up_variant_is_a_table_of_the_core(madeup):
     assert core.series.sheet()["rows"] and core.game_results()[0]["result"] == game.result.to_json()
     with pytest.raises(TableError, match="a made-up table gives no hints"):
         core.hint_point(0)
-    with pytest.raises(TableError, match="seats 3 or 4 players, not 4"):  # the game's own seat counts
+    with pytest.raises(TableError, match="seats 3 players, not 4"):  # the game's own seat counts
         plan_table("made0002", seats=["human"] * 4, variant="madeup")
     with pytest.raises(TableError, match="officers_variant is for a table of variant 'officers'"):
         plan_table("made0003", variant="madeup", officers_variant="classic")

@@ -50,6 +50,8 @@ def test_a_private_table_is_joined_through_its_invite_link(browser, tmp_path):
         b.wait_for_function("() => S.state && S.state.you.role === 'spectator'")
         assert "#invite" not in b.url  # kept in the browser, taken out of the address bar
         b.click("#panel button.primary")
+        b.fill("#join-name", "Bea")  # asked in a form of the page
+        b.click("#dialog .name-form button[type=submit]")
         b.wait_for_function("() => S.state && S.state.you.role === 'player' && S.state.you.position === 1")
         b.wait_for_selector("#panel .invite-box input.invite-url")
         assert b.input_value("#panel input.invite-url") == link
@@ -69,6 +71,8 @@ def test_a_private_table_is_joined_through_its_invite_link(browser, tmp_path):
         c.goto(link)
         c.wait_for_selector("#panel button.primary")
         c.click("#panel button.primary")
+        c.fill("#join-name", "Cid")
+        c.click("#dialog .name-form button[type=submit]")
         c.wait_for_selector("#hand .card")
         a.wait_for_function("() => S.state && S.state.table.status === 'playing'")
         assert [s["name"] for s in a.evaluate("() => S.state.table.seats")][0] == "Ada"

@@ -144,7 +144,10 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     # the fonts the printed lists embed, with their licence (Bitstream Vera: src/skat/table/fonts/LICENSE)
     assert {"skat/table/fonts/DejaVuSans.ttf", "skat/table/fonts/DejaVuSans-Bold.ttf"} <= names
     assert f"skat-{VERSION}.dist-info/licenses/src/skat/table/fonts/LICENSE" in names
-    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later AND Bitstream-Vera AND Apache-2.0 AND BSD-3-Clause AND (Apache-2.0 OR MPL-2.0)"  # code, card faces, fonts, API docs page
+    # and their Hangul font, NanumSquare, with its licence (SIL Open Font License 1.1)
+    assert {"skat/table/fonts/NanumSquareR.ttf", "skat/table/fonts/NanumSquareB.ttf"} <= names
+    assert f"skat-{VERSION}.dist-info/licenses/src/skat/table/fonts/LICENSE-NanumSquare" in names
+    assert metadata["License-Expression"] == "MIT AND GPL-2.0-or-later AND Bitstream-Vera AND OFL-1.1 AND Apache-2.0 AND BSD-3-Clause AND (Apache-2.0 OR MPL-2.0)"  # code, card faces, fonts, API docs page
     assert f"skat-{VERSION}.dist-info/licenses/src/skat/web/static/apidocs/LICENSE" in names
     assert metadata["Requires-Python"] == PROJECT["requires-python"]
     classifiers = metadata.get_all("Classifier")

@@ -39,7 +39,7 @@ const ALIASES = [
   {
     name: "Position",
     matches: (s) =>
-      s.type === "integer" && s.minimum === 0 && s.maximum === 3 && /^a table position\b/.test(s.description ?? ""),
+      s.type === "integer" && s.minimum === 0 && s.maximum === 4 && /^a table position\b/.test(s.description ?? ""),
   },
 ];
 

@@ -4,7 +4,7 @@
 // aria-label, the `text`/`title`/`aria-label`/`placeholder`/`label` attributes of h(), setAttribute() of those,
 // the first child of h() written as a literal, and a literal handed to the pages' message functions (alert,
 // confirm, prompt, showError, banner, alertBox, confirmBox); in the HTML: text and those attributes, except in an element
-// whose text or label a script replaces from the catalogs (data-i18n, data-k, data-t and their -label forms).
+// whose text or label a script replaces from the catalogs (data-i18n, data-k, data-t, data-l and their -label forms).
 // Text without words (numbers, "♣", "—", "+/−") is no language; ALLOWED names the few words that are none either.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,7 +14,7 @@ import { STATIC } from "./catalogs.js";
 
 /** Words that are no language: the names of the languages in their own (the language menu), abbreviations of the
  * trade, file formats. */
-const ALLOWED = new Set(["English", "Deutsch", "Русский", "ISS", "K/Re", "CSV", "JSON", "PDF"]);
+const ALLOWED = new Set(["English", "Deutsch", "Русский", "Polski", "한국어", "ISS", "K/Re", "CSV", "JSON", "PDF"]);
 
 /** Whether a text has words in it (two letters in a row), and is not allowed. */
 const isWords = (s) => /\p{L}{2,}/u.test(s) && !ALLOWED.has(s.trim()) && !/^[a-z]+_$/.test(s);  // "rs_" + name: a key
@@ -64,8 +64,8 @@ export function pageFindings(html) {
       while (open.length && open.pop().tag !== tag.toLowerCase());
       continue;
     }
-    const translated = /\sdata-(?:i18n|k|t)=/.test(attrs);
-    const labelled = /\sdata-(?:i18n|k|t)-label=/.test(attrs);
+    const translated = /\sdata-(?:i18n|k|t|l)=/.test(attrs);
+    const labelled = /\sdata-(?:i18n|k|t|l)-label=/.test(attrs);
     for (const a of attrs.matchAll(/\s(title|aria-label|placeholder|alt)="([^"]*)"/g)) {
       if (isWords(a[2]) && !(a[1] === "aria-label" && labelled)) found.push(`${line}: ${a[1]}="${a[2]}"`);
     }

@@ -361,7 +361,7 @@ def play_text(stdin: TextIO, stdout: TextIO, *, level: str = "random", deals: in
             result = game.result
             assert result is not None
             out("")
-            out(f"Result: {result.explanation}")
+            out(f"Result: {_named(result.explanation, names, positions, my_seat)}")
             if result.declarer is not None:
                 out(f"  declarer: {names[positions[result.declarer]]}; skat was {_cards(result.skat)}")
             table.close_game()
@@ -403,7 +403,8 @@ def _human_turn(game: Game, view, my_seat: int, names, positions, out, ask) -> N
     elif phase is Phase.SKAT:
         values = contract_values(view)
         options = ["pickup"] + [v["token"] for v in values]
-        out(f"You won the auction at {view.bid}.  1: pick up the skat")
+        out(f"You won the auction at {view.bid}.")
+        out("  1: pick up the skat")
         for i, v in enumerate(values, start=2):
             out(f"  {i}: {v['token'][len('declare '):]} (about {v['value']})")
         prompt = "pickup or hand game > "
@@ -419,8 +420,10 @@ def _human_turn(game: Game, view, my_seat: int, names, positions, out, ask) -> N
     else:
         if view.trick:
             out("  on the table: " + ", ".join(f"{names[positions[s]]} {c.name}" for s, c in view.trick))
-        options = legal
-        listing = " ".join(f"{i}:{c}" for i, c in enumerate(legal, start=1))
+        # numbered in the order the hand is shown (trumps first, then the suits, highest first)
+        order = {c.name: i for i, c in enumerate(display_order(view.hand, gt))}
+        options = sorted(legal, key=lambda c: order.get(c, len(order)))
+        listing = " ".join(f"{i}:{c}" for i, c in enumerate(options, start=1))
         prompt = f"Play a card [{listing}] > "
     while True:
         text = ask(prompt)
@@ -446,6 +449,24 @@ def _human_turn(game: Game, view, my_seat: int, names, positions, out, ask) -> N
             action = parse_action(token)
             game.apply(action, my_seat)
         except IllegalActionError as exc:
-            out(f"  not possible: {exc}")
+            out(f"  not possible: {_named(str(exc), names, positions, my_seat)}")
             continue
         return
+
+
+def _named(text: str, names, positions, my_seat: int) -> str:
+    """An engine's message with the players' names for its seat numbers: "seat 0 must follow S8" reads "you must
+    follow S8" to the person, "Anna (random) must follow S8" of a computer player."""
+    import re
+
+    def who(m: re.Match[str], own: bool = False, alone: bool = False) -> str:
+        s = int(m[1])
+        if not 0 <= s < len(positions):
+            return m[0]
+        if s == my_seat:
+            return ("yours" if alone else "your") if own else "you"
+        return names[positions[s]] + ("'s" if own else "")
+
+    text = re.sub(r"\(seat (\d+)\)", lambda m: f"({who(m)})", text)
+    text = re.sub(r"\bseat (\d+)'s(?=\W*$)", lambda m: who(m, own=True, alone=True), text)
+    return re.sub(r"\bseat (\d+)('s)?", lambda m: who(m, own=bool(m[2])), text)

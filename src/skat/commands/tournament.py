@@ -88,14 +88,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     out.add_argument("--json", action="store_true", help="print the ranking as JSON")
     out.add_argument("--csv", action="store_true", help="print the ranking as CSV")
     out.add_argument("--pdf", metavar="OUT.pdf", help="write the ranking as a PDF")
-    p.add_argument("--lang", choices=("en", "de", "ru"), default="en", help="the PDF's language (default en)")
+    p.add_argument("--lang", choices=("en", "de", "ru", "pl", "ko"), default="en", help="the PDF's language (default en)")
 
     p = sub.add_parser("lists", help="every table's list of a series as a PDF, filled or --blank")
     p.add_argument("file", metavar="TOURNAMENT.json")
     p.add_argument("series", type=int, metavar="SERIES", help="the series, from 1")
     p.add_argument("--pdf", required=True, metavar="OUT.pdf", help="the PDF to write")
     p.add_argument("--blank", action="store_true", help="blank lists to keep by hand (default: as handed in)")
-    p.add_argument("--lang", choices=("en", "de", "ru"), default="en", help="the PDF's language (default en)")
+    p.add_argument("--lang", choices=("en", "de", "ru", "pl", "ko"), default="en", help="the PDF's language (default en)")
 
 
 def _tables_of(parser: argparse.ArgumentParser) -> None:

@@ -13,7 +13,8 @@ from skat.rules.ranking import GameType
 
 __all__ = ["matadors", "matador_count", "best_hand_matadors", "Outcome", "evaluate", "max_multiplier",
            "matador_sequence", "multiplier", "can_reach_bid", "declarable", "declarable_by_matadors", "contracts_of",
-           "declaration_index", "HAND_CONTRACTS", "SKAT_CONTRACTS", "BASE_VALUES", "ValueRules", "ISKO_VALUES"]
+           "declaration_index", "HAND_CONTRACTS", "SKAT_CONTRACTS", "BASE_VALUES", "ValueRules", "ISKO_VALUES",
+           "overbid_loss_value"]
 
 
 class ValueRules(Protocol):
@@ -210,7 +211,7 @@ def evaluate(
         if extras:
             why += ", " + " and ".join(extras)
     elif overbid:
-        loss_value = base * -(-bid // base)
+        loss_value = overbid_loss_value(bid, base)
         score = -lost_factor * loss_value
         why = (f"lost, overbid: {desc} is worth {value} but the bid was {bid}; "
                f"loses {lost_factor} x {loss_value}")
@@ -223,6 +224,12 @@ def evaluate(
         why = f"lost: {desc} is worth {value} ({levels} x {base}), {reason}; loses {lost_factor} x {value}"
     return _outcome(contract, bid, won, overbid, with_, count, levels, base, value, score * doubling,
                     declarer_points, declarer_tricks, schneider, schwarz, _with_doubling(why, kontra_level, bock))
+
+
+def overbid_loss_value(bid: int, base: int) -> int:
+    """The value an overbid suit or grand game is lost at: the smallest multiple of its base value that reaches
+    the bid (docs/rules.md 4.4: bid 33 in clubs, worth 24, is lost as 36)."""
+    return base * -(-bid // base)
 
 
 def _with_doubling(why: str, kontra_level: int, bock: int) -> str:

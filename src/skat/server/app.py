@@ -26,7 +26,7 @@ from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
 from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.routes import analysis, health, pages, tables
+from skat.server.routes import analysis, health, learn, pages, tables
 from skat.server.routes.analysis import (
     ANALYSIS_CACHE_SIZE,
     ANALYSIS_TIME_LIMIT,
@@ -35,6 +35,7 @@ from skat.server.routes.analysis import (
     analyse_record,
 )
 from skat.server.routes.bodies import install
+from skat.server.routes.learn import LearnRequest
 from skat.server.routes.models import (
     ChangesRequest,
     CheckRequest,
@@ -62,11 +63,12 @@ ROUTERS: tuple[APIRouter, ...] = (
     keeper.router,  # the score keeper of real tables (docs/keeper-server.md)
     tournament.router,  # club tournaments, their tables kept as lists
     officers.router,  # the Officers' Skat page; the older REST API's stored tables, read-only
+    learn.router,  # Learn Skat: guided deals (skat.lessons)
 )
 """Every router of the application, in the order they are included."""
 
 BODIES = (CreateTableRequest, JoinRequest, CloseRequest, KeeperCreateRequest, ChangesRequest, CheckRequest,
-          TournamentCreateRequest, RegisterRequest, DrawRequest)
+          TournamentCreateRequest, RegisterRequest, DrawRequest, LearnRequest)
 """The request bodies (their schemas go into the OpenAPI description)."""
 
 

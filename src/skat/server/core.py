@@ -31,6 +31,7 @@ from skat.errors import IllegalActionError, SkatError
 from skat.rules.actions import CONCEDE, Action
 from skat.server.bots import ComputerSeat
 from skat.server.games import TableGame, table_game
+from skat.server.hints import hint_possible
 from skat.server.series import DealStart, ServerSeries
 from skat.variants.registry import Variant, variant_of_game
 
@@ -475,7 +476,8 @@ class TableCore:
             raise TableError("deal_over", f"this deal is over; {after}")
         seat = self.seat_of(position)
         if seat is None:
-            raise TableError("sitting_out", "the dealer sits out this deal at a table of four")
+            raise TableError("sitting_out", "this position sits out this deal (the dealer at a table of four; the "
+                             "dealer and the third player to his left at a table of five)")
         return game, seat
 
     def play(self, seat: int, action: Action, *, store: bool = True) -> None:
@@ -496,8 +498,9 @@ class TableCore:
             raise TableError("deal_running", "the current deal is still being played")
 
     def hint_point(self, position: int | None) -> tuple[tuple[int, int, int], Any]:
-        """The point of the deal a card hint is asked for — (deal, action count, seat) — and the seat's own view,
-        the input a computer player in that seat gets; refuses, saying why, when there is no hint to give."""
+        """The point of the deal a hint is asked for — (deal, action count, seat) — and the seat's own view, the
+        input a computer player in that seat gets; refuses, saying why, when there is no hint to give. Hints are
+        for the seat's turn in the card play and for the declarer's choices: the skat, the discard, the game."""
         if position is None:
             raise TableError("not_a_player", "spectators get no hints; hints are for the seat whose turn it is")
         if not self.hints_on:
@@ -505,13 +508,17 @@ class TableCore:
                              "hints are switched off at this table (its creator chose so)")
         self.check_running()
         game, seat = self._seat_in_deal(position, "hints are for the card play")
-        if game.phase is not Phase.PLAY:
-            raise TableError("not_in_play", f"hints are for the card play; the deal is in its {game.phase.value} "
-                             "phase")
+        if game.phase not in (Phase.PLAY, Phase.SKAT, Phase.DISCARD, Phase.DECLARE):
+            raise TableError("not_in_play", "hints are for the card play and the declarer's skat, discard and "
+                             f"declaration; the deal is in its {game.phase.value} phase")
         if game.to_move != seat:
-            raise TableError("not_your_turn", "a hint is for your own turn in the card play; it is "
+            raise TableError("not_your_turn", "a hint is for your own turn; it is "
                              f"{SEAT_LABELS[game.to_move] if game.to_move is not None else 'nobody'}'s turn")
-        return (self.deal_no, len(game.history), seat), game.view(seat)
+        view = game.view(seat)
+        if not hint_possible(view):
+            raise TableError("not_in_play", f"there is no hint for this choice in the {game.phase.value} phase "
+                             "(hints are for the card play and a standard game's skat, discard and declaration)")
+        return (self.deal_no, len(game.history), seat), view
 
     # ------------------------------------------------------ computer players
     def bot_to_move(self) -> tuple[int, int] | None:

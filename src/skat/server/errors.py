@@ -67,6 +67,7 @@ class ErrorCode(StrEnum):
     NO_ANALYSIS = "no_analysis"
     NO_DEAL = "no_deal"
     NO_ISS_RECORD = "no_iss_record"
+    NO_LESSON = "no_lesson"
     NO_LIST = "no_list"
     NO_SERIES = "no_series"
     NO_TABLE = "no_table"

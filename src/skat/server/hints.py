@@ -5,6 +5,9 @@
 * :func:`auction_turn`: what the seat to move in the auction is asked (public: it follows from the bids said).
 * :func:`card_hint`: the card the ``strong`` computer player would play in the seat's place, with a short reason
   (the ``hint`` message of docs/protocol.md).
+* :func:`declarer_hint`: the declarer's choice the ``strong`` computer player would make in the seat's place: pick up
+  the skat or play a hand game, the two cards to put away, the game to declare, with the chance its model gives.
+* :func:`table_hint`: the hint for the seat's turn, whichever of these it is.
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ import orjson
 from skat.cards import Card, CardSet, mask_points, suit_mask
 from skat.cards import cards as card_set
 from skat.deal.game import Phase, SeatView
-from skat.rules.actions import Bid, Hold, Pass, Play
+from skat.rules.actions import Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.contract import Contract, null_value
 from skat.rules.ranking import POWER, TRUMP_MASK, GameType, winner_index
-from skat.rules.value import matadors, multiplier
+from skat.rules.value import BASE_VALUES, matadors, multiplier
 
 __all__ = ["bid_estimate", "contract_values", "contract_value", "auction_turn", "card_hint", "hint_reason",
-           "HINT_LEVEL", "HINT_TEXTS"]
+           "declarer_hint", "declarer_hint_possible", "table_hint", "hint_possible", "HINT_LEVEL", "HINT_TEXTS"]
 
 log = logging.getLogger("skat.server.hints")
 
@@ -131,6 +134,13 @@ HINT_TEXTS: dict[str, str] = {
     "search_avg": "the best card on average over {n} sampled deals",
     "search_equal": "every card does as well over {n} sampled deals",
     "rule_of_thumb": "the computer player's rule of thumb",
+    "pickup": "pick up the skat, then play {contract} most likely",
+    "pickup_only": "pick up the skat: no hand game is worth more",
+    "hand_game": "play {contract} without the skat",
+    "discard_for": "put these two away and play {contract}",
+    "declare": "{contract} is the best game with these cards",
+    "win_chance": "wins about {p}% of such deals",
+    "overbid": "no game reaches the bid: this one loses least",
 }
 """The English form of each part of a hint's reason (``why``: ``{"key", ...params}``; the page translates them)."""
 
@@ -176,14 +186,15 @@ def card_hint(view: SeatView, seed: int | None = None, level: str = HINT_LEVEL) 
 
 
 def hint_in_worker(view: SeatView) -> dict[str, Any]:
-    """:func:`card_hint` in a worker process (the server's process pool)."""
-    return card_hint(view)
+    """:func:`table_hint` (the card, or the declarer's choice) in a worker process (the server's process pool)."""
+    return table_hint(view)
 
 
 def _english(why: list[dict[str, Any]]) -> str:
     parts = []
     for part in why:
-        params = {k: (Card[v].symbol if k == "card" else v) for k, v in part.items() if k != "key"}
+        params = {k: (Card[v].symbol if k == "card" else _contract_english(v) if k == "contract" else v)
+                  for k, v in part.items() if k != "key"}
         parts.append(HINT_TEXTS[part["key"]].format(**params))
     text = "; ".join(parts)
     return text[:1].upper() + text[1:]
@@ -283,3 +294,146 @@ def _search_part(view: SeatView, card: int, totals: dict[int, float], solved: in
     if view.seat == view.declarer:
         return {"key": "search_win", "k": wins, "n": solved}
     return {"key": "search_beat", "k": solved - wins, "n": solved}
+
+
+# ------------------------------------------------------------------ the declarer's hints
+_DECLARER_PHASES = (Phase.SKAT, Phase.DISCARD, Phase.DECLARE)
+
+
+def declarer_hint_possible(view: SeatView) -> bool:
+    """Whether the seat's turn is a declarer's choice a hint is given for: pick up the skat or play a hand game,
+    put two cards away, declare the game (standard Skat; not Tournee's turned card)."""
+    if view.phase not in _DECLARER_PHASES or view.to_move != view.seat or view.declarer != view.seat:
+        return False
+    kinds: set[type] = {type(a) for a in view.legal_actions}
+    choices: dict[Phase, set[type]] = {Phase.SKAT: {PickUp, Declare}, Phase.DISCARD: {Discard},
+                                       Phase.DECLARE: {Declare}}
+    wanted = choices[view.phase]
+    if not kinds or not kinds <= wanted or (view.phase is Phase.SKAT and PickUp not in kinds):
+        return False
+    try:
+        from skat.rules.rulesets import get_ruleset
+
+        return get_ruleset(view.ruleset).variant == "standard"
+    except (LookupError, ValueError):
+        return True  # a rule set of its own name: its choices are the standard ones (checked above)
+
+
+def hint_possible(view: SeatView) -> bool:
+    """Whether :func:`table_hint` has a hint for this view: the seat's turn in the card play, or a declarer's
+    choice (:func:`declarer_hint_possible`)."""
+    if view.phase is Phase.PLAY:
+        return view.to_move == view.seat and any(isinstance(a, Play) for a in view.legal_actions)
+    return declarer_hint_possible(view)
+
+
+def table_hint(view: SeatView) -> dict[str, Any]:
+    """The hint for the seat's turn: the card to play (:func:`card_hint`) or the declarer's choice
+    (:func:`declarer_hint`). Every hint names its ``action`` token."""
+    if view.phase is Phase.PLAY:
+        hint = card_hint(view)
+        return {**hint, "action": hint["card"]}
+    return declarer_hint(view)
+
+
+def declarer_hint(view: SeatView, level: str = HINT_LEVEL) -> dict[str, Any]:
+    """The declarer's choice the ``level`` computer player makes in this seat's place, from the seat's own view:
+    ``{"action", "contract", "discard", "reason", "why"}``. In the skat phase it picks up (``contract``: the game it
+    then most likely plays) or declares a hand game; in the discard the two cards it puts away (``discard``) for
+    the game it means to play (``contract``); in the declaration the game. ``why`` has the chance its learned
+    model gives the game (``win_chance``, ``p`` per cent). Raises ValueError when the view is no such choice."""
+    from skat.players.learned import LearnedBidder, skat_family
+    from skat.players.levels import LEVELS
+
+    if not declarer_hint_possible(view):
+        raise ValueError("a declarer's hint is for the declarer's turn to take the skat, discard or declare")
+    player = LEVELS[level](view_seed(view))
+    bidder = getattr(player, "bidder", None)
+    contract: Contract | None = None
+    discard: int | None = None
+    why: list[dict[str, Any]] = []
+    action: Any = None
+    if isinstance(bidder, LearnedBidder):
+        assert view.seat is not None
+        heard, model, bid = bidder.heard(view), bidder.model, view.bid
+        if view.phase is Phase.SKAT:
+            action = player.choose(view)
+            estimates = bidder.estimates(view)
+            if isinstance(action, Declare):
+                contract = action.contract
+                why.append({"key": "hand_game", "contract": contract.to_json()})
+                est = next((e for e in estimates if e.contract == contract), None)
+                if est is not None:
+                    why.append({"key": "win_chance", "p": round(est.p * 100)})
+            else:
+                reaching = [e for e in estimates if not e.contract.hand and e.value >= bid]
+                if reaching:
+                    best = max(reaching, key=lambda e: e.score)
+                    contract = best.contract
+                    why += [{"key": "pickup", "contract": contract.to_json()},
+                            {"key": "win_chance", "p": round(best.p * 100)}]
+                else:
+                    why.append({"key": "pickup_only"})
+        elif view.phase is Phase.DISCARD and bidder.after_pickup:
+            twelve = view.hand.mask
+            choice = bidder.skat_choice(twelve, view.seat, bid, heard)
+            if choice is not None:
+                discard, contract = choice[1], choice[2]
+                action = Discard(CardSet.from_mask(discard))
+                why.append({"key": "discard_for", "contract": contract.to_json()})
+                if _game_value(contract, twelve) >= bid:
+                    chance = model.win_probability_after_pickup(twelve & ~discard, discard,
+                                                                int(contract.game_type), view.seat, heard)
+                    why.append({"key": "win_chance", "p": round(chance * 100)})
+                else:
+                    why.append({"key": "overbid"})
+        elif view.phase is Phase.DECLARE and view.discard is not None:
+            ten, kept = view.hand.mask, view.discard.mask
+            best_declare: tuple[float, Declare, float | None] | None = None
+            for a in view.legal_actions:
+                assert isinstance(a, Declare)
+                c = a.contract
+                gt = int(c.game_type)
+                if c.hand or c.schneider or c.schwarz or c.ouvert or skat_family(gt) not in model.weights:
+                    continue  # the games the player plans after the pickup (LearnedBidder.skat_choice)
+                value = _game_value(c, ten | kept)
+                p: float | None = None
+                if value >= bid:
+                    p = model.win_probability_after_pickup(ten, kept, gt, view.seat, heard)
+                    score = _expected(p, value)
+                else:  # lost overbid, by the next multiple of the base value at or above the bid
+                    score = _expected(0.0, value if c.is_null else BASE_VALUES[gt] * -(-bid // BASE_VALUES[gt]))
+                if best_declare is None or score > best_declare[0]:
+                    best_declare = (score, a, p)
+            if best_declare is not None:
+                action, contract = best_declare[1], best_declare[1].contract
+                why.append({"key": "declare", "contract": contract.to_json()})
+                why.append({"key": "overbid"} if best_declare[2] is None
+                           else {"key": "win_chance", "p": round(best_declare[2] * 100)})
+    if action is None or action not in view.legal_actions:  # no learned choice: the player's own
+        action = player.choose(view)
+        contract = getattr(action, "contract", None)
+        discard = action.cards.mask if isinstance(action, Discard) else None
+        why = [{"key": "rule_of_thumb"}]
+    return {"action": str(action), "card": None,
+            "discard": None if discard is None else [c.name for c in CardSet.from_mask(discard)],
+            "contract": None if contract is None else contract.to_json(), "reason": _english(why), "why": why}
+
+
+def _game_value(contract: Contract, twelve: int) -> int:
+    from skat.players.heuristic import game_value
+
+    return game_value(contract, twelve)
+
+
+def _expected(p: float, value: int) -> float:
+    from skat.players.heuristic import expected_score
+
+    return expected_score(p, value)
+
+
+def _contract_english(contract: dict[str, Any]) -> str:
+    """A contract (``Contract.to_json()``) in English words: ``grand hand``, ``clubs``."""
+    words = [contract["game"]]
+    words += [flag for flag in ("hand", "schneider", "schwarz", "ouvert") if contract.get(flag)]
+    return " ".join(words)

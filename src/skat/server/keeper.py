@@ -358,7 +358,8 @@ class KeeperService:
 
 
 def print_language(lang: str) -> str:
-    """A printed list's language from a query (``en``, ``de``, ``ru``); anything else is 400 ``bad_request``."""
+    """A printed list's language from a query (``en``, ``de``, ``ru``, ``pl``, ``ko``: printing.LANGUAGES); anything else
+    is 400 ``bad_request``."""
     from skat.table.printing import LANGUAGES
 
     if lang not in LANGUAGES:
@@ -483,8 +484,8 @@ async def list_csv(list_id: str, lists: Service) -> Response:
 
 @router.get("/api/keeper/{list_id}/list.pdf", response_class=Response)
 async def list_pdf(list_id: str, lists: Service, blank: bool = False, lang: str = "en") -> Response:
-    """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand; ``?lang=de``
-    or ``ru``: its words in that language)."""
+    """The list for the printer (``?blank=1``: the empty list of these players, to keep by hand; ``?lang=de``,
+    ``ru``, ``pl`` or ``ko``: its words in that language)."""
     from skat.table.printing import table_list_pdf
 
     print_language(lang)

@@ -104,7 +104,7 @@ class TableManager:
 
         ``variant`` is the game (:func:`skat.server.games.table_variants`), which checks ``ruleset``, ``options``,
         ``seats`` and the ``fields`` only it reads (:meth:`skat.server.games.TableGame.plan`): ``standard`` (the
-        default) is Skat at 3 or 4 under ``ruleset`` (default ``isko2018``); ``officers`` is Officers' Skat at 2:
+        default) is Skat at 3, 4 or 5 under ``ruleset`` (default ``isko2018``); ``officers`` is Officers' Skat at 2:
         ``officers_variant`` (one of :data:`skat.variants.officers.options.VARIANTS`, default ``classic``),
         ``options`` checked by :data:`skat.variants.officers.options.SCHEMA`, and ``seats`` ``"human"`` or
         ``"officers"`` (the computer opponent), default ``["human", "officers"]``.

@@ -36,7 +36,7 @@ PROTOCOL_VERSION = 1
 
 CARD_PATTERN = r"^[CSHD][789TJQKA]$"
 Card = Annotated[str, Field(pattern=CARD_PATTERN, description="a card: suit C S H D, rank 7 8 9 T J Q K A")]
-Position = Annotated[int, Field(ge=0, le=3, description="a table position (0, 1, 2[, 3])")]
+Position = Annotated[int, Field(ge=0, le=4, description="a table position (0, 1, 2[, 3[, 4]])")]
 Seat = Annotated[int, Field(ge=0, le=2, description="a game seat: 0 forehand, 1 middlehand, 2 rearhand "
                                                     "(Officers' Skat: 0 forehand, 1 dealer)")]
 
@@ -564,16 +564,26 @@ class ErrorMessage(Fixed):
 
 class HintWhy(Fixed):
     key: Literal["only", "take", "smear", "partner_takes", "lost", "stay_under", "null_catch", "trump_out",
-                 "cash", "search_win", "search_beat", "search_avg", "search_equal", "rule_of_thumb"]
+                 "cash", "search_win", "search_beat", "search_avg", "search_equal", "rule_of_thumb",
+                 "pickup", "pickup_only", "hand_game", "discard_for", "declare", "win_chance", "overbid"]
     card: Card | None = None
     points: int | None = None
     n: int | None = None
     k: int | None = None
+    contract: Contract | None = None
+    p: int | None = None
 
 
 class HintMessage(Fixed):
+    """The ``strong`` computer player's choice in the seat's place: the card to play (``card``), or the declarer's
+    choice (``card`` null): pick up or a hand game, the two cards to put away (``discard``), the game
+    (``contract``). ``action`` is the action token it would send."""
+
     type: Literal["hint"]
-    card: Card
+    action: str
+    card: Card | None
+    discard: list[Card] | None = None
+    contract: Contract | None = None
     reason: str
     why: list[HintWhy]
     seq: int

@@ -7,7 +7,7 @@ previous one ends but started only when the people are ready, a rebuild from sto
 restart, and rows with running totals for the browser's sheet and chart.
 
 Every series a server table plays has the same small interface (:class:`ServerSeries`): :class:`TableSeries`
-for Skat at three or four; a game with a series of its own defines it in its table part
+for Skat at three, four or five; a game with a series of its own defines it in its table part
 (:meth:`skat.server.games.TableGame.series`).
 """
 
@@ -129,8 +129,8 @@ class TableSeries:
 
     def __init__(self, n_players: int, ruleset: RuleSet, seed: int, first_dealer: int = 0,
                  games: int | None = None, stored_starts: list[dict[str, Any]] | None = None) -> None:
-        if n_players not in (3, 4):
-            raise ValueError(f"a server table seats 3 or 4 players, not {n_players}")
+        if n_players not in (3, 4, 5):
+            raise ValueError(f"a server table seats 3, 4 or 5 players, not {n_players}")
         self.n_players = n_players
         self.table = Table([f"position {p}" for p in range(n_players)], ruleset=ruleset, seed=seed,
                            games=games or UNLIMITED_GAMES, first_dealer=first_dealer)

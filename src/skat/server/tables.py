@@ -4,7 +4,7 @@ The server is authoritative: every action goes through the engine (:meth:`skat.G
 anybody hears of it, and each client receives only its own seat's view (:meth:`skat.Game.view`) or, as a
 spectator, the public part of the table.
 
-One kind of table serves every game: Skat at three or four and Officers' Skat at two, each asked through the
+One kind of table serves every game: Skat at three, four or five and Officers' Skat at two, each asked through the
 table's game (:attr:`~skat.server.core.TableCore.game_kind`, a :class:`~skat.server.games.TableGame` that its
 variant's table part defines: its series, its computer players, its states). :class:`ServerTable` adds to the
 core what needs I/O: the lock that orders a table's requests, the writes before each change
@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from skat.rules.actions import Action
 from skat.server.connections import Client, Connections, encode_message
 from skat.server.core import PROTOCOL_VERSION, Overtaken, Seat, TableCore, TableError, hash_token, pack, unpack
-from skat.server.hints import card_hint, hint_in_worker
+from skat.server.hints import card_hint, declarer_hint, hint_in_worker
 from skat.server.limits import Limits
 from skat.server.runner import BotRunner
 from skat.server.store import Store, StoredTable
@@ -217,8 +217,9 @@ class ServerTable(TableCore):
             raise TableError("stale", "another action was taken at this table first; here is the current state")
 
     def start_hint(self, position: int | None) -> tuple[int, asyncio.Future[dict[str, Any]]]:
-        """Start (or join) the card hint for a seat holder whose turn it is in the card play: the ``strong``
-        computer player's card from that seat's own view (:func:`skat.server.hints.card_hint`), thought in the
+        """Start (or join) the hint for a seat holder whose turn it is in the card play (or whose choice it is as the
+        declarer: the skat, the discard, the game): the ``strong`` computer player's card or choice from that seat's
+        own view (:func:`skat.server.hints.table_hint`), thought in the
         process pool like a search player's move (threads when there is none). Returns the action count it is
         for and its future; refuses at once, saying why, when there is no hint to give."""
         key, view = self.hint_point(position)
@@ -239,7 +240,7 @@ class ServerTable(TableCore):
                 return hint
             except BrokenProcessPool:
                 log.exception("the process pool broke while computing a hint; thinking in a thread instead")
-        hint = await loop.run_in_executor(self.manager.executor, card_hint, view)
+        hint = await loop.run_in_executor(self.manager.executor, _hint_in_thread, view)
         return hint
 
     async def apply(self, seat: int, action: Action) -> None:
@@ -375,3 +376,11 @@ class ServerTable(TableCore):
         self.replay(stored)
         return self.seen() != before
 
+
+def _hint_in_thread(view: Any) -> dict[str, Any]:
+    """The hint in a thread of this process (no process pool): the card to play (:func:`card_hint`) or the
+    declarer's choice (:func:`declarer_hint`), as :func:`skat.server.hints.table_hint` gives them."""
+    if view.phase.value == "play":
+        hint = card_hint(view)
+        return {**hint, "action": hint["card"]}
+    return declarer_hint(view)

@@ -1043,9 +1043,12 @@ def _round_name(kind: str) -> str:
 
 
 def levels_text(e: GameEntry, o: Outcome | None) -> str:
-    """The levels column of a list as players keep it (hand, Schneider, Bock, Kontra, ...)."""
+    """The levels column of a list as players keep it (hand, Schneider, Bock, Kontra, ...).
+
+    A suit or grand ouvert is always hand (``hand ouvert``); a Null Ouvert is hand only when declared so: Null
+    ``""`` (23), Null ``hand`` (35), Null ``ouvert`` (46), Null ``hand ouvert`` (59)."""
     words = []
-    if e.hand or e.ouvert:
+    if e.hand or (e.ouvert and not _is_null(e, o)):
         words.append("hand")
     if e.ouvert:
         words.append("ouvert")
@@ -1061,6 +1064,15 @@ def levels_text(e: GameEntry, o: Outcome | None) -> str:
     if o is not None and o.overbid:
         words.append("overbid")
     return " ".join(words)
+
+
+def _is_null(e: GameEntry, o: Outcome | None) -> bool:
+    if o is not None:
+        return o.contract.is_null
+    try:
+        return GameType.parse(e.game or "") is GameType.NULL
+    except ValueError:
+        return False
 
 
 def entry_words(e: GameEntry) -> str:

@@ -10,13 +10,17 @@
 
 Nothing is valued here: the values, totals and Seeger-Fabian points are those of
 :meth:`skat.table.keeper.ScoreKeeper.sheet_json` and its games. The PDFs embed DejaVu Sans (shipped in
-``skat/table/fonts``, Bitstream Vera licence) so that every name prints, umlauts and Cyrillic included.
+``skat/table/fonts``, Bitstream Vera licence) so that every name prints, umlauts, Polish letters and Cyrillic
+included, and NanumSquare (``skat/table/fonts``, SIL Open Font License 1.1) for Hangul: the Korean words of a
+Korean list and any name written in Hangul on any list. A character DejaVu Sans lacks prints in NanumSquare where
+that has it (:func:`_runs`), in paragraphs, table cells and the footer alike.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from importlib.resources import files
@@ -30,25 +34,31 @@ from reportlab.lib.styles import ParagraphStyle  # type: ignore[import-untyped]
 from reportlab.lib.units import mm  # type: ignore[import-untyped]
 from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
 from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+from reportlab.pdfgen.canvas import Canvas  # type: ignore[import-untyped]
 from reportlab.platypus import (  # type: ignore[import-untyped]
     CondPageBreak,
     KeepTogether,
     PageBreak,
-    Paragraph,
     SimpleDocTemplate,
     Spacer,
     Table,
     TableStyle,
 )
+from reportlab.platypus import Paragraph as _Paragraph
 
+from skat.rules.ranking import GameType
 from skat.table.keeper import ScoreKeeper, entry_words, levels_text
 from skat.table.scoresheet import csv_cell
 from skat.table.tournament import Tournament, TournamentError
 
-__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD", "LANGUAGES"]
+__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD", "HANGUL",
+           "HANGUL_BOLD", "LANGUAGES"]
 
 FONT, BOLD = "SkatSans", "SkatSans-Bold"
 """The names the embedded DejaVu Sans and DejaVu Sans Bold are registered under."""
+HANGUL, HANGUL_BOLD = "SkatHangul", "SkatHangul-Bold"
+"""The names the embedded NanumSquare Regular and Bold (Hangul) are registered under."""
+_FALLBACK = {FONT: HANGUL, BOLD: HANGUL_BOLD}
 
 PAGE = landscape(A4)
 MARGIN = 12 * mm
@@ -56,7 +66,7 @@ WIDTH = PAGE[0] - 2 * MARGIN
 GRID = colors.Color(0.55, 0.55, 0.55)
 SHADE = colors.Color(0.92, 0.92, 0.92)
 
-LANGUAGES = ("en", "de", "ru")
+LANGUAGES = ("en", "de", "ru", "pl", "ko")
 """The languages a printed list or ranking speaks (the tables' languages)."""
 _LANG: ContextVar[str] = ContextVar("skat_print_language", default="en")
 _WORDS: dict[str, dict[str, str]] = {
@@ -111,8 +121,64 @@ _WORDS: dict[str, dict[str, str]] = {
         "grand": "гранд", "null": "нуль", "hand": "хенд", "ouvert": "открытая", "schwarz ann.": "шварц объявлен",
         "schneider ann.": "шнайдер объявлен", "schwarz": "шварц", "schneider": "шнайдер", "overbid": "перезаявлено",
     },
+    "pl": {
+        "page {n}": "strona {n}", "dealer": "rozdający", "declarer": "solista", "game": "gra",
+        "with/without": "z/bez", "levels": "dodatki", "bid": "licyt.", "value": "wart.", "entry": "zapis",
+        "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
+        "lost at a table of {n}": "Seeger-Fabian: +{won} za wygraną grę, −{lost} za przegraną; każdy inny gracz "
+        "+{bonus} za przegraną grę przy stoliku {n}-osobowym",
+        "<b>Players</b> (seat order, {first} deals first): {seats}":
+            "<b>Gracze</b> (kolejność miejsc, na początku rozdaje: {first}): {seats}",
+        "{played} of {limit}": "{played} z {limit}",
+        "<b>Rule set</b> {rules} · <b>games</b> {games}": "<b>Zasady</b> {rules} · <b>gry</b> {games}",
+        "struck": "skreślona", "points": "punkty", "games won": "wygrane gry", "games lost": "przegrane gry",
+        "games lost by the others": "przegrane przez innych", "total": "suma", "Seeger-Fabian": "Seeger-Fabian",
+        "passed": "wszyscy pas", "Ramsch": "ramsz", "{n} push": "przesunięty {n}×", "{n} pushes": "przesunięty {n}×",
+        "Bock": "bock", "Kontra": "kontra", "Re": "re", "lost": "przegrana", "with {n}": "z {n}",
+        "without {n}": "bez {n}",
+        "<b>Signatures</b> (the list is right):": "<b>Podpisy</b> (lista jest poprawna):",
+        "series {n}": "seria {n}", "table {n}": "stolik {n}", "rank": "miejsce", "player": "gracz", "won": "wygr.",
+        "after {n} series · {handed} of {tables} lists handed in":
+            "po seriach: {n} · oddane listy: {handed} z {tables}",
+        "lists in progress count as they stand": "niezakończone listy liczą się według stanu",
+        "ranking": "ranking", "withdrawn": "poza turniejem", "rule set {rules}": "zasady {rules}",
+        "Seeger-Fabian points; ties: more games won, fewer lost, the better series":
+            "punkty Seeger-Fabian; przy remisie: więcej wygranych gier, mniej przegranych, lepsza seria",
+        "Skat list": "Lista skatowa", "clubs": "trefl", "spades": "pik", "hearts": "kier", "diamonds": "karo",
+        "grand": "grand", "null": "null", "hand": "hand", "ouvert": "ouvert", "schwarz ann.": "Schwarz zapow.",
+        "schneider ann.": "Schneider zapow.", "schwarz": "Schwarz", "schneider": "Schneider",
+        "overbid": "przelicytowana",
+    },
+    "ko": {
+        "page {n}": "{n}쪽", "dealer": "딜러", "declarer": "선언자", "game": "게임",
+        "with/without": "있음/없음", "levels": "추가", "bid": "비드", "value": "가치", "entry": "기록",
+        "Seeger-Fabian: +{won} for a game won, −{lost} for a game lost; each other player +{bonus} for a game "
+        "lost at a table of {n}": "Seeger-Fabian: 이긴 게임마다 +{won}, 진 게임마다 −{lost}; {n}인 테이블에서 "
+        "진 게임마다 다른 플레이어 모두 +{bonus}",
+        "<b>Players</b> (seat order, {first} deals first): {seats}":
+            "<b>플레이어</b> (앉은 순서, 첫 딜러 {first}): {seats}",
+        "{played} of {limit}": "{limit}판 중 {played}판",
+        "<b>Rule set</b> {rules} · <b>games</b> {games}": "<b>규칙</b> {rules} · <b>게임</b> {games}",
+        "struck": "취소됨", "points": "점수", "games won": "이긴 게임", "games lost": "진 게임",
+        "games lost by the others": "다른 사람이 진 게임", "total": "합계", "Seeger-Fabian": "Seeger-Fabian",
+        "passed": "모두 패스", "Ramsch": "람쉬", "{n} push": "{n}번 넘김", "{n} pushes": "{n}번 넘김",
+        "Bock": "보크", "Kontra": "콘트라", "Re": "레", "lost": "패배", "with {n}": "{n} 있음",
+        "without {n}": "{n} 없음",
+        "<b>Signatures</b> (the list is right):": "<b>서명</b> (점수표가 맞음):",
+        "series {n}": "시리즈 {n}", "table {n}": "테이블 {n}", "rank": "순위", "player": "플레이어", "won": "승",
+        "after {n} series · {handed} of {tables} lists handed in":
+            "시리즈 {n}회 후 · 점수표 {tables}장 중 {handed}장 제출",
+        "lists in progress count as they stand": "진행 중인 점수표는 현재 상태로 계산",
+        "ranking": "순위", "withdrawn": "기권", "rule set {rules}": "규칙 {rules}",
+        "Seeger-Fabian points; ties: more games won, fewer lost, the better series":
+            "Seeger-Fabian 점수; 동점이면: 이긴 게임이 많은 쪽, 진 게임이 적은 쪽, 더 나은 시리즈",
+        "Skat list": "스카트 점수표", "clubs": "클럽", "spades": "스페이드", "hearts": "하트", "diamonds": "다이아몬드",
+        "grand": "그랜드", "null": "널", "hand": "핸드", "ouvert": "우베르", "schwarz ann.": "슈바르츠 선언",
+        "schneider ann.": "슈나이더 선언", "schwarz": "슈바르츠", "schneider": "슈나이더", "overbid": "오버비드",
+    },
 }
-"""The printed words in German and Russian, by their English text (a word missing prints in English)."""
+"""The printed words in German, Russian, Polish and Korean, by their English text (a word missing prints in English;
+tests/test_languages.py checks that Polish and Korean miss none). The Skat terms: docs/glossary.md."""
 
 
 class _language:
@@ -145,14 +211,108 @@ def _words(levels: str) -> str:
     return " ".join(_w(w.replace("_", " ")) for w in levels.split())
 
 
+def _entry_words(e: Any) -> str:
+    """A struck entry (:func:`skat.table.keeper.entry_words`, English words) in the language being printed."""
+    if _LANG.get() == "en" or e.kind == "ramsch":
+        return entry_words(e)
+    if e.kind == "passed":
+        return _w("passed")
+    try:
+        game = GameType.parse(e.game or "").label
+    except ValueError:
+        return entry_words(e)
+    return " ".join(w for w in (str(e.declarer), _w(game), _words(levels_text(e, None))) if w)
+
+
 def _fonts() -> None:
-    """Register the shipped fonts once (ReportLab's standard fonts have no Cyrillic)."""
-    if FONT in pdfmetrics.getRegisteredFontNames():
+    """Register the shipped fonts once (ReportLab's standard fonts have no Cyrillic, DejaVu Sans has no Hangul)."""
+    if HANGUL_BOLD in pdfmetrics.getRegisteredFontNames():
         return
     folder = files("skat.table") / "fonts"
     pdfmetrics.registerFont(TTFont(FONT, str(folder / "DejaVuSans.ttf")))
     pdfmetrics.registerFont(TTFont(BOLD, str(folder / "DejaVuSans-Bold.ttf")))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
+    pdfmetrics.registerFont(TTFont(HANGUL, str(folder / "NanumSquareR.ttf")))
+    pdfmetrics.registerFont(TTFont(HANGUL_BOLD, str(folder / "NanumSquareB.ttf")))
+    pdfmetrics.registerFontFamily(HANGUL, normal=HANGUL, bold=HANGUL_BOLD, italic=HANGUL, boldItalic=HANGUL_BOLD)
+
+
+def _has(font: str, ch: str) -> bool:
+    """Whether the registered TrueType font ``font`` has a glyph for ``ch``."""
+    return ord(ch) in pdfmetrics.getFont(font).face.charToGlyph
+
+
+def _runs(text: str, font: str) -> list[tuple[str, str]]:
+    """``text`` cut into (font, piece) runs: each character in ``font`` where it has the character (spaces always),
+    else in the Hangul font where that has it (DejaVu Sans has no Hangul)."""
+    _fonts()
+    other = _FALLBACK.get(font)
+    runs: list[tuple[str, str]] = []
+    for ch in text:
+        use = font if other is None or ch.isspace() or _has(font, ch) or not _has(other, ch) else other
+        if runs and runs[-1][0] == use:
+            runs[-1] = (use, runs[-1][1] + ch)
+        else:
+            runs.append((use, ch))
+    return runs
+
+
+def _width(text: str, font: str, size: float) -> float:
+    """The printed width of ``text`` in points, Hangul measured in the font it prints in."""
+    return sum(pdfmetrics.stringWidth(piece, f, size) for f, piece in _runs(text, font))
+
+
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def _markup(text: str, font: str) -> str:
+    """Paragraph markup with each run the paragraph's font lacks set in the Hangul font (bold inside <b>)."""
+    if text.isascii():
+        return text
+    bold = 0
+    out = []
+    for part in _TAG.split(text):
+        if part.startswith("<"):
+            tag = part.strip("</>").split()[0].lower() if part.strip("</>").strip() else ""
+            if tag == "b":
+                bold += -1 if part.startswith("</") else 1
+            out.append(part)
+            continue
+        base = BOLD if bold > 0 and font == FONT else font
+        for f, piece in _runs(part, base):
+            out.append(piece if f == base else f'<font name="{f}">{piece}</font>')
+    return "".join(out)
+
+
+class Paragraph(_Paragraph):
+    """ReportLab's Paragraph, Hangul set in the Hangul font (:func:`_markup`)."""
+
+    def __init__(self, text: str, style: ParagraphStyle, *args: Any, **kwargs: Any) -> None:
+        _fonts()
+        super().__init__(_markup(text, style.fontName), style, *args, **kwargs)
+
+
+class _Canvas(Canvas):
+    """The canvas the PDFs are drawn on: a string (a table's cell, the footer) with characters its font lacks draws
+    them in the Hangul font (:func:`_runs`)."""
+
+    def drawString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        font, size, leading = self._fontname, self._fontsize, self._leading
+        runs = _runs(str(text), font)
+        if len(runs) <= 1 and (not runs or runs[0][0] == font):
+            super().drawString(x, y, text, *args, **kwargs)
+            return
+        for f, piece in runs:
+            self.setFont(f, size, leading)
+            super().drawString(x, y, piece, *args, **kwargs)
+            x += pdfmetrics.stringWidth(piece, f, size)
+        self.setFont(font, size, leading)
+
+    def drawRightString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self.drawString(x - _width(str(text), self._fontname, self._fontsize), y, text, *args, **kwargs)
+
+    def drawCentredString(self, x: float, y: float, text: str, *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self.drawString(x - _width(str(text), self._fontname, self._fontsize) / 2, y, text, *args, **kwargs)
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -173,9 +333,9 @@ def _text(value: Any) -> str:
 def _fit(text: str, width: float, font: str = FONT, size: float = 8) -> str:
     """``text`` cut (with an ellipsis) to fit ``width`` points."""
     limit = width - 4
-    if pdfmetrics.stringWidth(text, font, size) <= limit:
+    if _width(text, font, size) <= limit:
         return text
-    while text and pdfmetrics.stringWidth(text + "…", font, size) > limit:
+    while text and _width(text + "…", font, size) > limit:
         text = text[:-1]
     return text + "…"
 
@@ -200,7 +360,7 @@ def _footer(title: str):
 def _build(story: list[Any], title: str) -> bytes:
     _fonts()
     out = io.BytesIO()
-    _document(out, title).build(story, onFirstPage=_footer(title), onLaterPages=_footer(title))
+    _document(out, title).build(story, onFirstPage=_footer(title), onLaterPages=_footer(title), canvasmaker=_Canvas)
     return out.getvalue()
 
 
@@ -250,7 +410,7 @@ def _table_story(keeper: ScoreKeeper, title: str, blank_rows: int | None) -> lis
     for kept, line in zip(keeper.games, sheet["games"], strict=True):
         r = len(data)
         if line["struck"]:
-            words = _text(entry_words(kept.entry))
+            words = _text(_entry_words(kept.entry))
             data.append([str(line["number"]), Paragraph(f"<strike>{words}</strike> · {_w('struck')}", st["cell"])]
                         + [""] * (len(widths) - 2))
             style += [("SPAN", (1, r), (-1, r)), ("TEXTCOLOR", (0, r), (-1, r), colors.grey)]
@@ -322,7 +482,7 @@ def _game_row(kept: Any, line: dict[str, Any], names: Sequence[str], widths: Seq
                                                          line["kontra"] > 0)) if on]
     if marks:
         levels = (levels + " " if levels else "") + " ".join(marks)
-    if line["won"] is False:
+    if line["won"] is False and not (o is not None and o.overbid):  # an overbid game is lost: its word says so
         levels = (levels + " " if levels else "") + _w("lost")
     cells = [str(line["number"]), line["dealer"], decl, game, mat, levels, bid, value, entry]
     cells = [_fit(c, w) for c, w in zip(cells, widths)]

@@ -16,4 +16,4 @@ VARIANT = Variant(
     table="skat.variants.standard_table",
 )
 """Standard Skat: three seats, the rule set's house rules, ``skat-game`` records without a variant; played at
-server tables of 3 or 4 (its table part: :mod:`skat.variants.standard_table`)."""
+server tables of 3, 4 or 5 (its table part: :mod:`skat.variants.standard_table`)."""

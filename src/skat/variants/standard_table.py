@@ -1,7 +1,7 @@
 """Standard Skat at a server table: its table part (:class:`StandardTable`, ``TABLE``), which the server loads by
 the name its variant gives (``Variant.table``) and asks for everything a Skat table does differently.
 
-A Skat table seats 3 or 4 under a rule set (every preset of :mod:`skat.rules.rulesets`, Tournee Skat's
+A Skat table seats 3, 4 or 5 under a rule set (every preset of :mod:`skat.rules.rulesets`, Tournee Skat's
 included: the series deals the games its rule set plays) with its options, computer players by level
 (:class:`skat.server.bots.BotSeat`), card hints and bid estimates, ISS records and the analysis of its deals.
 """
@@ -27,26 +27,27 @@ from skat.server.views import dealt_cards, shared, sorted_cards
 
 __all__ = ["StandardTable", "TABLE", "bot_label"]
 
-_BOT_NAMES = ("Anna", "Bernd", "Clara", "Dieter")
+_BOT_NAMES = ("Anna", "Bernd", "Clara", "Dieter", "Emil")
 
 
 def bot_label(level: str, position: int) -> str:
     """The name a computer player's seat shows: ``Anna (strong)``."""
-    return f"{_BOT_NAMES[position % 4]} ({level})"
+    return f"{_BOT_NAMES[position % len(_BOT_NAMES)]} ({level})"
 
 
 class StandardTable(TableGame):
-    """Skat at 3 or 4 (the dealer sits out at four) under a rule set; a game of its own may subclass it."""
+    """Skat at 3, 4 or 5 (the dealer sits out at four; at five the dealer and the third player to his left) under
+    a rule set; a game of its own may subclass it."""
 
     name = "standard"
     title = "Skat"
-    seat_counts = (3, 4)
+    seat_counts = (3, 4, 5)
 
     def default_seats(self) -> list[str]:
         return ["human", default_level(), default_level()]
 
     def plan(self, request: TableRequest) -> GamePlan:
-        """The rule set (default ``isko2018``), its options and the seats: 3 or 4, ``"human"`` or a level."""
+        """The rule set (default ``isko2018``), its options and the seats: 3, 4 or 5, ``"human"`` or a level."""
         ruleset = "isko2018" if request.ruleset is None else request.ruleset
         if not isinstance(ruleset, str) or ruleset.lower() not in PRESETS:
             raise TableError("bad_ruleset",
@@ -54,7 +55,9 @@ class StandardTable(TableGame):
         options = _check_options(ruleset, request.options)
         seats = list(request.seats) if request.seats is not None else self.default_seats()
         if len(seats) not in self.seat_counts:
-            raise TableError("bad_seats", f"a table seats 3 or 4 players, not {len(seats)}")
+            counts = [str(n) for n in self.seat_counts]
+            said = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+            raise TableError("bad_seats", f"a Skat table seats {said} players, not {len(seats)}")
         # the first deal's forehand is position 0: the first dealer sits at the last position
         return GamePlan({"ruleset": get_ruleset(ruleset).name, "first_dealer": len(seats) - 1, "options": options,
                          "hints": request.hints}, seats)

@@ -59,7 +59,7 @@ class CreateTableRequest(Incoming):
 
     name: str = Field("", max_length=100)
     variant: Any = judged({"type": "string", "enum": ["standard", "officers"], "default": "standard"},
-                          "standard (Skat at 3 or 4) or officers (Officers' Skat at 2); another: bad_variant", "standard")
+                          "standard (Skat at 3, 4 or 5) or officers (Officers' Skat at 2); another: bad_variant", "standard")
     seats: list[Any] | None = judged({"type": ["array", "null"], "items": {"type": "string"}, "default": None},
                                      'per position "human" or a computer level (another value: bad_seats)')
     ruleset: Any = judged({"type": ["string", "null"], "default": None},

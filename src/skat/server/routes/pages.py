@@ -37,6 +37,12 @@ async def table_page(table_id: str) -> FileResponse:
     return _page(STATIC_DIR / "index.html")
 
 
+@router.get("/learn")
+async def learn_page() -> FileResponse:
+    """Learn Skat: guided deals (:mod:`skat.lessons`)."""
+    return _page(STATIC_DIR / "learn.html")
+
+
 @router.get("/api/docs")
 async def api_docs() -> FileResponse:
     """The API's documentation: Swagger UI on /api/openapi.json, its files from the package (FastAPI's own page

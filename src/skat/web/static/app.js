@@ -5,7 +5,7 @@
 import { cardBack, cardEl, cardLabel, DECK, rankIndex, setDeck, suitColour, suitSvg } from "./cards.js";
 import { $, h } from "./dom.js";
 import { contractText, I18N, t, WORDS } from "./i18n.js";
-import { LANG, setLang } from "./lang.js";
+import { CATALOGS, fill, LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
 import * as view from "./view.js";
 import { contractOfWords, youForm as youFormIn } from "./words.js";
@@ -28,8 +28,10 @@ import { contractOfWords, youForm as youFormIn } from "./words.js";
 /** @typedef {import("./protocol").ClientMessage} ClientMessage */
 /** @typedef {import("./dom.js").Child} Child */
 /** @typedef {import("./view.js").Choice} Choice */
-/** A hint asked for ({waiting}) or given (the card and why), for the state `seq`. */
-/** @typedef {{seq: number, waiting?: boolean, card?: Card, why?: HintWhy[], reason?: string}} Hint */
+/** A hint asked for ({waiting}) or given (the card, or the declarer's choice: the two cards to put away, the game;
+ * and why), for the state `seq`. */
+/** @typedef {{seq: number, waiting?: boolean, card?: Card | null, discard?: Card[] | null, contract?: import("./protocol").Contract | null,
+ *   action?: string, why?: HintWhy[], reason?: string}} Hint */
 /** The analysis dialog: the deal, where it was opened from, the analysis or the error. */
 /** @typedef {{dealNo: number | null, from: string, data: Analysis | null, error: string | null}} AnalysisAsk */
 
@@ -160,15 +162,22 @@ async function showLobby() {
   try { meta = S.meta || await api("GET", "/api/meta"); } catch (e) { meta = { levels: ["random"], rulesets: ["isko2018"], default_level: "random" }; }
   S.meta = meta;
   const rs = select("#f-ruleset");
-  if (!rs.options.length) for (const r of meta.rulesets) rs.append(h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) }));
+  const chosen = rs.value;  // the rule sets' names in the page's language (again when it changes)
+  rs.replaceChildren(...meta.rulesets.map((r) => h("option", { value: r, text: t("rs_" + r) === "rs_" + r ? r : t("rs_" + r) })));
+  if (chosen) rs.value = chosen;
   const about = () => {
-    $("#f-ruleset-about").textContent = (meta.ruleset_descriptions || {})[rs.value] || "";
+    // the rule set in the page's language (the keeper's words for it); the server's description is English
+    const key = "rsAbout_" + rs.value;
+    $("#f-ruleset-about").textContent = key in CATALOGS.en.keeper ? fill("keeper", key)
+      : LANG === "en" ? (meta.ruleset_descriptions || {})[rs.value] || "" : "";
     $("#f-schieber-row").classList.toggle("hidden", rs.value !== "pub");  // the pub Ramsch may be played as Schieberamsch
   };
   rs.onchange = about;
   about();
-  input("#f-player").value = localStorage.getItem("skat.name") || "";
+  if (!input("#f-player").value) input("#f-player").value = localStorage.getItem("skat.name") || "";
+  const seats = [...document.querySelectorAll("#f-seats select")].map((s) => s instanceof HTMLSelectElement ? s.value : "");
   renderSeatChoices();
+  seats.forEach((v, i) => { const s = document.getElementById("f-seat-" + i); if (s instanceof HTMLSelectElement && v) s.value = v; });
   await refreshLobby();
 }
 
@@ -176,6 +185,7 @@ function renderSeatChoices() {
   const meta = S.meta;
   if (!meta) return;
   const n = +select("#f-count").value;
+  $("#f-count-about").textContent = t("countAbout" + n);  // who sits out at four and at five
   const box = $("#f-seats");
   box.innerHTML = "";
   for (let i = 0; i < n; i++) {
@@ -196,37 +206,70 @@ async function refreshLobby() {
   const body = $("#lobby-list tbody");
   body.innerHTML = "";
   $("#lobby-empty").classList.toggle("hidden", data.tables.length > 0);
+  $("#lobby-list thead").classList.toggle("hidden", !data.tables.length);
   for (const tb of data.tables) {
     const seats = tb.seats.map((s) => s.taken ? s.name : t("free")).join(", ");
     const free = tb.seats.some((s) => !s.taken);
     const row = h("tr", {},
-      h("td", {}, h("b", {}, view.tableName(tb, WORDS))), h("td", {}, seats),
-      h("td", { cls: "muted" }, t("status_" + tb.status)),
-      h("td", {}, free ? h("button", { onclick: () => joinTable(tb.id, undefined, tablePage(tb)) , text: t("join") }) : "",
+      h("td", { cls: "tbl-name" }, h("b", {}, view.tableName(tb, WORDS))),
+      h("td", { cls: "tbl-rules" }, lobbyRules(tb)),
+      h("td", { cls: "tbl-seats" }, seats),
+      h("td", { cls: "muted tbl-status" }, t("status_" + tb.status)),
+      h("td", { cls: "tbl-act" }, free ? h("button", { onclick: () => joinTable(tb.id, undefined, tablePage(tb)) , text: t("join") }) : "",
         " ", h("a", { href: tablePage(tb), text: t("watch") })));
     body.append(row);
   }
+}
+
+/** A lobby table's game: its rule set and number of players ("ISkO (tournament) · 4 players"), or Officers' Skat. */
+/** @param {LobbyTable} tb */
+function lobbyRules(tb) {
+  if (tb.variant === "officers") return t("officersGame");
+  const rs = tb.ruleset || "isko2018";
+  const name = t("rs_" + rs) === "rs_" + rs ? rs : t("rs_" + rs);
+  const changed = Object.keys(tb.options || {}).length ? " " + t("withOptions") : "";
+  return name + changed + " · " + t("nPlayers", { n: tb.n_players });
 }
 
 // An Officers' Skat table is played on its own page (/officers), over the same protocol.
 /** @param {LobbyTable} tb */
 function tablePage(tb) { return tb.variant === "officers" ? "/officers?table=" + tb.id : "/t/" + tb.id; }
 
-// The name a person joins with: the one used before (or typed in the lobby's form), else asked for once.
+// The name a person joins with: the one used before (or typed in the lobby's form), else asked for once in a small
+// form of the page (null: the person went back).
+/** @returns {Promise<string | null>} */
 function nameToJoin() {
-  const form = input("#f-player");
-  let name = localStorage.getItem("skat.name") || (form ? form.value.trim() : "");
-  if (!name) name = (window.prompt(t("askName")) || "").trim().slice(0, 40);
-  if (name) localStorage.setItem("skat.name", name);
-  return name;
+  const form = document.getElementById("f-player");
+  const typed = form instanceof HTMLInputElement && !S.tableId ? form.value.trim().slice(0, 40) : "";
+  const known = localStorage.getItem("skat.name") || typed;
+  if (known) { localStorage.setItem("skat.name", known); return Promise.resolve(known); }
+  return new Promise((resolve) => {
+    const field = h("input", { id: "join-name", maxlength: "40", required: true, autocomplete: "nickname" });
+    const ask = h("form", { cls: "name-form" },
+      h("label", { for: "join-name" }, t("askName")), field,
+      h("div", { cls: "actions" }, h("button", { type: "submit", cls: "primary", text: t("join") }),
+        h("button", { type: "button", onclick: () => { closeDialog(); resolve(null); }, text: t("back") })));
+    ask.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const name = /** @type {HTMLInputElement} */ (field).value.trim().slice(0, 40);
+      if (!name) return;
+      localStorage.setItem("skat.name", name);
+      closeDialog();
+      resolve(name);
+    });
+    openDialog("name", h("h2", {}, t("yourName")), ask);
+    /** @type {HTMLInputElement} */ (field).focus();
+  });
 }
 
 /** @param {string} id @param {Position} [position] @param {string} [page] */
 async function joinTable(id, position, page) {
+  const name = await nameToJoin();
+  if (name === null) return;
   try {
     const invite = keep.invite(id) || undefined;  // needed at a private table
     /** @type {import("./protocol").Joined & {token: string}} a seat taken: its token */
-    const res = await api("POST", `/api/tables/${id}/join`, { name: nameToJoin(), position, invite });
+    const res = await api("POST", `/api/tables/${id}/join`, { name, position, invite });
     keep.setToken(id, res.token);
     if (page && page !== "/t/" + id) location.href = page;
     else if (location.pathname !== "/t/" + id) location.href = "/t/" + id;
@@ -235,6 +278,20 @@ async function joinTable(id, position, page) {
 }
 
 select("#f-count").addEventListener("change", renderSeatChoices);
+// Officers' Skat for two people: a table with two seats for persons; its page shows the link for the other one
+$("#officers-two").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = await nameToJoin();
+  if (name === null) return;
+  try {
+    /** @type {import("./protocol").CreatedTable & {token: string}} seat 0 claimed: its token */
+    const res = await api("POST", "/api/tables", { variant: "officers", seats: ["human", "human"], player_name: name,
+      claim: 0, public: input("#o2-public").checked });
+    keep.setToken(res.table_id, res.token);
+    if (res.invite) keep.setInvite(res.table_id, res.invite);
+    location.href = "/officers?table=" + res.table_id;
+  } catch (e) { alertBox(messageOf(e)); }
+});
 $("#create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const n = +select("#f-count").value;
@@ -289,7 +346,10 @@ function onMessage(msg) {
   if (msg.type === "state") { stoppedBanner(msg.stopped); onState(/** @type {StateMessage} */ (msg)); }  // a Skat table's (Officers' Skat: above)
   else if (msg.type === "stopped") stoppedBanner(msg.reason);
   else if (msg.type === "hint") onHint(msg);
-  else if (msg.type === "sheet") { S.sheet = /** @type {Sheet} */ (msg.sheet); if (S.dialog === "sheet") showSheet(); }
+  else if (msg.type === "sheet") {  // the result dialog says what the sheet books: shown again with the new sheet
+    S.sheet = /** @type {Sheet} */ (msg.sheet);
+    if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult();
+  }
   else if (msg.type === "closed") {
     S.closing = true;
     if (S.ws) S.ws.close();  // nothing to come back to
@@ -429,7 +489,8 @@ function renderOpponents() {
   const st = state();
   const v = st.view;
   const n = st.table.n_players;
-  for (const id of ["left", "top", "right"]) { const el = $("#opp-" + id); el.innerHTML = ""; el.classList.add("hidden"); }
+  $("#felt").className = "n" + n;  // the layout of a table of n: the others round it in seating order
+  for (const id of ["left", "top", "topleft", "topright", "right"]) { const el = $("#opp-" + id); el.innerHTML = ""; el.classList.add("hidden"); }
   for (let pos = 0; pos < n; pos++) {
     const where = relative(pos);
     if (where === "bottom") continue;
@@ -440,9 +501,13 @@ function renderOpponents() {
     const moving = v && seat >= 0 && v.to_move === seat && v.phase !== "finished";
     el.classList.toggle("to-move", !!moving);
     el.classList.toggle("declarer", !!(v && seat >= 0 && v.declarer === seat && v.phase !== "bidding"));
+    const word = seat >= 0 ? lastWord(seat) : null;
+    // the name with what the player said last; the role with the tricks taken; the cards: a few lines only
     const head = h("div", { cls: "who" }, h("b", {}, playerName(pos)),
-      seatInfo.kind === "human" && !seatInfo.connected ? h("span", { cls: "muted" }, " (" + (seatInfo.taken ? t("away") : t("free")) + ")") : "");
-    const role = h("div", { cls: "role muted" }, roleOf(pos));
+      seatInfo.kind === "human" && !seatInfo.connected ? h("span", { cls: "away" }, " (" + (seatInfo.taken ? t("away") : t("free")) + ")") : "",
+      word ? h("span", { cls: "bubble" }, word) : "");
+    const tricks = v && seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(seat) }) : "";
+    const role = h("div", { cls: "role" }, [roleOf(pos), tricks].filter(Boolean).join(" · "));
     const cards = h("div", { cls: "opp-cards" });
     if (v && seat >= 0) {
       const open = v.open_hands && v.open_hands[String(seat)];
@@ -453,12 +518,9 @@ function renderOpponents() {
         for (let i = 0; i < v.hand_sizes[seat]; i++) cards.append(cardBack("small"));
       }
     }
-    const word = seat >= 0 ? lastWord(seat) : null;
     const extra = h("div", { cls: "status" },
       moving ? h("span", { cls: "thinking" },
-        seatInfo.kind === "human" ? t("waitingFor", { who: playerName(pos) }) : t("thinking")) : "",
-      word ? h("span", { cls: "bubble" }, word) : "",
-      v && seat >= 0 && v.phase === "play" ? h("span", { cls: "muted" }, t("tricks", { n: tricksTaken(seat) })) : "");
+        seatInfo.kind === "human" ? t("waitingFor", { who: playerName(pos) }) : t("thinking")) : "");
     el.append(head, role, cards, extra);
   }
 }
@@ -478,7 +540,7 @@ function renderCenter() {
   trick.innerHTML = "";
   const skatArea = $("#skat-area");
   skatArea.innerHTML = "";
-  if (!v) return;
+  if (!v) { trick.className = "empty"; return; }
   if (["bidding", "skat", "grand_hand", "push"].includes(v.phase)) {
     skatArea.append(cardBack("small"), cardBack("small"));
   }
@@ -505,6 +567,9 @@ function renderCenter() {
   }
   if (hold) trick.classList.add("taken-" + relative(seatPos(hold.winner)));
   else trick.className = "";
+  // no card on the table (the auction, the skat, the declaration): the middle holds the panel instead
+  trick.classList.toggle("empty", !cards.length && v.phase !== "play");
+  trick.classList.toggle("bidding", v.phase === "bidding");
   S.prevTrick = hold ? hold.cards : v.trick.map((x) => x[1]);
 }
 
@@ -549,9 +614,12 @@ function contractChooser(v, handOnly) {
   const choice = S.choice;
   const box = h("div", { cls: "chooser", role: "group", "aria-label": t("chooseGame") });
   const games = h("div", { cls: "games" });
+  const hint = S.hint && S.hint.seq === state().seq && S.hint.contract ? S.hint.contract : null;
   for (const g of CHOOSER_GAMES) {
     if (!hints.some((c) => c.contract.game === g)) continue;
-    games.append(h("button", { cls: "g-" + g + (choice.game === g ? " chosen" : ""), "aria-pressed": String(choice.game === g),
+    const hinted = !!hint && hint.game === g && (handOnly === undefined || hint.hand === handOnly);
+    games.append(h("button", { cls: "g-" + g + (choice.game === g ? " chosen" : "") + (hinted ? " hinted" : ""), "aria-pressed": String(choice.game === g),
+      "aria-describedby": hinted ? "hint-reason" : null,
       onclick: () => { Object.assign(choice, view.lowestLevel(hints, g, handOnly)); renderPanel(); },
       text: contractText({ game: g }) }));
   }
@@ -582,7 +650,19 @@ function contractChooser(v, handOnly) {
   return box;
 }
 
+// The panel (what one is asked, its buttons) lies in the middle of the table while no card is played (the auction,
+// the skat, the declaration, between deals), above one's hand during the card play (the hint, Kontra): so the
+// table, one's hand and the question fit the screen together.
 function renderPanel() {
+  const v = state().view;
+  const panel = $("#panel");
+  fillPanel();
+  if (v && v.phase === "play") { if (panel.parentElement !== $("#me")) $("#me").prepend(panel); }
+  else if (panel.parentElement !== $("#center")) $("#center").append(panel);
+  panel.classList.toggle("in-center", !(v && v.phase === "play"));
+}
+
+function fillPanel() {
   const st = state();
   const v = st.view;
   const panel = $("#panel");
@@ -595,10 +675,13 @@ function renderPanel() {
   if (!v) {
     // while people are awaited, the link to send them (the centre already says that the table waits)
     if (st.table.status === "waiting" && inviteUrl()) panel.append(inviteBox(true));
-    else panel.append(h("p", { cls: "muted" }, t("waitingPlayers")));
+    else panel.append(h("p", { cls: "muted" }, st.table.status === "waiting" ? view.waitingPlayersText(st, WORDS) : t("waitingPlayers")));
     return;
   }
-  if (st.you.seat === null && v.phase !== "finished") { panel.append(h("p", { cls: "muted" }, t("dealer") + ": " + t("sitsOut"))); return; }
+  if (st.you.seat === null && v.phase !== "finished") {  // the dealer at four; at five also the third to his left
+    panel.append(h("p", { cls: "sitting-out" }, t(st.you.position === st.table.dealer ? "youDealSitOut" : "youSitOut")));
+    return;
+  }
   const myTurn = v.to_move === st.you.seat && v.legal_actions.length > 0;
   if (v.phase === "bidding" && myTurn) {
     panel.append(h("h3", {}, t("bidding")), bidButtons(v));
@@ -657,15 +740,29 @@ function renderPanel() {
     panel.append(h("div", { cls: "actions calls" }, v.side_actions.filter((a) => a === "kontra" || a === "re").map((a) =>
       h("button", { cls: "call", "data-action": a, title: t(a === "re" ? "reHint" : "kontraHint"), onclick: () => act(a), text: t(a) + "!" }))));
   }
-  if (v.phase === "play" && myTurn && st.table.hints) panel.append(hintBox());
+  if (myTurn && st.table.hints && hintable(v)) panel.append(hintBox());
   if (v.phase === "finished") {
     const ready = st.you.position !== null && st.table.ready.includes(st.you.position);
     const over = st.table.status === "finished";
     panel.append(h("div", { cls: "actions" },
-      over ? h("span", { cls: "muted" }, t("seriesOver")) : ready ? h("span", { cls: "muted" }, t("waitingOthers"))
+      over ? h("span", { cls: "muted" }, t("seriesOver")) : ready ? h("span", { cls: "waiting-others" }, waitingOthersText())
         : h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }),
       h("button", { onclick: showResult, text: t("result") })));
   }
+}
+
+/** Whether the server gives a hint for this turn of one's own: the card play, or (as the declarer of a standard
+ * game) the skat, the discard and the declaration. */
+/** @param {SeatView} v */
+function hintable(v) {
+  if (v.phase === "play") return true;
+  return ["skat", "discard", "declare"].includes(v.phase) && v.declarer === state().you.seat && v.ruleset !== "tournee";
+}
+
+/** "Waiting for Bob and Clara…": the people not yet ready for the next deal, by name. */
+function waitingOthersText() {
+  const names = view.notReady(state(), WORDS);
+  return names.length ? t("waitingForReady", { who: names.join(", ") }) : t("waitingOthers");
 }
 
 function nextGame() {
@@ -712,13 +809,14 @@ function renderHand() {
   const legal = new Set(myTurn && v.phase === "play" ? v.legal_actions : []);
   const discarding = myTurn && (v.phase === "discard" || (v.phase === "push" && v.legal_actions.some((a) => a.startsWith("discard "))));
   const fromSkat = new Set(v.skat && v.phase === "discard" ? v.skat : []);
-  const hinted = S.hint && S.hint.card && S.hint.seq === st.seq && v.phase === "play" ? S.hint.card : null;
+  const hint = S.hint && S.hint.seq === st.seq ? S.hint : null;
+  const hintedCards = new Set(hint && v.phase === "play" && hint.card ? [hint.card] : hint && v.phase === "discard" && hint.discard ? hint.discard : []);
   cards.forEach((c, i) => {
     const clickable = legal.has(c) || discarding;
     const el = /** @type {HTMLButtonElement} */ (cardEl(c, { button: true, cls: [
       clickable ? "playable" : "", v.phase === "play" && myTurn && !legal.has(c) ? "dim" : "",
-      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : "", c === hinted ? "hinted" : ""].join(" ") }));
-    if (c === hinted) el.setAttribute("aria-describedby", "hint-reason");
+      S.selected.has(c) ? "selected" : "", fromSkat.has(c) ? "from-skat" : "", hintedCards.has(c) ? "hinted" : ""].join(" ") }));
+    if (hintedCards.has(c)) el.setAttribute("aria-describedby", "hint-reason");
     el.disabled = !clickable;
     el.tabIndex = clickable ? 0 : -1;
     el.addEventListener("click", () => onCard(c));
@@ -739,7 +837,9 @@ function labelHand() {
 
 // ------------------------------------------------------------------ hint
 // The card the computer would play in one's place ({"type": "hint"}, docs/protocol.md): asked for with the Hint
-// button on one's turn in the card play, marked in the hand, its reason in words under the button.
+// button on one's turn in the card play, marked in the hand, its reason in words under the button. As the declarer
+// the same button tells the computer's choice: pick up the skat or play a hand game, the two cards to put away
+// (marked in the hand), the game to declare (marked in the chooser).
 function askHint() {
   if (S.hint && S.hint.seq === state().seq) return;  // asked already at this point
   S.hint = { seq: state().seq, waiting: true };
@@ -750,18 +850,24 @@ function askHint() {
 /** @param {import("./protocol").HintMessage} msg */
 function onHint(msg) {
   if (!S.state || msg.seq !== S.state.seq) return;  // the card was played meanwhile
-  S.hint = { seq: msg.seq, card: msg.card, why: msg.why || [], reason: msg.reason };
+  S.hint = { seq: msg.seq, card: msg.card, discard: msg.discard, contract: msg.contract, action: msg.action,
+    why: msg.why || [], reason: msg.reason };
   renderPanel();
   renderHand();
 }
 
 function hintBox() {
   const hint = S.hint && S.hint.seq === state().seq ? S.hint : null;
-  const box = h("div", { cls: "hint-box" }, h("button", { id: "btn-hint", title: t("hintTitle"), onclick: askHint,
-    "aria-busy": hint && hint.waiting ? "true" : null, disabled: !!hint, text: t("hint") }));
+  const v = state().view;
+  const playing = !!v && v.phase === "play";
+  const box = h("div", { cls: "hint-box" }, h("button", { id: "btn-hint", title: t(playing ? "hintTitle" : "hintTitleDeclarer"),
+    onclick: askHint, "aria-busy": hint && hint.waiting ? "true" : null, disabled: !!hint, text: t("hint") }));
   if (hint && hint.waiting) box.append(h("p", { cls: "hint-reason muted", id: "hint-reason" }, t("hintThinking")));
-  else if (hint) box.append(h("p", { cls: "hint-reason", id: "hint-reason" }, t("hintSays") + " ", hint.card ? cardChip(hint.card) : "", " — ",
-    (hint.why || []).flatMap((part, i) => [i ? "; " : "", ...hintPart(part)])));
+  else if (hint) {
+    const cards = hint.card ? [cardChip(hint.card), " — "] : hint.discard ? [...chips(hint.discard), " — "] : [];
+    box.append(h("p", { cls: "hint-reason", id: "hint-reason" }, t("hintSays") + " ", ...cards,
+      (hint.why || []).flatMap((part, i) => [i ? "; " : "", ...hintPart(part)])));
+  }
   return box;
 }
 
@@ -770,7 +876,8 @@ function hintBox() {
 function hintPart(part) {
   /** @type {Record<string, string | number>} */
   const params = {};
-  for (const k in part) if (k !== "key" && k !== "card") params[k] = /** @type {string | number} */ (part[/** @type {keyof HintWhy} */ (k)]);
+  for (const k in part) if (k !== "key" && k !== "card" && k !== "contract") params[k] = /** @type {string | number} */ (part[/** @type {keyof HintWhy} */ (k)]);
+  if (part.contract) params.contract = contractText(part.contract);
   if ("points" in params) params.n = params.points;
   const card = part.card;
   return t("hint_" + part.key, params).split(/(\{card\})/).filter(Boolean).map((x) => x === "{card}" && card ? cardChip(card) : x);
@@ -812,7 +919,11 @@ function renderSide() {
   side.innerHTML = "";
   if (v) for (const a of v.side_actions) {
     if (a === "kontra" || a === "re") continue;  // said in the panel, where the eye is during the play
-    side.append(h("button", { "data-action": a, onclick: () => confirmBox(t("confirmAction", { what: t(a) }), () => act(a)), text: t(a) }));
+    // Claim, Concede (a defender gives the declarer the rest), Give up (the declarer gives the defenders the rest):
+    // what each does, in its title and in the question before it
+    const what = ["claim", "concede", "resign"].includes(a) ? t(a + "Hint") : "";
+    side.append(h("button", { "data-action": a, title: what || null,
+      onclick: () => confirmBox(t("confirmAction", { what: t(a) }) + (what ? " " + what + "." : ""), () => act(a)), text: t(a) }));
   }
   const log = $("#auction-log");
   log.innerHTML = "";
@@ -910,16 +1021,18 @@ function showResult() {
   } else {
     const o = r.outcome;
     const tournee = v.ruleset === "tournee";
+    // what the sheet books, when a Bock round doubles it (or a game starting one counts double): said with why
+    const booked = view.bookedText(st, S.sheet, /** @type {Seat} */ (r.declarer), o.score, WORDS);
     parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(/** @type {Seat} */ (r.declarer)) }))));
-    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : view.resultSentence(state(), r, WORDS)));
+    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : view.resultSentence(state(), r, WORDS, booked)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
       r.kontra_level ? h("li", {}, t(r.kontra_level === 2 ? "kontraRe" : "kontraSaid")) : "",
-      st.table.round === "bock" || st.table.round === "pirate_bock" ? h("li", {}, t("bockDoubles")) : "",
+      !booked && (st.table.round === "bock" || st.table.round === "pirate_bock") ? h("li", {}, t("bockDoubles")) : "",
       r.declarer_points !== null ? h("li", {}, t("cardPoints", { d: r.declarer_points, o: r.defender_points })) : "",
       o.base_value ? h("li", {}, t("gameValue", { v: o.game_value, m: o.multiplier, b: o.base_value })) : "",
       o.overbid ? h("li", {}, t("overbid", { v: o.game_value, b: o.bid })) : "",
-      h("li", {}, h("b", {}, t("scoreEntry", { s: o.score > 0 ? "+" + o.score : o.score }))));
+      h("li", { cls: "score-entry" }, h("b", {}, t("scoreEntry", { s: booked || (o.score > 0 ? "+" + o.score : o.score) }))));
     parts.push(facts);
     if (!tournee && LANG === "en") parts.push(h("p", { cls: "muted small engine" }, r.explanation));  // the sentence above says it in the reader's language
   }
@@ -976,19 +1089,27 @@ function ramschResult(r) {
     const scores = R.losers.some((s) => r.scores[s] > 0);  // the historical Ramsch writes a plus for the lowest
     parts.push(h("h2", { cls: scores ? "won" : "lost" }, youForm(t(scores ? "ramschScores" : R.losers.length > 1 ? "ramschLosers" : "ramschLoser", { who: names(R.losers) }))));
   }
+  // what the sheet books for each player (a Bock round doubles it), said with why under the table
+  const row = view.sheetRowOf(state(), S.sheet);
+  /** @param {number} s */
+  const entry = (s) => row ? row.scores[seatPos(/** @type {Seat} */ (s))] : r.scores[s];
+  const booked = /** @type {Seat[]} */ ([0, 1, 2]).map((s) => [s, view.bookedText(state(), S.sheet, s, r.scores[s], WORDS)])
+    .filter(([, text]) => text);
   const rows = [0, 1, 2].map((s) => h("tr", { cls: R.losers.includes(s) ? "lost" : "" },
     h("td", {}, seatName(s)), h("td", { cls: "num" }, R.card_points[s]), h("td", { cls: "num" }, R.tricks[s]),
     h("td", {}, R.jungfrauen.includes(s) ? t("jungfrau") : ""),
-    h("td", { cls: "num" }, (r.scores[s] > 0 ? "+" : "") + r.scores[s])));
+    h("td", { cls: "num" }, (entry(s) > 0 ? "+" : "") + entry(s))));
   parts.push(h("table", { cls: "list small ramsch" },
     h("tr", {}, h("th", {}, ""), h("th", {}, t("cardPointsCol")), h("th", {}, t("tricksCol")), h("th", {}, ""), h("th", {}, t("scoreCol"))),
     rows));
+  const why = view.ramschWhy(state(), R, WORDS);
   const facts = h("ul", { cls: "facts" },
+    why ? h("li", { cls: "ramsch-why" }, why) : "",
     R.jungfrauen.length ? h("li", {}, t("jungfrauFact", { who: names(R.jungfrauen) })) : "",
     R.pushes ? h("li", {}, t("pushesFact", { n: R.pushes })) : "",
-    R.multiplier > 1 ? h("li", {}, t("multiplierFact", { m: R.multiplier })) : "");
+    R.multiplier > 1 ? h("li", {}, t("multiplierFact", { m: R.multiplier })) : "",
+    booked.map(([s, text]) => h("li", { cls: "score-entry" }, h("b", {}, seatName(/** @type {Seat} */ (s)) + ": " + text))));
   if (facts.children.length) parts.push(facts);
-  parts.push(h("p", { cls: "muted small engine" }, R.explanation || r.explanation));
   return parts;
 }
 

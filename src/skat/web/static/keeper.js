@@ -50,16 +50,16 @@ const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
  * @type {{id: string | null, key: string | null, state: KeeperState | null, meta: (KeeperMeta & {ruleset_list?: unknown}) | null, online: boolean,
  *   socket: WebSocket | null, retry: number, retryTimer: ReturnType<typeof setTimeout> | undefined, form: KeeperForm,
  *   edit: number | null, correcting: string | null, check: Check | null, checkSeq: number,
- *   checkTimer: ReturnType<typeof setTimeout> | undefined, notice: string, flushing: boolean,
+ *   checkTimer: ReturnType<typeof setTimeout> | undefined, notice: [string, import("./text.js").Params] | null, flushing: boolean,
  *   direct: Map<string, (outcome: ChangeOutcome) => void>, dialog: number | null, strikeOpen: boolean, dialogMessage: string,
  *   keyProblem: string, notFound: boolean, ctxKey: string, returnFocus: HTMLElement | null, flushAgain?: boolean,
- *   flushTimer?: ReturnType<typeof setTimeout>, flushDelay?: number}}
+ *   flushTimer?: ReturnType<typeof setTimeout>, flushDelay?: number, noticeFor: string | null, heldState: KeeperState | null}}
  */
 const K = {
   id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: undefined,
-  form: blankForm(), edit: null, correcting: null, check: null, checkSeq: 0, checkTimer: undefined, notice: "",
+  form: blankForm(), edit: null, correcting: null, check: null, checkSeq: 0, checkTimer: undefined, notice: null,
   flushing: false, direct: new Map(), dialog: null, strikeOpen: false, dialogMessage: "", keyProblem: "",
-  notFound: false, ctxKey: "", returnFocus: null,
+  notFound: false, ctxKey: "", returnFocus: null, noticeFor: null, heldState: null,
 };
 
 // ------------------------------------------------------------------ what this browser keeps
@@ -167,7 +167,8 @@ function reasonText(r) {
 /** @param {KeeperLine} line */
 function reckonText(line) {
   const r = line.reckoning;
-  if (LANG === "en" || !r) return line.explanation || "";
+  // English: the server's words, but for an overbid game, said here as a player says it
+  if (!r || (LANG === "en" && !r.overbid)) return line.explanation || "";
   const parts = [];
   if (r.kind === "passed") return k(r.redeal ? "rk_redeal" : "rk_passed");
   if (r.kind === "ramsch") {
@@ -191,16 +192,23 @@ function reckonText(line) {
       head = "(" + levels.join(" + ") + ") × " + r.base + " = " + r.value;
     }
     let how;
-    if (r.overbid) how = k("rk_overbid", { bid: r.bid, at: r.lost_at });
-    else how = k(r.won ? "rk_won" : "rk_lost");
-    if (r.points !== null && r.points !== undefined) how += " " + k("rk_points", { points: r.points });
+    const points = r.points !== null && r.points !== undefined;
+    if (r.overbid) {
+      // as a player says it: bid 36, the game worth 24, lost (the card points do not matter), and what it counts
+      // (the next multiple of the base value that reaches the bid, docs/rules.md 4.4)
+      how = k("rk_overbid", { bid: r.bid, value: r.value }) + (points ? " " + k("rk_points_overbid", { points: r.points }) : "");
+      if (r.lost_at !== r.value && r.base) how += "; " + k("rk_overbid_counted", { n: r.lost_at / r.base, base: r.base, at: r.lost_at });
+    } else {
+      how = k(r.won ? "rk_won" : "rk_lost");
+      if (points) how += " " + k("rk_points", { points: r.points });
+    }
     if (r.made && r.made.length) how += ", " + r.made.map((m) => k("rk_made_" + m)).join(", ");
     if (r.missed) how += ", " + k("rk_missed_" + r.missed);
     let entry = r.won ? "+" + (r.overbid ? r.lost_at : r.value) : (r.factor > 1 ? "−" + r.factor + " × " : "−") + (r.overbid ? r.lost_at : r.value);
     if (r.kontra) entry += " × " + 2 ** r.kontra + " (" + k(r.kontra === 1 ? "rk_kontra" : "rk_kontra_re") + ")";
     if (entry !== signed(r.score)) entry += " = " + signed(r.score);
     if (r.revoke) parts.push(k("rk_revoke_" + r.revoke));
-    parts.push(head + ", " + how + ": " + entry);
+    parts.push(head + (r.overbid ? "; " : ", ") + how + ": " + entry);
     if (r.instead_of_ramsch) parts.push(k("rk_instead"));
   }
   if (r.round_doubled) parts.push(k("rk_bock_doubled"));
@@ -291,7 +299,9 @@ function renderRulesets() {
   sel.replaceChildren(...list.map((r) => h("option", { value: r.name, selected: r.name === NEW.ruleset }, ruleLabel(r.name))));
   const r = list.find((x) => x.name === NEW.ruleset) || { name: NEW.ruleset };
   const plays = playsOf(r);
-  $("#k-ruleset-about").textContent = [r.description || "", plays.length ? "(" + plays.join(", ") + ")" : ""].filter(Boolean).join(" ");
+  // the page's words for a rule set it knows; the server's (English) description only on an English page
+  const about = "rsAbout_" + r.name in CATALOGS.en.keeper ? k("rsAbout_" + r.name) : LANG === "en" ? r.description || "" : "";
+  $("#k-ruleset-about").textContent = [about, plays.length ? "(" + plays.join(", ") + ")" : ""].filter(Boolean).join(" ");
 }
 
 function renderNew() {
@@ -430,7 +440,8 @@ function renderAll() {
   document.title = (name ? name + " · " : "") + k("pageTitle");
   renderNext();
   // the form is rebuilt when what it offers changed (the next dealer, the round), never under the keeper's typing
-  const key = [st.sheet.next_dealer, st.sheet.upcoming_round, st.sheet.games.length, K.edit, LANG].join("|");
+  const next = upcoming(K.correcting);
+  const key = [next.dealer, next.number, st.sheet.upcoming_round, st.sheet.games.length, K.edit, K.correcting, LANG].join("|");
   if (K.key && (key !== K.ctxKey || !$("#k-entry").childElementCount)) { K.ctxKey = key; renderEntry(); scheduleCheck(); }
   $("#k-entry").classList.toggle("hidden", !K.key);
   renderSheet();
@@ -450,7 +461,9 @@ function connect() {
     if (K.socket !== ws) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "list") applyState(msg);
+    // while changes are being sent, their answer brings the state (the queue emptied with it): a state that
+    // came first would count the sent games twice, once in the list and once as waiting
+    if (msg.type === "list") { if (K.flushing) K.heldState = msg; else applyState(msg); }
     else if (msg.type === "error" && (msg.code || msg.error) === "no_list") showNotFound();
   };
   ws.onclose = () => {
@@ -536,7 +549,10 @@ async function flush() {
     failure = { status: statusOf(e), message: messageOf(e) };
   }
   K.flushing = false;
+  const held = K.heldState;
+  K.heldState = null;
   if (failure || !res) {
+    if (held) applyState(held);
     failure = failure || { status: 0, message: "" };
     const message = failure.message;
     // kept; tried again when the connection is back, when asked meanwhile, and every little while
@@ -573,6 +589,14 @@ async function flush() {
   }
   setQueue(K.id, left);
   applyState(res);
+  if (held) applyState(held);
+  // "kept on this phone, sent when the connection is back": now the server has it
+  const noted = K.noticeFor ? results.get(K.noticeFor) : undefined;
+  if (noted) {
+    K.noticeFor = null;
+    K.notice = noted.ok ? ["saved", { n: noted.number ?? "" }] : null;
+    renderPreview();
+  }
   for (const [done, r] of heard) done(r);
   renderAll();
   if (K.flushAgain || queueOf(K.id).some((c) => !c.error)) { K.flushAgain = false; flush(); }
@@ -591,9 +615,27 @@ function ctx() {
     return { number: K.edit, dealer: line ? line.dealer : "", seats: (line && line.seats) || players.slice(0, 3),
       round: (line && line.round) || "normal", players };
   }
-  const d = Math.max(0, players.indexOf(sh.next_dealer));
-  const waiting = queueOf(K.id).filter((c) => c.op === "add" && c.id !== K.correcting).length;
-  return { number: sh.games.length + 1 + waiting, dealer: sh.next_dealer, seats: seatsFor(d, players.length).map((i) => players[i]),
+  return upcoming(K.correcting);
+}
+
+/** The next game as this browser sees it: the server's next game moved on by the games waiting here (entered
+ * offline, or being sent; not a refused one), each dealt by the next player (a deal all passed under "redeal" by
+ * the same one); `upto` stops before a waiting change (the one being corrected takes its place). The round is the
+ * server's. */
+/** @param {string | null} [upto] @returns {EntryContext} */
+function upcoming(upto) {
+  const sh = listState().sheet;
+  const players = sh.players;
+  const redeal = rules().all_pass === "redeal";
+  let number = sh.games.length + 1;
+  let d = Math.max(0, players.indexOf(sh.next_dealer));
+  for (const c of queueOf(K.id)) {
+    if (c.id === upto) break;
+    if (c.op !== "add" || c.error) continue;  // a refused one waits for its correction: the server goes on without it
+    number += 1;
+    if (!(redeal && c.entry && c.entry.declarer === "passed")) d = (d + 1) % players.length;
+  }
+  return { number, dealer: players[d], seats: seatsFor(d, players.length).map((i) => players[i]),
     round: sh.upcoming_round || "normal", players };
 }
 
@@ -637,7 +679,8 @@ function group(id, title, ...children) {
 /** @param {(form: KeeperForm) => void} fn */
 function change(fn) {
   fn(K.form);
-  K.notice = "";
+  K.notice = null;
+  K.noticeFor = null;
   renderEntry();
   scheduleCheck();
 }
@@ -900,7 +943,8 @@ function renderPreview() {
   const ch = K.check;
   let ready = false;
   const out = [];
-  if (K.notice) out.push(h("p", { cls: "k-saved", role: "status" }, K.notice));
+  // said in the page's language when it is shown (the language may change meanwhile)
+  if (K.notice) out.push(h("p", { cls: "k-saved", role: "status" }, k(...K.notice)));
   if (!ch || ch.need) out.push(h("p", { cls: "muted k-need" }, k((ch && ch.need) || "need_declarer")));
   else if (ch.checking) { out.push(h("p", { cls: "muted" }, k("checking"))); }
   else if (ch.offline) { ready = true; out.push(h("p", { cls: "k-note" }, k("offlineCheck"))); }
@@ -925,7 +969,9 @@ function lineSummary(line, entry) {
     const i = players.indexOf(line.declarer);
     const score = i >= 0 && line.scores ? line.scores[i] : null;
     head.push(h("b", {}, line.declarer), " · ", gameText(e), matText(e) ? " " + matText(e) : "");
-    if (line.value !== null && line.value !== undefined) head.push(" · ", k("valueLine", { v: line.value }));
+    const rk = line.reckoning;
+    if (rk && rk.overbid) head.push(" · ", k("valueOverbid", { bid: rk.bid, v: line.value ?? rk.value }));
+    else if (line.value !== null && line.value !== undefined) head.push(" · ", k("valueLine", { v: line.value }));
     if (score !== null) head.push(" · ", h("b", { cls: "k-score " + (score < 0 ? "lost" : "won") }, signed(score)));
   } else {
     head.push(h("b", {}, gameText(e)));
@@ -952,13 +998,14 @@ async function save() {
   submit(changeObj, (res) => {
     if (res.offline) {
       K.form = blankForm(); K.edit = null; K.correcting = null; K.check = null;
-      K.notice = k("queuedNote");
+      K.notice = ["queuedNote", {}];
+      K.noticeFor = changeObj.id;
       renderEntry(); renderPreview();
       return;
     }
     if (res.ok) {
-      K.form = blankForm(); K.edit = null; K.correcting = null; K.check = null;
-      K.notice = editing ? k("savedEdit", { n: editing }) : k("saved", { n: res.number });
+      K.form = blankForm(); K.edit = null; K.correcting = null; K.check = null; K.noticeFor = null;
+      K.notice = editing ? ["savedEdit", { n: editing }] : ["saved", { n: res.number ?? "" }];
       K.ctxKey = "";
       renderAll();
       // ready for the next game: who deals and the round it belongs to, the declarers right under it
@@ -1023,6 +1070,8 @@ function levelMarks(e, line) {
   else if (e.re) mark("Re", t("re"), "kontra");
   else if (e.kontra) mark("K", t("kontra"), "kontra");
   if (e.revoke) mark("!", k("revoke") + ": " + k(e.revoke === "declarer" ? "revokeDeclarer" : "revokeDefenders"));
+  const rk = line && line.reckoning;
+  if (rk && rk.overbid) mark(k("overbidMark"), k("valueOverbid", { bid: rk.bid, v: rk.value }), "overbid");
   return marks;
 }
 
@@ -1228,16 +1277,13 @@ function focusEntry() {
 function renderNext() {
   const box = $("#k-next");
   const sh = listState().sheet;
-  const players = sh.players;
-  const d = players.indexOf(sh.next_dealer);
-  const seats = d >= 0 ? seatsFor(d, players.length) : [];
-  const out = players.filter((_, i) => d >= 0 && !seats.includes(i));
-  const waiting = queueOf(K.id).filter((c) => c.op === "add").length;
-  const round = sh.upcoming_round || "normal";
+  const next = upcoming();
+  const out = sh.players.filter((name) => !next.seats.includes(name));
+  const round = next.round;
   /** @type {HTMLElement[]} */
   const parts = [h("p", { cls: "k-next-main" },
-    h("span", { cls: "k-next-no" }, k("nextGame", { n: sh.games.length + 1 + waiting })), " ",
-    h("b", {}, k("nextDeals", { who: sh.next_dealer })),
+    h("span", { cls: "k-next-no" }, k("nextGame", { n: next.number })), " ",
+    h("b", {}, k("nextDeals", { who: next.dealer })),
     out.length ? h("span", { cls: "k-next-out" }, " · " + k(out.length > 1 ? "sitOut" : "sitsOut", { who: out.join(", ") })) : "")];
   if (round !== "normal") parts.push(h("p", { cls: "k-round k-round-" + round }, k("round_" + round) || t("round_" + round)));
   if (sh.limit && sh.played >= sh.limit) parts.push(h("p", { cls: "k-note" }, k("listFull", { n: sh.limit })));
@@ -1394,7 +1440,7 @@ function startEdit(n) {
   K.edit = n;
   K.correcting = null;
   K.form = formFromEntry(strip(stored));
-  K.notice = "";
+  K.notice = null;
   K.ctxKey = "";
   renderAll();
   scheduleCheck();

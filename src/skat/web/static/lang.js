@@ -5,6 +5,8 @@
 
 import de from "./i18n/de.json" with { type: "json" };
 import en from "./i18n/en.json" with { type: "json" };
+import ko from "./i18n/ko.json" with { type: "json" };
+import pl from "./i18n/pl.json" with { type: "json" };
 import ru from "./i18n/ru.json" with { type: "json" };
 import { fillText, isLang, LANGUAGES } from "./text.js";
 
@@ -26,7 +28,7 @@ function initial() {
 export let LANG = initial();
 
 /** Every language's catalog. */
-export const CATALOGS = /** @type {Catalogs} */ ({ en, de, ru });
+export const CATALOGS = /** @type {Catalogs} */ ({ en, de, ru, pl, ko });
 
 /** Switch the page's language (remembered for every page of the site). */
 /** @param {string} lang */

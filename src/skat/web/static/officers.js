@@ -292,6 +292,29 @@ function discardToken(legal) {
   return legal.find((t) => t.startsWith("discard ") && t.slice(8).split(" ").sort().join(" ") === want) || null;
 }
 
+/** How a game was scored, in the page's language: the server's explanation is English, so another language says
+ * it from the outcome's numbers with the catalogs' words (the game and its matadors, the value as multiplier times
+ * base, Schneider, Schwarz, Kontra or Re). */
+/** @param {import("./protocol").OfficersResult} r */
+function resultExplanation(r) {
+  const o = r.outcome;
+  if (LANG === "en" || !o) return r.explanation;
+  /** @param {string} key @param {import("./text.js").Params} [params] */
+  const table = (key, params) => fill("table", key, params);
+  const game = r.contract ? contractName(r.contract) : gameName(o.game);
+  const parts = [];
+  if (o.game === "ramsch") parts.push(table("ramschPlay"));
+  else if (o.game === "null" && o.game_value !== null) parts.push(fill("keeper", "rk_null", { value: o.game_value }));
+  else parts.push(o.matadors === null ? game : `${game} ${table(o.matadors_with ? "matadorsWith" : "matadorsWithout", { n: o.matadors })}`);
+  if (o.game !== "null" && o.game_value && o.base_value) {
+    parts.push(table("gameValue", { v: o.game_value, m: o.game_value / o.base_value, b: o.base_value }));
+  }
+  if (o.schneider) parts.push(table("schneider"));
+  if (o.schwarz) parts.push(table("schwarz"));
+  if (o.kontra_level) parts.push(table(o.kontra_level >= 2 ? "kontraRe" : "kontraSaid"));
+  return parts.join(" · ");
+}
+
 /** @param {OfficersView & {seat: Seat}} v */
 function drawResult(v) {
   const box = $("o-result");
@@ -310,7 +333,7 @@ function drawResult(v) {
   title.textContent = T(key, { who: winner === null ? "" : who(winner) }) +
     (r.game ? ` — ${contractName(r.contract) || gameName(r.game)}` : "");
   title.className = key === "won" ? "won" : key === "lost" ? "lost" : "";
-  $("o-result-explain").textContent = r.explanation;
+  $("o-result-explain").textContent = resultExplanation(r);
   const totals = state().totals, pos = state().positions;
   $("o-result-table").innerHTML =
     `<tr><th></th><th class="num">${esc(who(me))}</th><th class="num">${esc(who(him))}</th></tr>` +
@@ -527,7 +550,8 @@ function onMessage(m) {
   if (m.type === "state") {
     O.busy = false;
     const st = /** @type {OfficersStateMessage} */ (m);
-    if (st.view) setState(wsState(st, st.view));
+    if (st.view) { $("o-wait").classList.add("hidden"); setState(wsState(st, st.view)); }
+    else if (st.table.status === "waiting") showWaiting(st);
   } else if (m.type === "sheet") {
     O.sheet = /** @type {{rows: unknown[]}} */ (/** @type {unknown} */ (m.sheet));
   } else if (m.type === "error") {
@@ -568,6 +592,71 @@ function wsSend(msg) {
     O.busy = true;
   }
   O.ws.send(msg);
+}
+
+// A table for two people before the second sits down: its seat holder gets the link to send (with the invite at a
+// private table), a visitor with the link a free seat to take under a name of his own.
+/** @param {OfficersStateMessage} m */
+function showWaiting(m) {
+  const box = $("o-wait");
+  $("o-start").classList.add("hidden");
+  $("o-board").classList.add("hidden");
+  $("o-leave").classList.toggle("hidden", m.you.position === null);
+  box.classList.remove("hidden");
+  box.replaceChildren();
+  /** @param {string} key */
+  const text = (key) => fill("table", key);
+  const para = (/** @type {string} */ s) => { const p = document.createElement("p"); p.textContent = s; return p; };
+  if (m.you.position !== null) {
+    const url = `${location.origin}/officers?table=${m.table.id}${O.invite ? "#invite=" + O.invite : ""}`;
+    const link = document.createElement("input");
+    link.readOnly = true;
+    link.value = url;
+    link.className = "invite-url";
+    link.setAttribute("aria-label", text("officersWaiting"));
+    const copy = document.createElement("button");
+    copy.className = "primary";
+    copy.textContent = text("copy");
+    copy.addEventListener("click", async () => {
+      link.select();
+      try { await navigator.clipboard.writeText(url); } catch (e) { document.execCommand("copy"); }
+      copy.textContent = text("copied");
+    });
+    const row = document.createElement("div");
+    row.className = "invite-row";
+    row.append(link, copy);
+    box.append(para(text("officersWaiting")), row);
+    return;
+  }
+  if (!m.table.seats.some((s) => !s.taken)) return;
+  const form = document.createElement("form");
+  form.className = "name-form";
+  const name = document.createElement("input");
+  name.id = "o-join-name";
+  name.maxLength = 40;
+  name.required = true;
+  name.value = localStorage.getItem("skat.name") || "";
+  const label = document.createElement("label");
+  label.htmlFor = "o-join-name";
+  label.textContent = text("yourName");
+  const sit = document.createElement("button");
+  sit.type = "submit";
+  sit.className = "primary";
+  sit.textContent = text("join");
+  form.append(label, name, sit);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const who = name.value.trim().slice(0, 40);
+    if (!who || !O.table) return;
+    localStorage.setItem("skat.name", who);
+    try {
+      /** @type {import("./protocol").Joined & {token: string}} the seat taken: its token */
+      const res = await api("POST", `/api/tables/${O.table}/join`, { name: who, invite: O.invite || undefined });
+      keep.setToken(O.table, res.token);
+      openTable(O.table);
+    } catch (e) { showError(messageOf(e)); }
+  });
+  box.append(para(text("officersSitDown")), form);
 }
 
 // Stop watching the table here (it goes on on the server; its token stays, so ?table=ID returns to it).

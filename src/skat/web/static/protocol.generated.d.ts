@@ -214,7 +214,7 @@ export interface ContractValue {
 export interface CreateTableRequest {
   name?: string;
   /**
-   * standard (Skat at 3 or 4) or officers (Officers' Skat at 2); another: bad_variant
+   * standard (Skat at 3, 4 or 5) or officers (Officers' Skat at 2); another: bad_variant
    */
   variant?: "standard" | "officers";
   /**
@@ -330,6 +330,7 @@ export type ErrorCode =
   | "no_analysis"
   | "no_deal"
   | "no_iss_record"
+  | "no_lesson"
   | "no_list"
   | "no_series"
   | "no_table"
@@ -422,9 +423,17 @@ export interface Hello {
   [k: string]: unknown;
 }
 
+/**
+ * The ``strong`` computer player's choice in the seat's place: the card to play (``card``), or the declarer's
+ * choice (``card`` null): pick up or a hand game, the two cards to put away (``discard``), the game
+ * (``contract``). ``action`` is the action token it would send.
+ */
 export interface HintMessage {
   type: "hint";
-  card: Card;
+  action: string;
+  card: Card | null;
+  discard?: Card[] | null;
+  contract?: Contract | null;
   reason: string;
   why: HintWhy[];
   seq: number;
@@ -450,11 +459,20 @@ export interface HintWhy {
     | "search_beat"
     | "search_avg"
     | "search_equal"
-    | "rule_of_thumb";
+    | "rule_of_thumb"
+    | "pickup"
+    | "pickup_only"
+    | "hand_game"
+    | "discard_for"
+    | "declare"
+    | "win_chance"
+    | "overbid";
   card?: Card | null;
   points?: number | null;
   n?: number | null;
   k?: number | null;
+  contract?: Contract | null;
+  p?: number | null;
 }
 
 /**
@@ -757,7 +775,7 @@ export interface Pong {
 }
 
 /**
- * a table position (0, 1, 2[, 3])
+ * a table position (0, 1, 2[, 3[, 4]])
  */
 export type Position = number;
 

@@ -3,7 +3,7 @@
 // browser, so the pages (through lang.js) and the unit tests (tests/js) use the same code.
 
 /** The languages of the pages, each with its catalog i18n/LANG.json. */
-export const LANGUAGES = /** @type {const} */ (["en", "de", "ru"]);
+export const LANGUAGES = /** @type {const} */ (["en", "de", "ru", "pl", "ko"]);
 
 /** @typedef {typeof LANGUAGES[number]} Lang */
 /** @typedef {Intl.LDMLPluralRule} PluralCategory */
@@ -11,7 +11,7 @@ export const LANGUAGES = /** @type {const} */ (["en", "de", "ru"]);
 /** @typedef {string | ({other: string} & Partial<Record<PluralCategory, string>>)} Text */
 /** @typedef {Record<string, Text>} Section */
 /** The pages' parts, each a section of every catalog. */
-export const SECTIONS = /** @type {const} */ (["table", "keeper", "tournament", "officers", "cards"]);
+export const SECTIONS = /** @type {const} */ (["table", "keeper", "tournament", "officers", "cards", "learn"]);
 /** @typedef {typeof SECTIONS[number]} SectionName */
 /** @typedef {Record<SectionName, Section>} Catalog */
 /** @typedef {Partial<Record<Lang, Catalog>> & {en: Catalog}} Catalogs */

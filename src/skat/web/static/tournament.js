@@ -65,7 +65,8 @@ function tablesText(sizes) {
 function seatsText(n) {
   const sizes = tableSizes(n);
   const players = T("nPlayers", { n });
-  return sizes ? T("seats", { players, tables: tablesText(sizes) }) : T("cannotSeat", { players });
+  if (sizes) return T("seats", { players, tables: tablesText(sizes) });
+  return n < 3 ? T("seatsTooFew", { players }) : T("cannotSeat", { players });
 }
 
 /** Put text on the clipboard: the Clipboard API where the page may use it (https, localhost), else the old way
@@ -125,8 +126,11 @@ function names() {
 function countPlayers() {
   const list = names();
   const twice = [...new Set(list.filter((p, i) => list.indexOf(p) !== i))];
-  $("#f-count").textContent = seatsText(list.length) + (twice.length ? " · " + T("twice", { names: twice.join(", ") }) : "");
-  $("#f-count").classList.toggle("bad", !tableSizes(list.length) || twice.length > 0);
+  // nothing typed yet: what to do, not what is wrong
+  $("#f-count").textContent = !list.length ? T("seatsNone")
+    : seatsText(list.length) + (twice.length ? " · " + T("twice", { names: twice.join(", ") }) : "");
+  $("#f-count").classList.toggle("bad", list.length > 0 && (!tableSizes(list.length) || twice.length > 0));
+  $("#f-count").classList.toggle("tn-empty", !list.length);
 }
 
 function fillRulesets() {

@@ -20,8 +20,12 @@ import { contractWords, youForm } from "./words.js";
 /** @typedef {{leader: Seat, cards: Card[], winner: Seat, prevCards: Card[]}} HeldTrick */
 /** What the contract chooser has chosen. */
 /** @typedef {{game: Game | null, schneider: boolean, schwarz: boolean, ouvert: boolean}} Choice */
-/** Where a table position sits as this page shows it. */
-/** @typedef {"bottom" | "left" | "top" | "right"} Where */
+/** Where a table position sits as this page shows it: round the table from one's own seat at the bottom, the
+ * next player (to one's left) on the left; at five two sit across, top left and top right. */
+/** @typedef {"bottom" | "left" | "top" | "topleft" | "topright" | "right"} Where */
+/** A sheet row (the score sheet: what it books). */
+/** @typedef {import("./protocol").SheetRow} SheetRow */
+/** @typedef {import("./protocol").Sheet} Sheet */
 
 export const SEAT_KEYS = ["forehand", "middlehand", "rearhand"];
 
@@ -57,7 +61,14 @@ export function relative(st, pos) {
   const r = (pos - bottomPosition(st) + n) % n;
   if (r === 0) return "bottom";
   if (n === 3) return r === 1 ? "left" : "right";
+  if (n === 5) return /** @type {Where[]} */ (["bottom", "left", "topleft", "topright", "right"])[r];
   return /** @type {Where[]} */ (["bottom", "left", "top", "right"])[r];
+}
+
+/** The places of the other positions at a table of n: left, top..., right (the page's boxes, in seating order). */
+/** @param {number} n @returns {Where[]} */
+export function otherPlaces(n) {
+  return n === 3 ? ["left", "right"] : n === 5 ? ["left", "topleft", "topright", "right"] : ["left", "top", "right"];
 }
 
 /** Cards in the server's display order for the game (trumps first): hints.sorted holds the own hand and the
@@ -80,6 +91,7 @@ export function roleOf(st, pos, w) {
   const parts = [];
   if (seat >= 0) parts.push(w.t(SEAT_KEYS[seat]));
   if (pos === st.table.dealer) parts.push(seat >= 0 ? w.t("dealer") : w.t("dealer") + ", " + w.t("sitsOut"));
+  else if (seat < 0) parts.push(w.t("sitsOut"));  // at five: the third player to the dealer's left
   if (v && seat >= 0 && v.declarer === seat) parts.push(w.t("declarer"));
   return parts.join(" · ");
 }
@@ -162,7 +174,7 @@ export function wonBy(st, seat, w) {
 export function infoText(st, hold, w) {
   const t = w.t;
   const v = st.view;
-  if (!v) return st.table.status === "waiting" ? t("waitingPlayers") : "";
+  if (!v) return st.table.status === "waiting" ? waitingPlayersText(st, w) : "";
   const mySeat = st.you.seat;
   /** @param {Seat | null} seat */
   const who = (seat) => seat === null ? "" : seatName(st, seat, w);
@@ -193,6 +205,16 @@ export function infoText(st, hold, w) {
     return plays + " — " + (v.to_move === mySeat ? t("yourTurn") : t("turnOf", { who: who(v.to_move) }));
   }
   return plays;
+}
+
+/** While seats are free: how many the table waits for, and who sits already ("Waiting for 2 more players (Ada,
+ * Bob are here)"). */
+/** @param {StateMessage} st @param {Words} w */
+export function waitingPlayersText(st, w) {
+  const free = st.table.seats.filter((s) => !s.taken).length;
+  if (!free) return w.t("waitingPlayers");
+  const here = st.table.seats.filter((s) => s.taken).map((s) => playerName(st, s.position, w)).join(", ");
+  return w.t(free === 1 ? "waitingOnePlayer" : "waitingNPlayers", { n: free, here });
 }
 
 /** The bid estimate in one line, with why: "up to 30 (Hearts Hand) — with 1, 7 trumps, 2 aces: wins about 97%". */
@@ -242,19 +264,20 @@ export function toggleLevel(choice, name, on) {
   return next;
 }
 
-/** The result of a game in one sentence in the reader's language, the reader addressed where the declarer is. */
-/** @param {StateMessage} st @param {Result} r @param {Words} w */
-export function resultSentence(st, r, w) {
-  return youForm(resultSentenceRaw(st, r, w), w.lang);
+/** The result of a game in one sentence in the reader's language, the reader addressed where the declarer is;
+ * `booked`: what the sheet books when it is not the game's score ("+27 × 2 (Bock) = +54"). */
+/** @param {StateMessage} st @param {Result} r @param {Words} w @param {string | null} [booked] */
+export function resultSentence(st, r, w, booked) {
+  return youForm(resultSentenceRaw(st, r, w, booked), w.lang);
 }
 
-/** @param {StateMessage} st @param {Result} r @param {Words} w */
-function resultSentenceRaw(st, r, w) {
+/** @param {StateMessage} st @param {Result} r @param {Words} w @param {string | null} [booked] */
+function resultSentenceRaw(st, r, w, booked) {
   const t = w.t;
   const who = seatName(st, /** @type {Seat} */ (r.declarer), w);
   const o = r.outcome;
   if (!o || !r.contract) return r.explanation;
-  const s = t("scoreEntry", { s: o.score > 0 ? "+" + o.score : String(o.score) });
+  const s = t("scoreEntry", { s: booked || (o.score > 0 ? "+" + o.score : String(o.score)) });
   const contract = contractWords(r.contract, w);
   const extra = r.kind === "conceded" || r.kind === "claimed" ? t("conceded") : r.kind === "resigned" ? t("resigned") : "";
   if (r.contract.game === "null") return t(o.won ? "why_null_won" : "why_null_lost", { who, contract, v: o.game_value, s }) + extra;
@@ -281,4 +304,52 @@ export function tableName(table, w) {
 /** @param {StateMessage} st @param {Words} w */
 export function titleText(st, w) {
   return tableName(st.table, w) + (st.table.deal_no ? " · " + w.t("dealNo", { n: st.table.deal_no }) : "");
+}
+
+/** The sheet's row of the finished deal shown (the row of its game number), or null before the sheet has it (a
+ * redealt deal writes none). */
+/** @param {StateMessage} st @param {Sheet | null} sheet @returns {SheetRow | null} */
+export function sheetRowOf(st, sheet) {
+  if (!sheet || !st.table.game_no || !st.view || st.view.phase !== "finished") return null;
+  const rows = sheet.rows.filter((r) => r.deal_no === st.table.game_no);
+  return rows.length ? rows[rows.length - 1] : null;
+}
+
+/** What the sheet books for a game seat of the finished deal against what the game itself scored (`score`), and
+ * why they differ: "27 × 2 (Bock) = 54". Null when the sheet books the score as it is (or has no row yet). */
+/** @param {StateMessage} st @param {Sheet | null} sheet @param {Seat} seat @param {number} score @param {Words} w */
+export function bookedText(st, sheet, seat, score, w) {
+  const row = sheetRowOf(st, sheet);
+  if (!row) return null;
+  const booked = row.scores[seatPos(st, seat)];
+  if (booked === undefined || booked === score) return null;
+  const round = st.table.round;
+  const why = row.bock ? w.t(round === "pirate_bock" ? "bookedWhyPirateBock" : "bookedWhyBock")
+    : row.events.length ? w.t("bookedWhyTrigger") : w.t("bookedWhyTable");
+  /** @param {number} x */
+  const signed = (x) => (x > 0 ? "+" : "") + x;
+  if (score !== 0 && booked % score === 0) {
+    return w.t("bookedTimes", { base: signed(score), m: booked / score, why, s: signed(booked) });
+  }
+  return w.t("bookedOther", { base: signed(score), why, s: signed(booked) });
+}
+
+/** Why the Ramsch ended as it did, in the reader's words, each seat by its player's name: who took the most card
+ * points (they lose), who had the fewest (the historical Ramsch: they score), or that nobody loses. Null after a
+ * Durchmarsch (the heading says it). */
+/** @param {StateMessage} st @param {import("./protocol").RamschOutcome} R @param {Words} w */
+export function ramschWhy(st, R, w) {
+  if (R.durchmarsch !== null && R.durchmarsch !== undefined) return null;
+  const names = R.losers.map((s) => seatName(st, s, w)).join(", ");
+  if (!R.losers.length) return w.t("ramschNobody");
+  const pts = R.card_points[R.losers[0]];
+  if (R.losers.some((s) => R.scores[s] > 0)) return youForm(w.t("ramschWhyFewest", { who: names, n: pts }), w.lang);
+  return youForm(w.t(R.losers.length > 1 ? "ramschWhyMostTied" : "ramschWhyMost", { who: names, n: pts }), w.lang);
+}
+
+/** The people the table waits for before the next deal: every person not yet ready, the reader left out. */
+/** @param {StateMessage} st @param {Words} w */
+export function notReady(st, w) {
+  return st.table.seats.filter((s) => s.kind === "human" && s.position !== st.you.position
+    && !st.table.ready.includes(s.position)).map((s) => playerName(st, s.position, w));
 }

@@ -11,8 +11,9 @@
 /** The reader's words: the table's texts (t), the cards' texts (card), the language and the deck. */
 /** @typedef {{t: TextOf, card: TextOf, readonly lang: string, readonly deck: DeckName}} Words */
 
-/** The German deck's own letters for the jack (Unter) and the queen (Ober), in every language. */
-const GERMAN_INDEX = /** @type {Record<string, string>} */ ({ J: "U", Q: "O" });
+/** The German deck's own letters for the jack (Unter), the queen (Ober) and the ace (Daus), in every language:
+ * the letters its pictures print in their corners, so that a small card and a large one read alike. */
+const GERMAN_INDEX = /** @type {Record<string, string>} */ ({ J: "U", Q: "O", A: "D" });
 
 /** A card's name: "Ace of Hearts", "Herz Ass", "туз черви" (the German deck's suits where the language has
  * them: "Eichel Bube"). */
@@ -23,7 +24,7 @@ export function cardName(card, deck, cardText) {
 }
 
 /** The rank as a card's corner shows it: 7 8 9 10, then J Q K A (B D K A in German, В Д К Т in Russian); the
- * German deck's U and O in every language. */
+ * German deck's U, O and D in every language. */
 /** @param {Card} card @param {DeckName} deck @param {TextOf} cardText */
 export function deckIndex(card, deck, cardText) {
   const rank = card[1];
@@ -52,8 +53,8 @@ export function contractOfWords(words) {
     schneider: parts.includes("schneider") || parts.includes("schwarz"), schwarz: parts.includes("schwarz") };
 }
 
-/** The texts name the declarer in the third person ({who}); when {who} is the reader ("You", "Du", "Вы"), the
- * verb agrees. */
+/** The texts name the declarer in the third person ({who}); when {who} is the reader ("You", "Du", "Вы", "Ty"), the
+ * verb agrees (Korean verbs do not change with the person). */
 /** @param {string} text @param {string} lang */
 export function youForm(text, lang) {
   if (lang === "en") return text.replace(/\bYou scores\b/, "You score");
@@ -61,6 +62,10 @@ export function youForm(text, lang) {
     return text.replace(/(^|[:!] )Вы (выигрыва|проигрыва|игра|выбира)ет /, "$1Вы $2ете ")
       .replace(/(^|[:!] )Вы смотрит /, "$1Вы смотрите ").replace(/(^|[:!] )Вы выиграл /, "$1Вы выиграли ")
       .replace(/^(Вы проигрываете [^:]*): взял взятку/, "$1: взяли взятку");
+  }
+  if (lang === "pl") {  // "Ty wygrywa" -> "Ty wygrywasz" (the texts' verbs are in the present: no gender)
+    return text.replace(/(^|[:!] )Ty (wygrywa|przegrywa|bierze|gra|ma)(?=[ .,]|$)/, "$1Ty $2sz")
+      .replace(/^(Ty przegrywasz [^:]*): bierze lewę/, "$1: bierzesz lewę");
   }
   if (lang !== "de") return text;
   return text.replace(/(^|[:!] )Du hat /, "$1Du hast ").replace(/(^|[:!] )Du gewinnt /, "$1Du gewinnst ")
