@@ -1,5 +1,5 @@
 """`skat --help` and every command's help come at once: building a command's parser imports only that command's
-module, and none of them loads the server (FastAPI, SQLAlchemy), the solver's kernels (numba) or the plots
+module, and none of them loads the server (FastAPI, SQLAlchemy), the solver (its compiled kernels) or the plots
 (matplotlib); those load where they are used. How long it takes is bench/start.py's figure (issue 32: at most
 0.3 s); this test checks what is imported, in a fresh interpreter."""
 
@@ -13,8 +13,8 @@ import pytest
 
 from skat.cli import COMMANDS
 
-HEAVY = ("fastapi", "sqlalchemy", "numba", "matplotlib", "uvicorn", "skat.server.app", "skat.solver.search",
-         "skat.analysis")
+HEAVY = ("fastapi", "sqlalchemy", "matplotlib", "uvicorn", "skat.server.app", "skat.solver.kernels",
+         "skat.solver.search", "skat.analysis", "numba")  # numba: no JIT compiler at start (the solver is Cython)
 
 
 def loaded_after(code: str) -> list[str]:

@@ -296,8 +296,8 @@ def test_the_analysis_panel_in_a_headless_browser(tmp_path):
                     page.wait_for_function(f"() => S.state.seq > {st['seq']} || S.state.view.phase === 'finished'")
                 else:
                     time.sleep(0.05)
-            # the first analysis of a fresh server process may compile the solver's kernels first (about 40 s of
-            # CPU with an empty numba cache, the more on a busy machine): it is waited for, not timed
+            # the first analysis of a fresh server process waits for its worker processes to start (seconds on a
+            # busy machine): it is waited for, not timed
             expected = httpx.get(f"{server.url}/api/tables/{tid}/games/1/analysis", timeout=300).json()
             assert expected["cards"] and expected["declarer"] != 0  # a computer player declared, the person defended
 

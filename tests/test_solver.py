@@ -262,7 +262,7 @@ def test_time_limit_stops_a_hard_search() -> None:
     searches = [lambda **kw: move_values(*_args(pos), declarer_points=pos.declarer_points, **kw),
                 lambda **kw: solve_points(*_args(pos), pos.declarer_points, **kw)]
     for search in searches:
-        exact = search()  # compiled and loaded here, not in a timed call; and the nodes the whole search takes
+        exact = search()  # the thread's table made here, not in a timed call; and the nodes the whole search takes
         needed = last_node_count()
         assert needed > 20 * K._CLOCK_EVERY
         with pytest.raises(SearchLimitExceeded) as info:
@@ -277,20 +277,32 @@ def test_time_limit_stops_a_hard_search() -> None:
 
 
 def test_every_kernel_a_search_calls_releases_the_gil() -> None:
-    """The mechanism behind :func:`test_a_search_lets_other_threads_run`: each compiled kernel that
-    ``search.py`` calls is compiled with ``nogil``."""
+    """The mechanism behind :func:`test_a_search_lets_other_threads_run`: each kernel that ``search.py``
+    calls with the context's arrays runs its search in a ``with cython.nogil:`` block, on C functions
+    declared ``nogil`` (Cython refuses to compile a nogil block that calls anything else)."""
+    import ast
     import re
     from pathlib import Path
 
-    from numba.core.registry import CPUDispatcher
-
-    import skat.solver.kernels as K
     import skat.solver.search as search
 
+    source = Path(search.__file__).with_name("kernels.py")
+    tree = ast.parse(source.read_text())
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     called = sorted(set(re.findall(r"\bK\.([a-z_]+)\(", Path(search.__file__).read_text())))
-    kernels = [n for n in called if isinstance(getattr(K, n), CPUDispatcher)]
-    assert {"solve_rest", "rest_test", "move_values"} <= set(kernels)
-    assert [n for n in kernels if not getattr(K, n).targetoptions.get("nogil")] == []
+    assert {"solve_rest", "rest_test", "move_values", "random_playouts"} <= set(called)
+
+    def releases(node: ast.FunctionDef) -> bool:
+        return any(isinstance(w, ast.With) and any(ast.unparse(item.context_expr) == "cython.nogil" for item in w.items)
+                   for w in ast.walk(node))
+
+    def nogil(name: str) -> bool:
+        return any(ast.unparse(d) == "cython.nogil" for d in functions[name].decorator_list)
+
+    kernels = [name for name in called if "P" in [a.arg for a in functions[name].args.args]]  # the searches
+    assert [name for name in kernels if not releases(functions[name])] == []
+    assert [name for name in ("_search", "_solve_rest", "_rest_test", "_move_values", "_random_playouts")
+            if not nogil(name)] == []
 
 
 def test_a_search_lets_other_threads_run() -> None:
@@ -314,7 +326,7 @@ def test_a_search_lets_other_threads_run() -> None:
 
     def worker() -> None:
         try:
-            solve_points(*args, 0)  # compiled and loaded, and this thread's search context made
+            solve_points(*args, 0)  # this thread's search context made
             stack.append(search._ctx.arrays[-1])
             left[0] = stack[0].tobytes()
         finally:
@@ -382,21 +394,16 @@ def test_top_trump_bounds_hold_at_trick_starts() -> None:
 
 
 
-def test_warm_up_loads_every_kernel_the_searches_call() -> None:
-    """A kernel that warm_up leaves out compiles inside the first timed search that needs it (seconds,
-    the first time after an install): in a fresh process, every kernel search.py calls is loaded."""
-    import re
+def test_the_solver_compiles_nothing_at_run_time() -> None:
+    """Issue 32: the kernels are compiled ahead of time (setup.py, Cython), so a fresh process answers its
+    first question without compiling anything: no JIT compiler is loaded, and the kernels are the compiled
+    build wherever the engine's core is (both come from the same build)."""
     import subprocess
     import sys
-    from pathlib import Path
 
-    import skat.solver.search as search
-
-    called = sorted(set(re.findall(r"\bK\.([a-z_]+)\(", Path(search.__file__).read_text())))
-    code = ("import skat.solver.kernels as K\nfrom numba.core.registry import CPUDispatcher\n"
-            "from skat.solver import warm_up\nwarm_up()\n"
-            f"print(*[n for n in {called!r} if isinstance(getattr(K, n), CPUDispatcher) "
-            "and not getattr(K, n).signatures])")
+    code = ("import sys\nfrom skat.solver import warm_up\nimport skat.solver.search as S\nimport skat.deal.game as G\n"
+            "warm_up()\nprint(S.K.COMPILED, G.COMPILED, sorted(m for m in ('numba', 'llvmlite') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
-    assert "solve_rest" in called and "rest_test" in called
-    assert out.stdout.split() == [], f"not loaded by warm_up: {out.stdout.strip()}"
+    kernels, core, jit = out.stdout.split(maxsplit=2)
+    assert jit.strip() == "[]"
+    assert kernels == core  # compiled together (or, with SKAT_PURE_PYTHON=1, both plain Python)

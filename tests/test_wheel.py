@@ -2,9 +2,10 @@
 with the compiled core; the wheel, installed into a fresh virtual environment, runs the ``skat``
 command and serves the browser table.
 
-Building writes only what the README's install writes too, both ignored by git: Cython's
-``src/skat/deal/_core.c`` and ``src/skat.egg-info``. The build and the install fetch their packages as
-``pip`` does (its index, its cache), so they take about a minute and a half together.
+Building writes only what the README's install writes too, all ignored by git: Cython's C files
+(``src/skat/deal/_core.c``, ``src/skat/rules/kernel.c``, ``src/skat/solver/kernels.c``) and
+``src/skat.egg-info``. The build and the install fetch their packages as ``pip`` does (its index, its
+cache), so they take about a minute and a half together.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
     tests = [p.relative_to(ROOT).as_posix() for p in (ROOT / "tests").rglob("*")
              if p.is_file() and "__pycache__" not in p.parts and (p.suffix == ".py" or "data" in p.parts)]
     needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/deal/_core.py",
-              "src/skat/rules/kernel.py", "src/skat/rules/kernel.pxd",
+              "src/skat/rules/kernel.py", "src/skat/rules/kernel.pxd", "src/skat/solver/kernels.py",
+              "src/skat/solver/kernels.pxd",
               "src/skat/web/static/index.html", *(f"src/{name}" for name in _package_sources()), *tests]
     assert not [name for name in needed if name not in names]
     assert not [name for name in names if name.endswith(BUILT)]  # no _core.c, no compiled core
@@ -133,6 +135,7 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     assert {"skat/deal/_core.py", "skat/web/static/index.html", "skat/web/static/app.js"} <= names
     assert len([name for name in names if re.fullmatch(r"skat/deal/_core\..+\.(so|pyd)", name)]) == 1
     assert len([name for name in names if re.fullmatch(r"skat/rules/kernel\..+\.(so|pyd)", name)]) == 1
+    assert len([name for name in names if re.fullmatch(r"skat/solver/kernels\..+\.(so|pyd)", name)]) == 1
     assert not [name for name in names if name.endswith((".c", ".pyc"))]
     assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
     assert f"skat-{VERSION}.dist-info/licenses/LICENSE" in names
@@ -164,6 +167,11 @@ def test_the_installed_wheel_plays(installed: Path, tmp_path: Path) -> None:
                  cwd=tmp_path, timeout=120).stdout.split()
     assert Path(where[0]).is_relative_to(installed)  # the installed package, not this checkout
     assert where[1] == "True"  # the compiled core came with the wheel
+    # and the solver's compiled kernels: its first search compiles nothing (no numba, no JIT)
+    solver = _run([installed / "bin" / "python", "-c",
+                   "import importlib.util, skat.solver.search as S; S.warm_up(); "
+                   "print(S.K.COMPILED, importlib.util.find_spec('numba') is None)"], cwd=tmp_path, timeout=120).stdout
+    assert solver.split() == ["True", "True"]
 
     assert _run([skat, "--version"], cwd=tmp_path, timeout=120).stdout.strip() == f"skat {VERSION}"
     shown = _run([skat, "deal", "--seed", "1"], cwd=tmp_path, timeout=120).stdout

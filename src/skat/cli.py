@@ -47,7 +47,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():
-        if name != command:  # listed by its line of help; its module (the server, numba...) is not imported
+        if name != command:  # listed by its line of help; its module (the server, the solver...) is not imported
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(module_name)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from skat.errors import SkatError
 from skat.records.iss import IssRecord, parse_iss
 
-if TYPE_CHECKING:  # skat.analysis loads the solver (numba): imported where a game is analysed, not for --help
+if TYPE_CHECKING:  # skat.analysis loads the solver (numpy): imported where a game is analysed, not for --help
     from skat.analysis import CardRow, GameAnalysis
 
 

@@ -33,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from skat.solver.position import Position, PositionError  # numba's kernels: imported only to solve
+    from skat.solver.position import Position, PositionError  # the solver (numpy): imported only to solve
     from skat.solver.search import SearchLimitExceeded, solve
 
     text = sys.stdin.read()

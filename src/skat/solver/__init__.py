@@ -25,10 +25,11 @@ Fast paths for players that solve many sampled worlds (Card numbers, hand masks 
 Every search function takes ``node_limit`` and ``time_limit`` keywords (default ``None``: no
 limit); a search that passes one raises :class:`SearchLimitExceeded` instead of answering.
 
-The kernels are compiled by numba on first use and cached on disk (``__pycache__`` next to
-``kernels.py``, or the directory in ``NUMBA_CACHE_DIR``), so only the first process after an
-install pays for the compilation; ``warm_up()`` loads them ahead of a time-limited search.  Not thread-safe across threads sharing a context: every
-thread gets its own transposition table.
+The kernels (``kernels.py``) are compiled by Cython when the package is installed (``setup.py``),
+so nothing compiles at run time; without a C compiler they run as plain Python, with the same
+answers, some hundred times slower.  ``warm_up()`` makes this thread's transposition table ahead of
+a time-limited search.  Not thread-safe across threads sharing a context: every thread gets its own
+transposition table.
 """
 
 from skat.solver.position import Position, PositionError

@@ -20,14 +20,19 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import numpy as np
 
-import skat.solver.kernels as K
+from skat._compiled import compiled_module
 from skat.cards import Card
 from skat.rules.ranking import GameType
 from skat.solver.position import Position, PositionError
+
+if TYPE_CHECKING:  # the source, typed by its Cython annotations (typings/cython.pyi)
+    import skat.solver.kernels as K
+else:
+    K = compiled_module("skat.solver.kernels")  # compiled ahead of time by setup.py (Cython)
 
 __all__ = [
     "SearchLimitExceeded",
@@ -119,16 +124,17 @@ _ctx = _Context()
 
 
 def warm_up() -> float:
-    """Load every compiled kernel (about half a second in a fresh process, longer the first time after an
-    install, when numba compiles them) with one tiny search each; returns the seconds it took.
+    """Make this thread's search context (a transposition table of 32 MB) and run each entry point once
+    with a tiny search; returns the seconds it took (milliseconds: the kernels are compiled ahead of time,
+    by setup.py).
 
     Callers with a tight time limit on their first search (a server, a timed benchmark) call it first,
-    so that loading is not spent from that limit.
+    so that making the table is not spent from that limit.
     """
     start = time.perf_counter()
     hands = (1 << Card.CJ | 1 << Card.SJ, 1 << Card.HA | 1 << Card.HT, 1 << Card.DA | 1 << Card.DT)
     move_values_array(GameType.GRAND, hands, (), 0, 0, question="points")
-    # every other entry point compiles on its own: load each, so no later search pays for it
+    # and every other entry point once
     solve_points(GameType.GRAND, hands)
     declarer_reaches(GameType.GRAND, hands, (), 0, 0, 61)
     random_playouts(GameType.GRAND, hands, (), 0, 0, 1)
