@@ -191,6 +191,12 @@ def test_a_person_plays_a_full_game_against_computer_players(browser, tmp_path):
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet svg.chart")
         assert page.locator("#dialog table.sheet tr.deal-row").count() == 1
+        # after one deal at least two players have equal totals: their lines keep apart (issue 32, flaw 9) by
+        # height, dash pattern and marker, and the legend shows each line's look
+        lines = page.evaluate("""() => [...document.querySelectorAll('#dialog svg.chart path[data-player]')]
+            .map((p) => [p.getAttribute('d'), p.getAttribute('stroke-dasharray') || ''])""")
+        assert len(lines) == 3 and len({d for d, _ in lines}) == 3 and len({dash for _, dash in lines}) == 3
+        assert page.locator("#dialog .legend i.line-swatch svg line").count() == 3
         look(page, "07-score-sheet", shots)
         assert_skatliste_row(page)
         table_id, token = server.table_url.split("/t/")[1].split("#token=")

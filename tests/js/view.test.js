@@ -165,4 +165,9 @@ test("the result in a sentence, the reader addressed", () => {
   assert.match(view.resultSentence(state(), r, de), /^Du gewinnst Grand/);
   assert.match(view.resultSentence(state(), r, ru), /^Вы выигрываете Гранд/);
   assert.match(view.resultSentence(state(), { ...r, declarer: 2 }, en), /^Clara won Grand/);
+  // a Tournee game by its own name, in the reader's language (it was the server's English sentence)
+  const tournee = { ...state(), view: { ...state().view, ruleset: "tournee" } };
+  const turned = { ...r, contract: { game: "hearts" }, game_name: "tournee_hearts" };
+  assert.match(view.resultSentence(tournee, turned, de), /^Du gewinnst Tournee Herz/);
+  assert.match(view.resultSentence(tournee, turned, en), /^You won Tournee Hearts/);
 });

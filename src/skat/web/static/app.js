@@ -1024,7 +1024,7 @@ function showResult() {
     // what the sheet books, when a Bock round doubles it (or a game starting one counts double): said with why
     const booked = view.bookedText(st, S.sheet, /** @type {Seat} */ (r.declarer), o.score, WORDS);
     parts.push(h("h2", { cls: o.won ? "won" : "lost" }, youForm(t(o.won ? "resultTitle_won" : "resultTitle_lost", { who: seatName(/** @type {Seat} */ (r.declarer)) }))));
-    parts.push(h("p", { cls: "explain" }, tournee && r.game_name ? r.explanation.split(r.game_name).join(tourneeName(r.game_name)) : tournee ? r.explanation : view.resultSentence(state(), r, WORDS, booked)));
+    parts.push(h("p", { cls: "explain" }, view.resultSentence(state(), r, WORDS, booked)));
     const facts = h("ul", { cls: "facts" },
       h("li", {}, gameText(v) + ", " + t("bidWas", { v: r.bid })),
       r.kontra_level ? h("li", {}, t(r.kontra_level === 2 ? "kontraRe" : "kontraSaid")) : "",
@@ -1123,11 +1123,35 @@ function showLastTrick() {
     h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
 }
 
-/** @param {string} colour */
-function swatch(colour) {
-  // set through the DOM, not a style="" attribute, which the Content-Security-Policy (style-src 'self') blocks
-  const el = h("i", {});
-  el.style.background = colour;
+/** Each player's line in the sheet's chart: a colour, a dash pattern and a marker of its own, so that lines that
+ * run together (equal totals) stay apart by their look, not by colour alone. */
+const CHART_STYLES = [
+  { colour: "#1565c0", dash: "", marker: "circle" },
+  { colour: "#c62828", dash: "8 4", marker: "square" },
+  { colour: "#2e7d32", dash: "2 3", marker: "triangle" },
+  { colour: "#ef6c00", dash: "10 3 2 3", marker: "diamond" },
+  { colour: "#6a1b9a", dash: "5 2", marker: "cross" },
+];
+
+/** A marker's SVG at (x, y). */
+/** @param {string} marker @param {number} x @param {number} y @param {string} colour @returns {string} */
+function chartMarker(marker, x, y, colour) {
+  const r = 3.4;
+  const at = (/** @type {number[][]} */ pts) => pts.map(([dx, dy]) => `${(x + dx).toFixed(1)},${(y + dy).toFixed(1)}`).join(" ");
+  if (marker === "square") return `<rect x="${(x - r).toFixed(1)}" y="${(y - r).toFixed(1)}" width="${2 * r}" height="${2 * r}" fill="${colour}"/>`;
+  if (marker === "triangle") return `<polygon points="${at([[0, -r - 0.8], [r + 0.6, r], [-r - 0.6, r]])}" fill="${colour}"/>`;
+  if (marker === "diamond") return `<polygon points="${at([[0, -r - 1], [r + 1, 0], [0, r + 1], [-r - 1, 0]])}" fill="${colour}"/>`;
+  if (marker === "cross") return `<path d="M${at([[-r, -r]])} L${at([[r, r]])} M${at([[-r, r]])} L${at([[r, -r]])}" stroke="${colour}" stroke-width="2"/>`;
+  return `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="${r}" fill="${colour}"/>`;
+}
+
+/** A legend's sample of a player's line: a short stretch in its dash pattern with its marker. */
+/** @param {number} p @returns {HTMLElement} */
+function swatch(p) {
+  const st = CHART_STYLES[p % CHART_STYLES.length];
+  const el = h("i", { cls: "line-swatch" });
+  el.innerHTML = `<svg viewBox="0 0 28 12" width="28" height="12" aria-hidden="true"><line x1="1" x2="27" y1="6" y2="6" ` +
+    `stroke="${st.colour}" stroke-width="2.5"${st.dash ? ` stroke-dasharray="${st.dash}"` : ""}/>${chartMarker(st.marker, 14, 6, st.colour)}</svg>`;
   return el;
 }
 
@@ -1135,6 +1159,7 @@ function swatch(colour) {
 function sheetChart(sheet, metric) {
   const n = sheet.n_players;
   const rows = sheet.rows;
+  /** @type {number[][]} */
   const series = [];
   for (let p = 0; p < n; p++) series.push([0, ...rows.map((r) => r[metric][p])]);
   const all = series.flat();
@@ -1144,18 +1169,24 @@ function sheetChart(sheet, metric) {
   const x = (i) => pad + (W - 2 * pad) * (rows.length ? i / rows.length : 0);
   /** @param {number} val */
   const y = (val) => H - pad - (H - 2 * pad) * (val - lo) / (hi - lo || 1);
-  const colours = ["#1565c0", "#c62828", "#2e7d32", "#ef6c00"];
+  /** Players with the same total at a point are drawn a few pixels apart, in seat order around the true height. */
+  /** @param {number} p @param {number} i */
+  const apart = (p, i) => {
+    const same = series.map((_, q) => q).filter((q) => series[q][i] === series[p][i]);
+    return same.length < 2 ? 0 : (same.indexOf(p) - (same.length - 1) / 2) * 3.5;
+  };
   let svg = `<svg viewBox="0 0 ${W} ${H}" class="chart" role="img" aria-label="${t("chartTitle")}">`;
   svg += `<line x1="${pad}" x2="${W - pad}" y1="${y(0)}" y2="${y(0)}" stroke="#999" stroke-dasharray="4 3"/>`;
   svg += `<text x="4" y="${y(hi) + 4}" font-size="11">${hi}</text><text x="4" y="${y(lo) + 4}" font-size="11">${lo}</text>`;
   series.forEach((pts, p) => {
-    const d = pts.map((val, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(val).toFixed(1)}`).join(" ");
-    svg += `<path d="${d}" fill="none" stroke="${colours[p]}" stroke-width="2.5"/>`;
-    pts.forEach((val, i) => { svg += `<circle cx="${x(i).toFixed(1)}" cy="${y(val).toFixed(1)}" r="3" fill="${colours[p]}"/>`; });
+    const st = CHART_STYLES[p % CHART_STYLES.length];
+    const d = pts.map((val, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${(y(val) + apart(p, i)).toFixed(1)}`).join(" ");
+    svg += `<path d="${d}" fill="none" stroke="${st.colour}" stroke-width="2.5" data-player="${p}"` +
+      `${st.dash ? ` stroke-dasharray="${st.dash}"` : ""}/>`;
+    pts.forEach((val, i) => { svg += chartMarker(st.marker, x(i), y(val) + apart(p, i), st.colour); });
   });
   svg += "</svg>";
-  const legend = h("div", { cls: "legend" }, Array.from({ length: n }, (_, p) =>
-    h("span", {}, swatch(colours[p]), playerName(p))));
+  const legend = h("div", { cls: "legend" }, Array.from({ length: n }, (_, p) => h("span", {}, swatch(p), playerName(p))));
   const box = h("div", {});
   box.innerHTML = svg;
   box.append(legend);

@@ -273,12 +273,14 @@ export function resultSentence(st, r, w, booked) {
 
 /** @param {StateMessage} st @param {Result} r @param {Words} w @param {string | null} [booked] */
 function resultSentenceRaw(st, r, w, booked) {
+  const tourneeGame = st.view && st.view.ruleset === "tournee" && r.game_name ? tourneeName(r.game_name, w) : null;
   const t = w.t;
   const who = seatName(st, /** @type {Seat} */ (r.declarer), w);
   const o = r.outcome;
   if (!o || !r.contract) return r.explanation;
   const s = t("scoreEntry", { s: booked || (o.score > 0 ? "+" + o.score : String(o.score)) });
-  const contract = contractWords(r.contract, w);
+  // a Tournee game by its own name ("Tournee Hearts", "Grand Tournee"), in the reader's language
+  const contract = tourneeGame || contractWords(r.contract, w);
   const extra = r.kind === "conceded" || r.kind === "claimed" ? t("conceded") : r.kind === "resigned" ? t("resigned") : "";
   if (r.contract.game === "null") return t(o.won ? "why_null_won" : "why_null_lost", { who, contract, v: o.game_value, s }) + extra;
   const mat = t(o.matadors_with ? "matadorsWith" : "matadorsWithout", { n: o.matadors });
