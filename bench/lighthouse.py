@@ -8,7 +8,7 @@ simulated from a trace, so a busy machine moves them); prints figures.
 Needs Node.js and Debian's Chromium; Lighthouse itself comes from npm (``npx --yes lighthouse@12``, fetched once
 into npm's cache). Starts ``skat serve`` on a temporary SQLite database, makes a table of one person and two
 computer players (``strong``), and runs Lighthouse (mobile: a mid-range phone, slow 4G, 4x CPU slowdown) on the
-person's table, the lobby, the score keeper, the tournament page and the Officers' Skat page.
+person's table, the lobby, the score keeper, the tournament page, the Officers' Skat page and Learn Skat.
 
 Anchor, measured in the same run: the API's documentation page (``/api/docs``, Swagger UI's own bundle of about
 1.4 MB), a page the project ships but did not write; its score says how the machine's load moves the others.
@@ -53,7 +53,7 @@ def lighthouse(url: str, out: str) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--pages", nargs="*", default=["table", "lobby", "keeper", "tournament", "officers"])
+    parser.add_argument("--pages", nargs="*", default=["table", "lobby", "keeper", "tournament", "officers", "learn"])
     args = parser.parse_args()
     if shutil.which("npx") is None or not os.path.exists("/usr/bin/chromium"):
         raise SystemExit("needs npx (Node.js) and /usr/bin/chromium")
@@ -64,7 +64,7 @@ def main() -> int:
             made = httpx.post(f"{base}/api/tables", json={"seats": ["human", "strong", "strong"]}, timeout=30).json()
             urls = {"table": f"{base}{made['url']}#token={made['token']}", "lobby": f"{base}/",
                     "keeper": f"{base}/keeper", "tournament": f"{base}/tournament",
-                    "officers": f"{base}/officers", "anchor (/api/docs)": f"{base}/api/docs"}
+                    "officers": f"{base}/officers", "learn": f"{base}/learn", "anchor (/api/docs)": f"{base}/api/docs"}
             pages = [*args.pages, "anchor (/api/docs)"]
             rows = []
             for page in pages:

@@ -171,3 +171,11 @@ test("the result in a sentence, the reader addressed", () => {
   assert.match(view.resultSentence(tournee, turned, de), /^Du gewinnst Tournee Herz/);
   assert.match(view.resultSentence(tournee, turned, en), /^You won Tournee Hearts/);
 });
+
+test("a computer player's level in the lobby and at the table in the reader's language", () => {
+  const bot = { kind: "bot", name: "Anna (heuristic)", bot: "heuristic", taken: true };
+  assert.equal(view.seatLabel(bot, 1, en), "Anna (heuristic)");
+  assert.equal(view.seatLabel(bot, 1, wordsFor("pl")), "Anna (heurystyka)");
+  assert.equal(view.seatLabel({ ...bot, name: "Anna (strong)", bot: "strong" }, 1, de), "Anna (" + de.t("lvl_strong") + ")");
+  assert.equal(view.seatLabel({ kind: "human", name: "", bot: null }, 2, en), en.t("seat", { n: 3 }));
+});

@@ -201,7 +201,8 @@ def _run_browser(args: argparse.Namespace) -> int:
         return 2
     port = sock.getsockname()[1]
     url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
-    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
+    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C.",
+             f"New to Skat? Learn it in three guided deals: http://{args.host}:{port}/learn"]
     return _serve(create_app(db, manager=manager), sock, args, lines, url,
                   ws_max_size=64 * 1024, ws_per_message_deflate=False,
                   running=(db, f"http://{args.host}:{port}/", "standard"), log_file=log_file)

@@ -208,7 +208,7 @@ async function refreshLobby() {
   $("#lobby-empty").classList.toggle("hidden", data.tables.length > 0);
   $("#lobby-list thead").classList.toggle("hidden", !data.tables.length);
   for (const tb of data.tables) {
-    const seats = tb.seats.map((s) => s.taken ? s.name : t("free")).join(", ");
+    const seats = tb.seats.map((s, pos) => s.taken ? view.seatLabel(s, pos, WORDS) : t("free")).join(", ");
     const free = tb.seats.some((s) => !s.taken);
     const row = h("tr", {},
       h("td", { cls: "tbl-name" }, h("b", {}, view.tableName(tb, WORDS))),

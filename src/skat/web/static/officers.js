@@ -59,6 +59,7 @@ function state() {
 function applyTexts() {
   document.documentElement.lang = LANG;
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = T(el.getAttribute("data-t") || ""); });
+  document.querySelectorAll("[data-t-label]").forEach((el) => el.setAttribute("aria-label", T(el.getAttribute("data-t-label") || "")));
   select("o-lang").value = LANG;
   document.title = T("title");
 }
@@ -367,6 +368,8 @@ function render() {
   $("o-opp-hand").setAttribute("aria-label", st.people[st.positions[1 - v.seat]].bot && st.position !== null
     ? T("theirHand") : T("handOf", { who: who(1 - v.seat) }));
   $("o-opp-turn").classList.toggle("hidden", v.phase === "finished" || v.to_move !== 1 - v.seat);
+  // the computer thinks; a person is on the move
+  $("o-opp-turn").textContent = T(st.people[st.positions[1 - v.seat]].bot ? "thinking" : "onTheMove");
   $("o-opp-role").textContent = role(v, 1 - v.seat);
   $("o-my-role").textContent = role(v, v.seat);
   $("o-opp").classList.toggle("to-move", v.to_move === 1 - v.seat);

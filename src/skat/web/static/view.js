@@ -41,7 +41,12 @@ export function seatPos(st, seat) { return st.table.positions[seat]; }
 /** @param {StateMessage} st @param {Position} pos @param {Words} w */
 export function playerName(st, pos, w) {
   if (st.you.position === pos) return w.t("you");
-  const s = st.table.seats[pos];
+  return seatLabel(st.table.seats[pos], pos, w);
+}
+
+/** A seat's name as the lobby and the table show it: a computer's level in the reader's language. */
+/** @param {{kind: string, name: string, bot?: string | null}} s @param {number} pos @param {Words} w */
+export function seatLabel(s, pos, w) {
   const level = s.kind === "bot" && s.bot ? ` (${s.bot})` : "";
   if (s.bot && level && s.name && s.name.endsWith(level)) { // the server names a computer player "Anna (strong)"
     const word = w.t("lvl_" + s.bot);
