@@ -8,19 +8,9 @@ import { $, h } from "./dom.js";
 import { fill, LANG, setLang } from "./lang.js";
 
 /** @typedef {import("./protocol").Card} Card */
-/** @typedef {{key: string, params: Record<string, unknown>}} Explanation */
-/** @typedef {{seat: number, action: string, explain: Explanation[]}} LessonEvent */
-/** @typedef {{action: string, source: "script" | "computer", why: Explanation[]}} Suggestion */
-/**
- * @typedef {{phase: string, seat: number | null, to_move: number | null, hand: Card[], legal_actions: string[],
- *   trick: [number, Card][], tricks: [number, Card[], number][], hand_sizes: number[], declarer: number | null,
- *   bid: number, contract: {game: string, hand: boolean} | null}} LessonView
- */
-/**
- * @typedef {{lesson: string, lessons: string[], topics: string[], seat: number, view: LessonView,
- *   events: LessonEvent[], over: boolean, prompt?: Explanation[], suggestion?: Suggestion,
- *   illegal?: Record<string, Explanation[]>, result?: Explanation[]}} LessonAnswer
- */
+/** @typedef {import("./protocol").Explanation} Explanation */
+/** @typedef {import("./protocol").LessonAnswer} LessonAnswer */
+/** @typedef {import("./protocol").SkatView} LessonView */
 
 /** A text of the learn section in the page's language. */
 /** @param {string} key @param {import("./text.js").Params} [params] */

@@ -360,6 +360,16 @@ export interface ErrorMessage {
   message: string;
 }
 
+/**
+ * One step's reason: a text of the catalogs' ``learn`` section and the values it names.
+ */
+export interface Explanation {
+  key: string;
+  params: {
+    [k: string]: JsonValue;
+  };
+}
+
 export type FollowerClientMessage = Ping | StateRequest;
 
 export type FollowerMessage = ListMessage | TournamentMessage | ErrorMessage | Pong;
@@ -583,6 +593,45 @@ export interface KeeperTournamentRef {
 
 export interface KeysAnswer {
   series: SeriesKeys[];
+}
+
+/**
+ * ``POST /api/learn/{lesson}``: the learner's actions so far, in order (action tokens: ``hold``, ``CJ``...).
+ */
+export interface LearnRequest {
+  /**
+   * @maxItems 80
+   */
+  actions?: string[];
+  [k: string]: unknown;
+}
+
+/**
+ * A lesson after the learner's actions: the learner's view, every event so far, the decision now or the result.
+ */
+export interface LessonAnswer {
+  lesson: string;
+  lessons: string[];
+  topics: string[];
+  seat: Seat;
+  view: SkatView;
+  events: LessonEvent[];
+  over: boolean;
+  prompt?: Explanation[] | null;
+  suggestion?: Suggestion | null;
+  illegal?: {
+    [k: string]: Explanation[];
+  } | null;
+  result?: Explanation[] | null;
+}
+
+/**
+ * An action of the deal (anybody's) and what it means.
+ */
+export interface LessonEvent {
+  seat: Seat;
+  action: string;
+  explain: Explanation[];
 }
 
 export interface ListMessage {
@@ -1019,6 +1068,15 @@ export interface StoredSheet {
   games: number[][];
   you: number;
   computer: number;
+}
+
+/**
+ * What a good player does now (the lesson's script, or a computer player's choice off the script), and why.
+ */
+export interface Suggestion {
+  action: string;
+  source: "script" | "computer";
+  why: Explanation[];
 }
 
 export interface TableClosed {
