@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends
-from pydantic import Field, JsonValue
+from pydantic import BaseModel, Field, JsonValue
 
 from skat.lessons import LESSONS, LessonError, step
 from skat.server.core import TableError
@@ -70,7 +70,7 @@ class LessonAnswer(Fixed):
     result: list[Explanation] | None = None
 
 
-LEARN_MODELS = (LearnRequest, LessonAnswer)
+LEARN_MODELS: tuple[type[BaseModel], ...] = (LearnRequest, LessonAnswer)
 """The models of this router, for the OpenAPI description and the protocol's schema."""
 
 _STATUS = {"unknown_lesson": 404, "illegal_action": 422, "not_your_turn": 422, "bad_action": 400}
