@@ -157,6 +157,15 @@ def test_the_korean_texts_name_a_player_without_a_particle_that_depends_on_the_n
             pytest.fail(f"{m.group(0)!r} in {text!r}")
 
 
+def test_the_korean_lessons_put_no_particle_after_a_card_suit_or_number():
+    """Learn Skat's texts fill in cards ("클럽 9"), suits and numbers, whose last syllable decides 을/를, 이/가,
+    은/는, 과/와 and (으)로 as much as a name's does: a particle never follows a placeholder there."""
+    for key, text in catalog("ko")["learn"].items():
+        for form in ([text] if isinstance(text, str) else text.values()):
+            for m in re.finditer(r"\{\w+\}(이|가|은|는|을|를|과|와|로|으로)(?![(])", form):
+                pytest.fail(f"{key}: {m.group(0)!r} in {form!r}")
+
+
 def test_the_polish_reader_is_addressed_in_the_verb_agreement_of_ty():
     """The texts name the declarer in the third person; when that is the reader ("Ty"), words.js's youForm puts
     the verb in the second person (tests/js/languages.test.js runs it)."""
