@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     "skat.solver.*": PLAYERS,
     "skat.records.*": PLAYERS,  # ISS records and the protocol's JSON (wire)
     "skat.analysis": PLAYERS,
+    "skat.ratings": PLAYERS,  # ratings of three-seat results (OpenSkill's Plackett-Luce, paired SF, ...)
     "skat.lessons": PLAYERS,  # Learn Skat: guided deals (the heuristic player, the wire view)
     # server and commands: the front ends, and the package's public API
     "skat.server.*": FRONT,

@@ -86,8 +86,12 @@ EXPECTED_TABLES = {  # what each revision's docstring says it adds
     "0001": BASELINE,
     "0002": BASELINE | {"skat_ready"},
     "0003": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments"},
+    "0004": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures"},
 }
-EXPECTED_INDEXES = {"keeper_lists": {"0003": {"ix_keeper_lists_tournament_id"}}}
+EXPECTED_INDEXES = {"keeper_lists": {"0004": {"ix_keeper_lists_tournament_id"}},
+                    "skat_seats": {"0004": {"ix_skat_seats_account_id", "ix_skat_seats_guest_hash"}},
+                    "accounts": {"0004": {"ix_accounts_name_key"}}}
 
 
 def _config():

@@ -76,6 +76,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--hello-seconds", type=float, default=None, metavar="SECONDS",
                         help="a table's WebSocket that sends no hello for this long is closed with code 4408 "
                              "(default 10)")
+    limits.add_argument("--login-account", default=None, metavar="N/SECONDS",
+                        help="wrong passwords for one account before sign-ins to it wait (default 5/300; "
+                             "docs/accounts.md)")
+    limits.add_argument("--login-address", default=None, metavar="N/SECONDS",
+                        help="wrong passwords from one address before its sign-ins wait (default 20/300)")
     parser.add_argument("--gc-thaw", type=float, default=None, metavar="SECONDS",
                         help="the garbage collector freezes what survives a full collection, so that the next ones "
                              "are short, and gives it back every SECONDS (default 600; 0: Python's own policy); "
@@ -99,7 +104,8 @@ def limits_from_args(args: argparse.Namespace):
 
     values: dict = {}
     for flag, field in (("rate_create", "create"), ("rate_join", "join"), ("rate_action", "action"),
-                        ("rate_analysis", "analysis"), ("rate_hint", "hint"), ("rate_print", "print")):
+                        ("rate_analysis", "analysis"), ("rate_hint", "hint"), ("rate_print", "print"),
+                        ("login_account", "login_account"), ("login_address", "login_address")):
         text = getattr(args, flag, None)
         if text is not None:
             try:

@@ -5,7 +5,7 @@ The routes live one router per resource in :mod:`skat.server.routes` (tables, an
 (docs/protocol.md) is :mod:`skat.server.sockets`; the messages' models are :mod:`skat.server.messages` and
 :mod:`skat.server.routes.models`. What the routes use lives in ``app.state`` and reaches them through FastAPI's
 dependency injection (:mod:`skat.server.routes.deps`): ``manager`` (the tables), ``keeper``, ``tournaments``,
-``analyses``, ``limiter`` and ``monitor``.
+``analyses``, ``limiter``, ``monitor`` and ``accounts``.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 
 from skat.server import keeper, officers, sockets, tournament
+from skat.server.accounts import AccountService
 from skat.server.core import PROTOCOL_VERSION, TableError
 from skat.server.errors import DB_UNAVAILABLE_MESSAGE, ErrorBoundary, ErrorCode
 from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
 from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.routes import analysis, health, learn, pages, tables
+from skat.server.routes import accounts, analysis, health, learn, pages, tables
+from skat.server.routes.accounts import AccountRequest, LoginRequest, PasswordRequest
 from skat.server.routes.analysis import (
     ANALYSIS_CACHE_SIZE,
     ANALYSIS_TIME_LIMIT,
@@ -64,11 +66,13 @@ ROUTERS: tuple[APIRouter, ...] = (
     tournament.router,  # club tournaments, their tables kept as lists
     officers.router,  # the Officers' Skat page; the older REST API's stored tables, read-only
     learn.router,  # Learn Skat: guided deals (skat.lessons)
+    accounts.router,  # people's accounts: register, sign in and out (docs/accounts.md)
 )
 """Every router of the application, in the order they are included."""
 
 BODIES = (CreateTableRequest, JoinRequest, CloseRequest, KeeperCreateRequest, ChangesRequest, CheckRequest,
-          TournamentCreateRequest, RegisterRequest, DrawRequest, LearnRequest)
+          TournamentCreateRequest, RegisterRequest, DrawRequest, LearnRequest, AccountRequest, LoginRequest,
+          PasswordRequest)
 """The request bodies (their schemas go into the OpenAPI description)."""
 
 
@@ -102,6 +106,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.tournaments = TournamentService(manager.store, app.state.keeper)
     app.state.analyses = AnalysisCache(max_waiting=limits.analysis_queue, retry_seconds=limits.analysis_retry_seconds)
     app.state.limiter = ClientLimits(limits)
+    app.state.accounts = AccountService(manager.store.engine, limits)
     app.state.monitor = LoopMonitor()
     app.add_exception_handler(TableError, _table_error)
     app.add_exception_handler(SQLAlchemyError, _database_error)

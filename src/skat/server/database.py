@@ -15,11 +15,12 @@ from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migrate", "default_db_url", "normalize_db_url", "SecondProcessError", "HEAD_REVISION",
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
-           "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t"]
+           "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t", "accounts_t",
+           "account_sessions_t", "login_failures_t"]
 
 log = logging.getLogger("skat.server.database")
 
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004"
 """The newest migration: a database a store opened is at this revision."""
 _MIGRATION_LOCK = 7_273_001
 """The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
@@ -42,6 +43,8 @@ seats_t = Table(
     Column("name", String(100), nullable=False),
     Column("bot", String(40), nullable=True),
     Column("token_hash", String(64), nullable=True),
+    Column("account_id", String(32), nullable=True, index=True),  # the account of the person seated (0004)
+    Column("guest_hash", String(64), nullable=True, index=True),  # sha256 of the browser's guest id (0004)
 )
 deals_t = Table(
     "skat_deals", metadata,
@@ -134,6 +137,30 @@ officers_actions_t = Table(
     Column("n", Integer, primary_key=True),  # 0, 1, 2, ... in the order the actions were applied
     Column("seat", Integer, nullable=False),
     Column("token", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+accounts_t = Table(
+    "accounts", metadata,  # people's accounts (skat.server.accounts, docs/accounts.md)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),  # as typed (trimmed)
+    Column("name_key", String(200), nullable=False, unique=True, index=True),  # NFKC, case folded: unique
+    Column("password_hash", String(200), nullable=False),  # Argon2id
+    Column("created", Float, nullable=False),
+    Column("disabled", Boolean, nullable=False, default=False, server_default=false()),
+)
+account_sessions_t = Table(
+    "account_sessions", metadata,  # signed-in browsers: the token's sha256, never the token
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", String(32), nullable=False, index=True),
+    Column("created", Float, nullable=False),
+    Column("last_seen", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+)
+login_failures_t = Table(
+    "login_failures", metadata,  # wrong passwords by account (a:ID) and client address (ip:ADDR), for throttling
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, index=True),
     Column("at", Float, nullable=False),
 )
 

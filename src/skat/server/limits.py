@@ -150,6 +150,15 @@ class Limits:
     hello_seconds: float = 10.0
     """A table WebSocket that sends no ``hello`` this long after connecting is closed (``hello_timeout``, close
     code 4408)."""
+    login_account: Rate = Rate(5, 300)
+    """Wrong passwords for one account (``POST /api/account/login``, changing the password) within the seconds
+    (5 in 5 minutes); beyond them every attempt, a right password too, is refused ``429 throttled`` with
+    ``Retry-After`` until the oldest counted one is ``seconds`` old. Counted in the database: across processes."""
+    login_address: Rate = Rate(20, 300)
+    """Wrong passwords from one client address, whatever the account (20 in 5 minutes), the same way."""
+    session_seconds: float = 30 * 86400.0
+    """A signed-in session ends this long after it was made (30 days; signing out or a new password ends it
+    before)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

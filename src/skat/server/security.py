@@ -18,7 +18,11 @@ docs/protocol.md ("Security") describes what it does:
   connection reset (closing a socket with unread bytes sends a TCP reset, RFC 9112 section 9.6);
 * a WebSocket handshake whose ``Origin`` is neither the server's own (the scheme and the ``Host`` header)
   nor in ``allowed_origins`` is closed with 4403 before it is accepted (uvicorn answers it HTTP 403);
-  a client that sends no ``Origin`` (not a browser: ``skat.players.remote``, scripts) is let in.
+  a client that sends no ``Origin`` (not a browser: ``skat.players.remote``, scripts) is let in;
+* a state-changing request (POST, PUT, PATCH, DELETE) to ``/api/account/...``, or any carrying the session cookie
+  (:data:`SESSION_COOKIE`), must come from the server's own origin or an allowed one: its ``Origin`` header
+  (``Sec-Fetch-Site: same-origin`` where a browser sends no ``Origin``) proves it; without that proof it is
+  refused ``403 cross_origin`` before any handler runs (docs/accounts.md, "Cross-site requests").
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from urllib.parse import urlsplit
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = ["Security", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "DRAIN_IDLE_SECONDS", "SECURITY_HEADERS",
-           "content_security_policy", "normalise_origin", "parse_origins"]
+           "content_security_policy", "normalise_origin", "parse_origins", "has_session_cookie", "SESSION_COOKIE"]
 
 MAX_BODY_BYTES = 64 * 1024
 """The default limit of a request body (``create_app(max_body=...)``)."""
@@ -46,6 +50,11 @@ DRAIN_IDLE_SECONDS = 2.0
 """The longest wait for the next bytes of a refused request's body while it is drained."""
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+SESSION_COOKIE = "skat_session"
+"""The session cookie's name (skat.server.accounts.SESSION_COOKIE; kept here so that this module imports nothing
+of the server)."""
+ACCOUNT_PATHS = "/api/account/"
 JSON_TYPES = frozenset({"application/json"})
 _HOST_RE = re.compile(r"^[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
@@ -218,6 +227,11 @@ class Security:
                 return 400, "bad_request", "the Content-Length header is not a number"
             if length < 0:
                 return 400, "bad_request", "the Content-Length header is negative"
+        if scope.get("method", "").upper() in CHANGING_METHODS and (
+                str(scope.get("path", "")).startswith(ACCOUNT_PATHS) or has_session_cookie(headers)) \
+                and not self.same_origin(scope, headers):
+            return 403, "cross_origin", ("this request must come from this server's own pages (its Origin header "
+                                         "is missing or another site's); reload the page and try again")
         has_body = (length is not None and length > 0) or b"transfer-encoding" in headers
         if has_body and scope.get("method", "").upper() in BODY_METHODS:
             media = headers.get(b"content-type", b"").decode("latin-1").split(";", 1)[0].strip().lower()
@@ -228,6 +242,21 @@ class Security:
         if length is not None and length > self.max_body:
             return 413, "too_large", self._too_large()
         return None
+
+    def same_origin(self, scope: Scope, headers: dict[bytes, bytes]) -> bool:
+        """Whether an HTTP request proves it comes from the server's own origin (or an allowed one): its ``Origin``
+        header, or, without one, ``Sec-Fetch-Site: same-origin``."""
+        origin = headers.get(b"origin")
+        if origin is None:
+            return headers.get(b"sec-fetch-site", b"").strip().lower() == b"same-origin"
+        normal = normalise_origin(origin.decode("latin-1"))
+        if normal is None:
+            return False
+        if normal in self.allowed:
+            return True
+        host = headers.get(b"host", b"").decode("latin-1")
+        scheme = str(scope.get("scheme", "http"))
+        return bool(host) and normal == normalise_origin(f"{scheme}://{host}")
 
     def origin_allowed(self, scope: Scope) -> bool:
         """Whether a WebSocket handshake may go on: no ``Origin`` header, the server's own origin (the request's
@@ -246,6 +275,18 @@ class Security:
             return False
         scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "ws"), "http")
         return normal == normalise_origin(f"{scheme}://{host}")
+
+
+def has_session_cookie(headers: dict[bytes, bytes]) -> bool:
+    """Whether a request's ``Cookie`` header holds the session cookie (a value that is not empty)."""
+    cookie = headers.get(b"cookie")
+    if not cookie:
+        return False
+    for part in cookie.decode("latin-1").split(";"):
+        name, _, value = part.strip().partition("=")
+        if name == SESSION_COOKIE and value.strip():
+            return True
+    return False
 
 
 async def _error(send: Send, status: int, code: str, message: str, *, more_body: bool = False) -> None:

@@ -4,7 +4,7 @@
 
 It holds the WebSocket unions (:data:`skat.server.messages.ClientMessage`, ``ServerMessage``, the followers'
 ``FollowerClientMessage`` and ``FollowerMessage``) and the REST bodies and answers
-(:data:`skat.server.routes.models.REST_MODELS`) under ``$defs``, the protocol's version, the error codes
+(:data:`skat.server.routes.models.REST_MODELS`, the lessons' and the accounts' models) under ``$defs``, the protocol's version, the error codes
 (:class:`skat.server.errors.ErrorCode`) and the WebSocket close codes. ``tests/test_protocol_schema.py`` fails when
 the committed file is not what this prints.
 """
@@ -19,6 +19,7 @@ from pydantic import TypeAdapter
 
 from skat.server.errors import CLOSE_CODES, ErrorCode
 from skat.server.messages import PROTOCOL_VERSION, ClientMessage, ServerMessage
+from skat.server.routes.accounts import ACCOUNT_MODELS
 from skat.server.routes.learn import LEARN_MODELS
 from skat.server.routes.models import REST_MODELS, FollowerClientMessage, FollowerMessage
 
@@ -35,7 +36,7 @@ def protocol_schema() -> dict[str, Any]:
     """The protocol's JSON Schema (draft 2020-12): every union and REST model under ``$defs``, with ``protocol``,
     ``error_codes``, ``close_codes`` and the WebSockets' unions by path."""
     inputs: list[Any] = [(name, "validation", TypeAdapter(union)) for name, union in UNIONS.items()]
-    inputs += [(m.__name__, "validation", TypeAdapter(m)) for m in (*REST_MODELS, *LEARN_MODELS)]
+    inputs += [(m.__name__, "validation", TypeAdapter(m)) for m in (*REST_MODELS, *LEARN_MODELS, *ACCOUNT_MODELS)]
     top, defs = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     every = dict(defs.get("$defs", {}))
     for (name, _mode), schema in top.items():

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import PlainTextResponse, Response
 
 from skat.records.iss import to_iss
 from skat.server.core import TableError
 from skat.server.errors import ErrorCode
 from skat.server.games import request_fields
+from skat.server.routes.accounts import link_seat
 from skat.server.routes.bodies import ERRORS, body, documented
 from skat.server.routes.deps import Manager, Readable
 from skat.server.routes.models import (
@@ -44,9 +45,10 @@ async def list_tables(tables: Manager) -> dict[str, Any]:
 
 @router.post("/api/tables", status_code=201, response_model=TableCreated, response_model_exclude_unset=True,
              openapi_extra=documented(CreateTableRequest))
-async def create_table(tables: Manager,
+async def create_table(tables: Manager, http: Request, response: Response,
                        request: Annotated[CreateTableRequest, Depends(body(CreateTableRequest))]) -> dict[str, Any]:
-    """A new table; the creator's seat token (with ``claim``), and at a private table its invite (given once)."""
+    """A new table; the creator's seat token (with ``claim``), and at a private table its invite (given once).
+    The creator's seat is marked as the signed-in account's, else as this browser's guest seat (docs/accounts.md)."""
     table, seat = await tables.create_table(
         name=request.name, seats=request.seats, ruleset=None if request.ruleset is None else str(request.ruleset),
         variant=str(request.variant), **{key: getattr(request, key, None) for key in request_fields()},
@@ -54,6 +56,7 @@ async def create_table(tables: Manager,
         claim=request.claim, options=request.options, seed=request.seed, public=request.public,
         hints=request.hints)
     await table.after_change()
+    await link_seat(http, response, table.id, seat["position"])
     url = f"/t/{table.id}"
     return {**seat, "table": table.public_info(), "url": url,
             "invite_url": url if seat["invite"] is None else f"{url}#invite={seat['invite']}"}
@@ -66,10 +69,12 @@ async def table_info(table: Readable) -> dict[str, Any]:
 
 @router.post("/api/tables/{table_id}/join", response_model=Joined, response_model_exclude_unset=True,
              openapi_extra=documented(JoinRequest))
-async def join(table_id: str, tables: Manager,
+async def join(table_id: str, tables: Manager, http: Request, response: Response,
                request: Annotated[JoinRequest, Depends(body(JoinRequest))]) -> dict[str, Any]:
-    """Take a free seat (at a private table with its ``invite``); the seat's token, given once."""
+    """Take a free seat (at a private table with its ``invite``); the seat's token, given once. The seat is marked
+    as the signed-in account's, else as this browser's guest seat."""
     out = await tables.join(table_id, name=request.name, position=request.position, invite=request.invite)
+    await link_seat(http, response, table_id, out["position"])
     table = await tables.table(table_id)
     table.touch()
     await table.after_change()

@@ -4,6 +4,34 @@
 // inline). The client imports them through protocol.d.ts, which keeps the names it uses.
 
 /**
+ * The signed-in account; after registering, ``claimed``: the seats this browser took as a guest, now the
+ * account's.
+ */
+export interface AccountAnswer {
+  account: AccountInfo;
+  claimed?: number | null;
+}
+
+/**
+ * An account as its owner sees it (never its password hash).
+ */
+export interface AccountInfo {
+  id: string;
+  name: string;
+  created: number;
+}
+
+/**
+ * ``POST /api/account/register``: a name (1 to 40 characters, unique after NFKC and case folding) and a
+ * password (8 to 256 characters).
+ */
+export interface AccountRequest {
+  name?: string;
+  password?: string;
+  [k: string]: unknown;
+}
+
+/**
  * Act: ``action`` is an action token (``18``, ``pass``, ``CJ``, ...); ``seq`` the state's seq it answers.
  */
 export interface Action {
@@ -292,7 +320,9 @@ export interface ErrorAnswer {
  * WebSockets (docs/protocol.md, "Error codes").
  */
 export type ErrorCode =
+  | "account_disabled"
   | "analysis_failed"
+  | "bad_account_name"
   | "bad_action"
   | "bad_claim"
   | "bad_deals"
@@ -300,9 +330,11 @@ export type ErrorCode =
   | "bad_invite"
   | "bad_json"
   | "bad_key"
+  | "bad_login"
   | "bad_message"
   | "bad_name"
   | "bad_options"
+  | "bad_password"
   | "bad_position"
   | "bad_public"
   | "bad_request"
@@ -314,6 +346,7 @@ export type ErrorCode =
   | "bad_variant"
   | "busy"
   | "closed"
+  | "cross_origin"
   | "db_unavailable"
   | "deal_over"
   | "deal_running"
@@ -327,6 +360,7 @@ export type ErrorCode =
   | "impossible"
   | "internal"
   | "invite_required"
+  | "name_taken"
   | "no_analysis"
   | "no_deal"
   | "no_iss_record"
@@ -342,14 +376,17 @@ export type ErrorCode =
   | "rate_limited"
   | "retired"
   | "seat_taken"
+  | "signed_out"
   | "sitting_out"
   | "stale"
   | "table_broken"
   | "table_full"
   | "table_stopped"
+  | "throttled"
   | "too_large"
   | "too_many_sockets"
-  | "unsupported_media_type";
+  | "unsupported_media_type"
+  | "weak_password";
 
 /**
  * One message refused; nothing changed (or, with a close code after it, the connection ends).
@@ -653,6 +690,15 @@ export interface LobbyAnswer {
   tables: (TableInfo | HeldElsewhere)[];
 }
 
+/**
+ * ``POST /api/account/login``: the account's name and password.
+ */
+export interface LoginRequest {
+  name?: string;
+  password?: string;
+  [k: string]: unknown;
+}
+
 export interface Matadors {
   with: boolean;
   count: number;
@@ -812,6 +858,15 @@ export interface Outcome {
   explanation: string;
 }
 
+/**
+ * ``POST /api/account/password``: the present password (``old``) and the new one (``new``).
+ */
+export interface PasswordRequest {
+  old?: string;
+  new?: string;
+  [k: string]: unknown;
+}
+
 export interface Ping {
   type: "ping";
   t?: JsonValue;
@@ -912,6 +967,13 @@ export interface SheetRow {
   schwarz_announced: boolean;
   ouvert: boolean;
   overbid: boolean;
+}
+
+/**
+ * ``POST /api/account/logout``: the session ended (or there was none).
+ */
+export interface SignedOutAnswer {
+  signed_in: false;
 }
 
 /**
