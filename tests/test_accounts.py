@@ -280,6 +280,22 @@ def test_a_guests_seats_become_the_account_of_who_registers_in_that_browser(clie
     assert other.cookies.get(GUEST_COOKIE) not in (rows[1].guest_hash, None)  # kept hashed
 
 
+def test_signing_in_claims_the_guests_seats_too(client):
+    """A person with an account who played as a guest in this browser (signed out) keeps those games on signing in."""
+    assert client.post("/api/account/register", json={"name": "Ria", "password": "password-r"}).status_code == 201
+    assert client.post("/api/account/logout").status_code == 200
+    table_id = client.post("/api/tables", json={"seats": ["human", "strong", "strong"]}).json()["table_id"]
+    accounts = client.app.state.accounts
+    account = accounts.find("Ria")
+    assert accounts.seats_of(account.id) == []  # played as a guest
+    r = client.post("/api/account/login", json={"name": "ria", "password": "password-r"})
+    assert r.status_code == 200 and r.json()["claimed"] == 1
+    assert accounts.seats_of(account.id) == [(table_id, 0)]
+    assert client.post("/api/account/logout").status_code == 200
+    again = client.post("/api/account/login", json={"name": "Ria", "password": "password-r"}).json()
+    assert "claimed" not in again  # no guest games left in this browser
+
+
 def test_https_session_cookies_are_secure(tmp_path):
     app = create_app(f"sqlite:///{tmp_path / 's.sqlite'}")
     app.state.accounts.hasher = FAST

@@ -154,15 +154,21 @@ async def register(request: Request, response: Response, service: Accounts,
              openapi_extra=documented(LoginRequest, True))
 async def login(request: Request, response: Response, service: Accounts,
                 data: Annotated[LoginRequest, Depends(body(LoginRequest))]) -> dict[str, Any]:
-    """Sign in: a new session cookie. ``401 bad_login`` (the name or the password is wrong), ``403
-    account_disabled``, ``429 throttled`` with ``Retry-After`` after too many wrong passwords."""
+    """Sign in: a new session cookie; the seats this browser took as a guest become the account's (``claimed``), as
+    at registering. ``401 bad_login`` (the name or the password is wrong), ``403 account_disabled``, ``429
+    throttled`` with ``Retry-After`` after too many wrong passwords."""
     account = await asyncio.to_thread(service.authenticate, data.name, data.password, client_host(request.scope))
     old = request.cookies.get(SESSION_COOKIE)
     if old:
         await asyncio.to_thread(service.revoke, old)
     token = await asyncio.to_thread(service.create_session, account.id)
     _set_session(response, request, service, token)
-    return {"account": account.public()}
+    guest = request.cookies.get(GUEST_COOKIE) or None
+    if not guest:
+        return {"account": account.public()}
+    claimed = await asyncio.to_thread(service.claim_guest_seats, account.id, guest)
+    response.delete_cookie(GUEST_COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(request))
+    return {"account": account.public(), "claimed": claimed}
 
 
 @router.post("/api/account/logout", response_model=SignedOutAnswer)
