@@ -10,7 +10,8 @@ the password; the operator's ``skat user`` command lists, adds, resets, disables
   limits (:attr:`skat.server.limits.Limits.login_account`, ``login_address``) hold across server processes;
   past them every attempt is refused ``429 throttled`` with ``Retry-After`` until the window has passed.
 * A guest (no account) has a random id in a cookie (:data:`GUEST_COOKIE`); the seats the guest takes carry its
-  hash, and registering in that browser moves them to the new account (:meth:`AccountService.claim_guest_seats`).
+  hash, and registering or signing in in that browser moves them to the account
+  (:meth:`AccountService.claim_guest_seats`).
 * Deleting an account removes its row (name, hash), its sessions and its counted failures; its seats stay in
   the stored games without account and under a neutral name (``Player 2``).
 
