@@ -249,14 +249,7 @@ class Security:
         origin = headers.get(b"origin")
         if origin is None:
             return headers.get(b"sec-fetch-site", b"").strip().lower() == b"same-origin"
-        normal = normalise_origin(origin.decode("latin-1"))
-        if normal is None:
-            return False
-        if normal in self.allowed:
-            return True
-        host = headers.get(b"host", b"").decode("latin-1")
-        scheme = str(scope.get("scheme", "http"))
-        return bool(host) and normal == normalise_origin(f"{scheme}://{host}")
+        return self._own_or_allowed(origin, headers, str(scope.get("scheme", "http")))
 
     def origin_allowed(self, scope: Scope) -> bool:
         """Whether a WebSocket handshake may go on: no ``Origin`` header, the server's own origin (the request's
@@ -265,16 +258,18 @@ class Security:
         origin = headers.get(b"origin")
         if origin is None:
             return True
+        return self._own_or_allowed(origin, headers, {"ws": "http", "wss": "https"}.get(scope.get("scheme", "ws"), "http"))
+
+    def _own_or_allowed(self, origin: bytes, headers: dict[bytes, bytes], scheme: str) -> bool:
+        """Whether an ``Origin`` header names one of the allowed origins or the server's own (``scheme`` with the
+        request's ``Host`` header)."""
         normal = normalise_origin(origin.decode("latin-1"))
         if normal is None:
             return False
         if normal in self.allowed:
             return True
         host = headers.get(b"host", b"").decode("latin-1")
-        if not host:
-            return False
-        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "ws"), "http")
-        return normal == normalise_origin(f"{scheme}://{host}")
+        return bool(host) and normal == normalise_origin(f"{scheme}://{host}")
 
 
 def has_session_cookie(headers: dict[bytes, bytes]) -> bool:
