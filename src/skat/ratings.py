@@ -93,18 +93,26 @@ class PlackettLuceRating:
         if len({p for p, _ in seats}) < 2:
             return
         before = {p: self._players.get(p, (self._mu, self._sigma)) for p, _ in seats}
-        teams = [[self.model.rating(mu=before[p][0], sigma=before[p][1])] for p, _ in seats]
-        after = self.model.rate(teams, ranks=[float(r) for r in ranks_of([sf for _, sf in seats])])
-        moved: dict[str, list[float]] = {p: [m, s * s] for p, (m, s) in before.items()}
-        for (player, _), [new] in zip(seats, after, strict=True):
-            mu0, sigma0 = before[player]
-            moved[player][0] += new.mu - mu0
-            moved[player][1] *= (new.sigma / sigma0) ** 2
-        for player, (mu, var) in moved.items():
-            self._players[player] = (mu, math.sqrt(var))
+        self._players.update(plackett_luce_step(self.model, before, seats))
 
     def ratings(self) -> dict[str, Estimate]:
         return {p: Estimate(mu, sigma) for p, (mu, sigma) in self._players.items()}
+
+
+def plackett_luce_step(model: PlackettLuce, before: dict[str, tuple[float, float]],
+                       seats: Sequence[Seat]) -> dict[str, tuple[float, float]]:
+    """The ratings ``(mu, sigma)`` after one result under OpenSkill's Plackett-Luce ``model``, from the ratings
+    ``before`` (one per player of ``seats``). Each seat is a team of one, ranked by its SF points (equal points an
+    equal rank); a player who holds several seats is rated from the same prior in each, and the changes add: the
+    mean moves by the sum of the seats' moves, the variance shrinks by the product of their ratios."""
+    teams = [[model.rating(mu=before[p][0], sigma=before[p][1])] for p, _ in seats]
+    after = model.rate(teams, ranks=[float(r) for r in ranks_of([sf for _, sf in seats])])
+    moved: dict[str, list[float]] = {p: [before[p][0], before[p][1] ** 2] for p, _ in seats}
+    for (player, _), [new] in zip(seats, after, strict=True):
+        mu0, sigma0 = before[player]
+        moved[player][0] += new.mu - mu0
+        moved[player][1] *= (new.sigma / sigma0) ** 2
+    return {player: (mu, math.sqrt(var)) for player, (mu, var) in moved.items()}
 
 
 _Q = math.log(10.0) / 400.0

@@ -81,6 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "docs/accounts.md)")
     limits.add_argument("--login-address", default=None, metavar="N/SECONDS",
                         help="wrong passwords from one address before its sign-ins wait (default 20/300)")
+    parser.add_argument("--private-replays", action="store_true",
+                        help="a finished deal's replay only for those who played it (default: for everybody once "
+                             "its table is closed, as at ISS; docs/history.md)")
     parser.add_argument("--gc-thaw", type=float, default=None, metavar="SECONDS",
                         help="the garbage collector freezes what survives a full collection, so that the next ones "
                              "are short, and gives it back every SECONDS (default 600; 0: Python's own policy); "
@@ -170,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         app = create_app(db, bot_delay=args.bot_delay, trick_pause=trick_pause(args.bot_delay),
                          allowed_origins=args.allow_origin, max_body=max_body, limits=limits,
-                         restore_in_background=True)
+                         restore_in_background=True, public_replays=not args.private_replays)
     except SecondProcessError as exc:
         print(f"skat serve: {exc}", file=sys.stderr)
         return 2

@@ -12,8 +12,9 @@ the password; the operator's ``skat user`` command lists, adds, resets, disables
 * A guest (no account) has a random id in a cookie (:data:`GUEST_COOKIE`); the seats the guest takes carry its
   hash, and registering or signing in in that browser moves them to the account
   (:meth:`AccountService.claim_guest_seats`).
-* Deleting an account removes its row (name, hash), its sessions and its counted failures; its seats stay in
-  the stored games without account and under a neutral name (``Player 2``).
+* Deleting an account removes its row (name, hash), its sessions, its counted failures and its history,
+  statistics and rating (:func:`skat.server.history.forget_player`); its seats stay in the stored games without
+  account and under a neutral name (``Player 2``).
 
 The methods are plain (blocking) functions on the store's engine: the routes run them in a thread
 (:mod:`skat.server.routes.accounts`), the ``skat user`` command directly.
@@ -38,10 +39,11 @@ from sqlalchemy.exc import IntegrityError
 from skat.server.core import TableError, hash_token
 from skat.server.database import account_sessions_t, accounts_t, login_failures_t, seats_t
 from skat.server.errors import ErrorCode
+from skat.server.history import claim_guest, forget_player
 from skat.server.limits import Limits, Rate, retry_after
 from skat.server.security import SESSION_COOKIE  # the session's token (HttpOnly, SameSite=Lax, Secure under https)
 
-__all__ = ["AccountService", "Account", "ThrottledError", "name_key", "clean_account_name", "check_password",
+__all__ = ["AccountService", "Account", "guest_player", "ThrottledError", "name_key", "clean_account_name", "check_password",
            "SESSION_COOKIE", "GUEST_COOKIE", "MIN_PASSWORD", "MAX_PASSWORD", "MAX_NAME", "LAST_SEEN_SECONDS"]
 
 GUEST_COOKIE = "skat_guest"
@@ -110,6 +112,11 @@ def check_password(password: Any) -> str:
 
 def _guest_hash(guest_id: str) -> str:
     return hashlib.sha256(("guest:" + guest_id).encode()).hexdigest()
+
+
+def guest_player(guest_id: str) -> str:
+    """The player key of a guest browser's id (its history's, docs/history.md)."""
+    return "g:" + _guest_hash(guest_id)
 
 
 def _failure_key(kind: str, value: str) -> str:
@@ -341,6 +348,7 @@ class AccountService:
                 conn.execute(delete(login_failures_t).where(login_failures_t.c.key == _failure_key("a", row.name_key)))
             conn.execute(delete(account_sessions_t).where(account_sessions_t.c.account_id == account_id))
             conn.execute(delete(accounts_t).where(accounts_t.c.id == account_id))
+            forget_player(conn, f"a:{account_id}")  # its history, statistics and rating
             seats = conn.execute(update(seats_t).where(seats_t.c.account_id == account_id).values(
                 account_id=None, guest_hash=None,
                 name=literal("Player ", String) + cast(seats_t.c.position + 1, String))).rowcount
@@ -363,8 +371,10 @@ class AccountService:
 
     @staticmethod
     def _claim(conn: Connection, account_id: str, guest_id: str) -> int:
-        done = conn.execute(update(seats_t).where(seats_t.c.guest_hash == _guest_hash(guest_id))
+        guest_hash = _guest_hash(guest_id)
+        done = conn.execute(update(seats_t).where(seats_t.c.guest_hash == guest_hash)
                             .values(account_id=account_id, guest_hash=None))
+        claim_guest(conn, guest_hash, account_id)  # the guest's history, statistics and rating come along
         return done.rowcount or 0
 
     def seats_of(self, account_id: str) -> list[tuple[str, int]]:

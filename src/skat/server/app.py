@@ -27,7 +27,7 @@ from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
 from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.routes import accounts, analysis, health, learn, pages, tables
+from skat.server.routes import accounts, analysis, health, history, learn, pages, tables
 from skat.server.routes.accounts import AccountRequest, LoginRequest, PasswordRequest
 from skat.server.routes.analysis import (
     ANALYSIS_CACHE_SIZE,
@@ -67,6 +67,7 @@ ROUTERS: tuple[APIRouter, ...] = (
     officers.router,  # the Officers' Skat page; the older REST API's stored tables, read-only
     learn.router,  # Learn Skat: guided deals (skat.lessons)
     accounts.router,  # people's accounts: register, sign in and out (docs/accounts.md)
+    history.router,  # players' histories, statistics, ratings, leaderboards, replays (docs/history.md)
 )
 """Every router of the application, in the order they are included."""
 
@@ -79,14 +80,15 @@ BODIES = (CreateTableRequest, JoinRequest, CloseRequest, KeeperCreateRequest, Ch
 def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                manager: TableManager | None = None, allowed_origins: Iterable[str] = (),
                max_body: int = MAX_BODY_BYTES, limits: Limits | None = None,
-               restore_in_background: bool = False) -> FastAPI:
+               restore_in_background: bool = False, public_replays: bool = True) -> FastAPI:
     """The application for one database (or an existing manager). Open tables are restored from it: now,
     or with ``restore_in_background`` (``skat serve``) once it runs, one after the other, while it already
     answers (a table asked for meanwhile is loaded at once; the lobby waits until all are).
 
     ``allowed_origins`` are origins (``https://host[:port]``) besides the server's own whose pages may open
     its WebSockets; ``max_body`` is the limit of a request body in bytes (skat.server.security); ``limits``
-    the limits against abuse (skat.server.limits; default: the manager's, else :class:`Limits`())."""
+    the limits against abuse (skat.server.limits; default: the manager's, else :class:`Limits`()); without
+    ``public_replays`` a finished deal's replay is only for those who played it, also once its table is closed."""
     allowed_origins = tuple(allowed_origins)
     parse_origins(allowed_origins)  # a bad origin fails now, before the database is opened
     manager = _manager(db_url, manager, bot_delay=bot_delay, trick_pause=trick_pause, limits=limits,
@@ -108,6 +110,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.limiter = ClientLimits(limits)
     app.state.accounts = AccountService(manager.store.engine, limits)
     app.state.monitor = LoopMonitor()
+    app.state.public_replays = public_replays
     app.add_exception_handler(TableError, _table_error)
     app.add_exception_handler(SQLAlchemyError, _database_error)
     for router in ROUTERS:

@@ -148,7 +148,7 @@ class TableCore:
     pending_action: tuple[int, int, int, Action] | None = None
     """(deal, action count, seat, action) stored but not yet applied (the engine failed after the write):
     the next try applies exactly this action and does not store it again."""
-    pending_finish: tuple[int, dict[str, Any], dict[str, Any]] | None = None
+    pending_finish: tuple[int, dict[str, Any], dict[str, Any], int, bool] | None = None
     """(deal, result, sheet row) of a finished deal whose write failed: written before anything else."""
     pending_start: DealStart | None = None
     """A deal the series has dealt whose write failed: the next try stores and starts this one."""
@@ -381,8 +381,9 @@ class TableCore:
         assert game is not None and game.result is not None and self.current is not None
         row = self.series.close_deal()
         result_json = game.result.to_json()
-        if store:
-            self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json())
+        if store:  # with the game's number and whether the series ended: the players' histories and ratings
+            self.pending_finish = (self.deal_no, result_json, {"redeal": True} if row is None else row.to_json(),
+                                   self.current.number, bool(self.series.is_over))
         self.sheet_changed = True
         self.records[self.deal_no] = pack(self.record(game))
         while len(self.records) > RECENT_RECORDS:

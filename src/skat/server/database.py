@@ -10,17 +10,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Column, Float, Integer, MetaData, String, Table, Text, false, inspect, text
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    false,
+    inspect,
+    text,
+)
 from sqlalchemy.engine import Connection, Engine
 
 __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migrate", "default_db_url", "normalize_db_url", "SecondProcessError", "HEAD_REVISION",
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
            "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t", "accounts_t",
-           "account_sessions_t", "login_failures_t"]
+           "account_sessions_t", "login_failures_t", "player_deals_t", "player_stats_t", "player_days_t", "ratings_t",
+           "rating_history_t"]
 
 log = logging.getLogger("skat.server.database")
 
-HEAD_REVISION = "0004"
+HEAD_REVISION = "0005"
 """The newest migration: a database a store opened is at this revision."""
 _MIGRATION_LOCK = 7_273_001
 """The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
@@ -162,6 +177,75 @@ login_failures_t = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("key", String(200), nullable=False, index=True),
     Column("at", Float, nullable=False),
+)
+
+# a player's history, statistics and rating (skat.server.history, docs/history.md); a player is ``a:ACCOUNT``,
+# ``g:GUEST_HASH`` or ``b:LEVEL`` (a computer player)
+player_deals_t = Table(
+    "player_deals", metadata,  # one row per finished deal and table position
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(80), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("deal_no", Integer, nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("variant", String(20), nullable=False),
+    Column("ruleset", String(40), nullable=False),
+    Column("game", String(20), nullable=False),  # the sheet's game column: clubs ... null, ramsch, passed, ...
+    Column("contract", String(80), nullable=False),  # in words: "grand hand", "passed in"
+    Column("role", String(10), nullable=False),  # declarer | defender | ramsch | passed | out
+    Column("seat", Integer, nullable=True),  # 0 forehand, 1 middlehand, 2 rearhand; null when sitting out
+    Column("bid", Integer, nullable=False),
+    Column("won", Boolean, nullable=True),  # the player's side won; null: passed in, sitting out
+    Column("score", Integer, nullable=False),  # the list score this deal gave the player
+    Column("sf", Integer, nullable=False),  # the Seeger-Fabian points this deal gave the player
+    Column("kontra", Integer, nullable=False),
+    Column("overbid", Boolean, nullable=False),
+    Index("ix_player_deals_player_at", "player", "at"),
+    Index("ix_player_deals_deal", "table_id", "deal_no", "position", unique=True),
+)
+player_stats_t = Table(
+    "player_stats", metadata,  # counters kept up to date as deals finish (skat.server.history.count_deal)
+    Column("player", String(80), primary_key=True),
+    Column("scope", String(80), primary_key=True),  # "": the player's own; a person's key: at that person's tables
+    Column("games", Integer, nullable=False),
+    Column("data", Text, nullable=False),  # the counters (JSON)
+    Column("updated", Float, nullable=False),
+)
+player_days_t = Table(
+    "player_days", metadata,  # per player and day (UTC): the last 30 days' leaderboard
+    Column("player", String(80), primary_key=True),
+    Column("day", Integer, primary_key=True),  # days since 1970-01-01
+    Column("games", Integer, nullable=False),
+    Column("sf", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Index("ix_player_days_day", "day"),
+)
+ratings_t = Table(
+    "ratings", metadata,  # Plackett-Luce over each list's order by SF points (docs/ratings.md)
+    Column("player", String(80), primary_key=True),
+    Column("kind", String(10), nullable=False),  # person | guest | computer
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("conservative", Float, nullable=False),  # mu - 3 sigma: the leaderboard's order
+    Column("lists", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    Index("ix_ratings_kind_conservative", "kind", "conservative"),
+)
+rating_history_t = Table(
+    "rating_history", metadata,  # a player's rating after each rated list
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("first_game", Integer, nullable=False),
+    Column("last_game", Integer, nullable=False),
+    Column("sf", Integer, nullable=False),  # the player's SF points in the list
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Index("ix_rating_history_player_at", "player", "at"),
 )
 
 

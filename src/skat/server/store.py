@@ -87,6 +87,7 @@ from skat.server.database import (  # noqa: F401 - the schema's names, imported 
     tables_t,
     tournaments_t,
 )
+from skat.server.history import record_finished_deal
 
 __all__ = ["Store", "StoredTable", "StoredDeal", "StoredOfficersTable", "default_db_url",
            "normalize_db_url", "migrate", "SecondProcessError", "NOTICE_CHANNEL", "HEAD_REVISION"]
@@ -520,11 +521,24 @@ class Store:
             return conn.execute(stmt, row).first() is not None
         return self.submit(op, {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token}, action=row)
 
-    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any]) -> Written:
-        """Write a finished deal's result and sheet row (writing them twice changes nothing)."""
+    def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any],
+                    game_no: int | None = None, list_over: bool = False) -> Written:
+        """Write a finished deal's result and sheet row, and with its ``game_no`` (the sheet's number; a redealt
+        game keeps it) its players' histories, counters and, when it ends a list (``list_over``: the table's series
+        ended), ratings (:func:`skat.server.history.record_finished_deal`); writing it twice changes nothing. A
+        failure of the histories is logged and leaves the deal stored (``skat history --rebuild`` writes them)."""
         def op(conn: Connection) -> None:
             conn.execute(update(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)
                          .values(finished=True, result=json.dumps(result), sheet_row=json.dumps(sheet_row)))
+            if game_no is None:
+                return
+            try:
+                with conn.begin_nested():
+                    record_finished_deal(conn, table_id, deal_no, sheet_row, game_no, list_over)
+            except Exception:
+                log.exception("table %s, deal %d: the players' history, statistics and ratings could not be "
+                              "written; the deal itself is stored (run `skat history --rebuild` to write them)",
+                              table_id, deal_no)
         return self.submit(op, table=table_id)
 
     def add_ready(self, table_id: str, deal_no: int, position: int) -> Written:

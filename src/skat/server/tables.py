@@ -152,8 +152,8 @@ class ServerTable(TableCore):
         """Finish what a failed try left (each step raises again while it still fails): write the finished
         deal whose write failed, and apply the action that was stored but not applied. Nothing is stored twice."""
         if self.pending_finish is not None:
-            deal_no, result_json, row_json = self.pending_finish
-            await self.store.finish_deal(self.id, deal_no, result_json, row_json)
+            deal_no, result_json, row_json, game_no, list_over = self.pending_finish
+            await self.store.finish_deal(self.id, deal_no, result_json, row_json, game_no, list_over)
             self.pending_finish = None
         pending = self.pending_action
         if pending is not None:

@@ -43,6 +43,31 @@ async def learn_page() -> FileResponse:
     return _page(STATIC_DIR / "learn.html")
 
 
+@router.get("/account")
+async def account_page() -> FileResponse:
+    """Sign in, register, sign out, change the password (docs/accounts.md)."""
+    return _page(STATIC_DIR / "account.html")
+
+
+@router.get("/me")
+@router.get("/players/{player}")
+async def player_page() -> FileResponse:
+    """A player's profile: rating, statistics, and (your own) history (docs/history.md)."""
+    return _page(STATIC_DIR / "players.html")
+
+
+@router.get("/leaderboard")
+async def leaderboard_page() -> FileResponse:
+    """The leaderboards of people and computer players (docs/history.md)."""
+    return _page(STATIC_DIR / "leaderboard.html")
+
+
+@router.get("/replay/{table_id}/{deal_no}")
+async def replay_page() -> FileResponse:
+    """A finished deal step by step (docs/history.md)."""
+    return _page(STATIC_DIR / "replay.html")
+
+
 @router.get("/api/docs")
 async def api_docs() -> FileResponse:
     """The API's documentation: Swagger UI on /api/openapi.json, its files from the package (FastAPI's own page

@@ -326,6 +326,7 @@ export type ErrorCode =
   | "bad_action"
   | "bad_claim"
   | "bad_deals"
+  | "bad_filter"
   | "bad_hints"
   | "bad_invite"
   | "bad_json"
@@ -366,6 +367,7 @@ export type ErrorCode =
   | "no_iss_record"
   | "no_lesson"
   | "no_list"
+  | "no_player"
   | "no_series"
   | "no_table"
   | "no_tournament"
@@ -374,6 +376,7 @@ export type ErrorCode =
   | "not_your_turn"
   | "protocol"
   | "rate_limited"
+  | "replay_private"
   | "retired"
   | "seat_taken"
   | "signed_out"
@@ -410,6 +413,16 @@ export interface Explanation {
 export type FollowerClientMessage = Ping | StateRequest;
 
 export type FollowerMessage = ListMessage | TournamentMessage | ErrorMessage | Pong;
+
+/**
+ * One of the last 100 games: its SF points for the player.
+ */
+export interface FormGame {
+  sf: number;
+  at: number;
+  won: boolean | null;
+  role: string;
+}
 
 export interface GameEntry {
   deal_no: number;
@@ -533,6 +546,43 @@ export interface Hints {
 }
 
 /**
+ * A page of the history, newest first; ``next`` the cursor of the following page (null: the last).
+ */
+export interface HistoryAnswer {
+  player: PlayerRef;
+  deals: HistoryDeal[];
+  total: number;
+  next: string | null;
+}
+
+/**
+ * One deal of a player's history: the table, the game, the player's role and seat (0 forehand, 1 middlehand,
+ * 2 rearhand; null when sitting out), whether the player's side won, the list score and SF points it gave.
+ */
+export interface HistoryDeal {
+  table_id: string;
+  table_name: string;
+  table_closed: boolean;
+  deal_no: number;
+  game_no: number;
+  position: number;
+  at: number;
+  variant: string;
+  ruleset: string;
+  game: string;
+  contract: string;
+  role: string;
+  seat: number | null;
+  bid: number;
+  won: boolean | null;
+  score: number;
+  sf: number;
+  kontra: number;
+  overbid: boolean;
+  players: string[];
+}
+
+/**
  * ``POST /api/tables/{id}/join``: a free seat (``position``, default the first free one).
  */
 export interface JoinRequest {
@@ -633,6 +683,27 @@ export interface KeysAnswer {
 }
 
 /**
+ * A place on a leaderboard: by rating (``all``) or by SF points per game in the last 30 days (``30d``).
+ */
+export interface LeaderRow {
+  rank: number;
+  player: PlayerRef;
+  rating?: Rating | null;
+  games?: number | null;
+  sf?: number | null;
+  sf_per_game?: number | null;
+}
+
+/**
+ * ``GET /api/leaderboard``: people or computers, all time or the last 30 days.
+ */
+export interface LeaderboardAnswer {
+  kind: string;
+  period: string;
+  rows: LeaderRow[];
+}
+
+/**
  * ``POST /api/learn/{lesson}``: the learner's actions so far, in order (action tokens: ``hold``, ``CJ``...).
  */
 export interface LearnRequest {
@@ -702,6 +773,14 @@ export interface LoginRequest {
 export interface Matadors {
   with: boolean;
   count: number;
+}
+
+/**
+ * ``GET /api/me``: the browser's player (a guest until it takes a seat has no history yet).
+ */
+export interface MeAnswer {
+  player: PlayerRef | null;
+  signed_in: boolean;
 }
 
 /**
@@ -838,6 +917,13 @@ export interface OfficersView {
 }
 
 /**
+ * A part whose shape a library owns (the keeper's list, an analysis' rows): more fields may come.
+ */
+export interface Open {
+  [k: string]: unknown;
+}
+
+/**
  * The value of a declared game (``skat.rules.value.Outcome``).
  */
 export interface Outcome {
@@ -873,6 +959,16 @@ export interface Ping {
   [k: string]: unknown;
 }
 
+/**
+ * A player: ``id`` as in the URLs (``a-ID`` a person, ``b-strong`` a computer level, ``me``), the name shown
+ * (null for a guest), ``kind`` (person, guest, computer).
+ */
+export interface PlayerRef {
+  id: string;
+  name: string | null;
+  kind: string;
+}
+
 export interface Pong {
   type: "pong";
   t?: JsonValue;
@@ -896,11 +992,85 @@ export interface RamschOutcome {
 }
 
 /**
+ * A rating (OpenSkill's scale, docs/ratings.md): the leaderboard orders by ``conservative`` = mu - 3 sigma.
+ */
+export interface Rating {
+  mu: number;
+  sigma: number;
+  conservative: number;
+  lists: number;
+  games: number;
+  updated: number;
+}
+
+/**
+ * The rating after one rated list (games ``first_game`` to ``last_game`` of a table).
+ */
+export interface RatingPoint {
+  at: number;
+  mu: number;
+  sigma: number;
+  conservative: number;
+  sf: number;
+  table_id: string;
+  first_game: number;
+  last_game: number;
+}
+
+/**
+ * ``GET /api/players/{player}/ratings``: the rating history, oldest first.
+ */
+export interface RatingsAnswer {
+  player: PlayerRef;
+  history: RatingPoint[];
+}
+
+/**
  * ``POST /api/tournaments/{id}/players`` (header ``X-Tournament-Key``): one of the two.
  */
 export interface RegisterRequest {
   register?: string | null;
   withdraw?: string | null;
+}
+
+/**
+ * ``GET /api/replays/{table}/{deal}``: the finished deal's record, its steps, result and sheet row; whether an
+ * analysis and an ISS record can be had; ``you``: your table position in it (null: you did not sit at it).
+ */
+export interface ReplayAnswer {
+  table_id: string;
+  deal_no: number;
+  table_name: string;
+  table_closed: boolean;
+  variant: string;
+  ruleset: string;
+  record: Open;
+  steps: ReplayStep[];
+  result: Open | null;
+  sheet_row: Open | null;
+  you: number | null;
+  analysable: boolean;
+  iss: boolean;
+}
+
+/**
+ * The deal after one action (the first step: as dealt): all hands, the trick on the table, the last trick,
+ * tricks and card points taken per seat, the bid, the declarer, the contract, Kontra.
+ */
+export interface ReplayStep {
+  seat: number | null;
+  action: string | null;
+  phase: string;
+  to_move: number | null;
+  hands: string[][];
+  trick: unknown[][];
+  last_trick: Open | null;
+  tricks: number[];
+  points: number[];
+  bid: number;
+  declarer: number | null;
+  contract: Open | null;
+  kontra: number;
 }
 
 /**
@@ -1103,6 +1273,20 @@ export interface State {
 export interface StateRequest {
   type: "state";
   [k: string]: unknown;
+}
+
+/**
+ * ``GET /api/players/{player}``: the player's statistics (``stats``; shares are null without games), the
+ * computer players' at this person's tables (by level), the form and the rating.
+ */
+export interface StatsAnswer {
+  player: PlayerRef;
+  stats: Open;
+  computers: {
+    [k: string]: Open;
+  };
+  form: FormGame[];
+  rating: Rating | null;
 }
 
 export interface Stopped {
