@@ -48,7 +48,7 @@ from skat.server.database import (
 
 __all__ = ["LIST_GAMES", "ROLES", "GAMES", "HistoryFilter", "player_of_seat", "record_finished_deal", "count_deal",
            "history_page", "player_stats", "rating_history", "leaderboard", "stored_record", "claim_guest",
-           "forget_player", "rebuild", "player_kind", "player_name", "MU", "SIGMA", "FORM_GAMES", "DAY"]
+           "forget_player", "rebuild", "table_players", "player_kind", "player_name", "MU", "SIGMA", "FORM_GAMES", "DAY"]
 
 LIST_GAMES = 12
 """A table's games are rated in lists of this many (games 1-12, 13-24, ...; the last, shorter one when the table's
@@ -487,6 +487,23 @@ def stored_record(conn: Connection, table_id: str, deal_no: int) -> dict[str, An
     return {"record": record, "players": [player_of_seat(s) for s in seats], "closed": bool(table.closed),
             "settings": settings, "sheet_row": json.loads(deal.sheet_row) if deal.sheet_row else None,
             "result": json.loads(deal.result) if deal.result else None}
+
+
+def table_players(conn: Connection, table_id: str) -> list[dict[str, Any]]:
+    """The players at a table's positions with their ratings: ``{"position", "player", "name", "rating"}``, the
+    player None for a guest (a guest's key stays on the server) and a seat of nobody known."""
+    seats = conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.position)).all()
+    keys = {s.position: player_of_seat(s) for s in seats}
+    known = [k for k in keys.values() if k is not None and not k.startswith("g:")]
+    ratings = {r.player: _rating(r) for r in conn.execute(select(ratings_t).where(ratings_t.c.player.in_(known)))} \
+        if known else {}
+    names = _names(conn, known)
+    out = []
+    for position, key in sorted(keys.items()):
+        shown = key if key is not None and not key.startswith("g:") else None
+        out.append({"position": position, "player": shown, "name": names.get(shown) if shown else None,
+                    "rating": ratings.get(shown) if shown else None})
+    return out
 
 
 # ------------------------------------------------------------------ accounts

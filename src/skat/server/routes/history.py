@@ -33,12 +33,14 @@ from skat.server.history import (
     player_stats,
     rating_history,
     stored_record,
+    table_players,
 )
 from skat.server.messages import Fixed, Open
 from skat.server.replays import replay_steps
 from skat.server.routes.accounts import accounts, signed_in
 from skat.server.routes.analysis import AnalysisCache, analyses
 from skat.server.routes.bodies import ERRORS
+from skat.server.routes.deps import Readable
 from skat.server.routes.tables import iss_header
 from skat.server.store import Store
 from skat.variants.registry import from_record
@@ -208,12 +210,6 @@ class ReplayAnswer(Fixed):
     iss: bool
 
 
-HISTORY_MODELS: tuple[type[BaseModel], ...] = (PlayerRef, MeAnswer, HistoryDeal, HistoryAnswer, Rating, FormGame,
-                                               StatsAnswer, RatingPoint, RatingsAnswer, LeaderRow, LeaderboardAnswer,
-                                               ReplayStep, ReplayAnswer)
-"""The models of this router, for the OpenAPI description and the protocol's schema."""
-
-
 # ------------------------------------------------------------------ players
 def player_url(player: str) -> str:
     """A player key as a URL's part: ``a:ID`` is ``a-ID``."""
@@ -363,6 +359,34 @@ async def leaderboards(request: Request, kind: Literal["person", "computer"] = "
     return {"kind": kind, "period": period, "rows": rows}
 
 
+class TablePlayer(Fixed):
+    """A table position's player and rating (``player`` null: a guest, or nobody known)."""
+
+    position: int
+    player: PlayerRef | None
+    rating: Rating | None
+
+
+class TablePlayersAnswer(Fixed):
+    """``GET /api/tables/{id}/players``: who sits at each position, with their ratings."""
+
+    players: list[TablePlayer]
+
+
+def _table_players(store: Store, table_id: str) -> list[dict[str, Any]]:
+    with store.engine.connect() as conn:
+        return table_players(conn, table_id)
+
+
+@router.get("/api/tables/{table_id}/players", response_model=TablePlayersAnswer)
+async def players_at_table(request: Request, table: Readable) -> dict[str, Any]:
+    """The players at the table's positions and their ratings, for the table page and the lobby (a private table:
+    with its invite or a seat token, as every ``GET`` of it)."""
+    rows = await _store(request).read(_table_players, _store(request), table.id)
+    return {"players": [{"position": r["position"], "rating": r["rating"],
+                         "player": None if r["player"] is None else _ref(r["player"], r["name"])} for r in rows]}
+
+
 # ------------------------------------------------------------------ replays
 def _load(store: Store, table_id: str, deal_no: int) -> dict[str, Any] | None:
     with store.engine.connect() as conn:
@@ -428,3 +452,9 @@ async def replay_analysis(request: Request, table_id: str, deal_no: int,
     if kind.no_analysis is not None:
         raise TableError(ErrorCode.NO_ANALYSIS, kind.no_analysis, 422)
     return await cache.get(table_id, deal_no, stored["record"], stored["record"]["table"]["name"])
+
+
+HISTORY_MODELS: tuple[type[BaseModel], ...] = (PlayerRef, MeAnswer, HistoryDeal, HistoryAnswer, Rating, FormGame,
+                                               StatsAnswer, RatingPoint, RatingsAnswer, LeaderRow, LeaderboardAnswer,
+                                               ReplayStep, ReplayAnswer, TablePlayer, TablePlayersAnswer)
+"""The models of this router, for the OpenAPI description and the protocol's schema."""

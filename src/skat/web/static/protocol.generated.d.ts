@@ -1377,6 +1377,22 @@ export interface TableKey {
 }
 
 /**
+ * A table position's player and rating (``player`` null: a guest, or nobody known).
+ */
+export interface TablePlayer {
+  position: number;
+  player: PlayerRef | null;
+  rating: Rating | null;
+}
+
+/**
+ * ``GET /api/tables/{id}/players``: who sits at each position, with their ratings.
+ */
+export interface TablePlayersAnswer {
+  players: TablePlayer[];
+}
+
+/**
  * ``POST /api/tournaments``.
  */
 export interface TournamentCreateRequest {
