@@ -23,7 +23,7 @@ from skat.server.messages import Fixed, Incoming, Refusal
 from skat.server.routes.bodies import ERRORS, body, documented
 
 __all__ = ["router", "ACCOUNT_MODELS", "AccountRequest", "LoginRequest", "PasswordRequest", "AccountAnswer",
-           "SignedOutAnswer", "accounts", "signed_in", "link_seat", "GUEST_SECONDS"]
+           "SignedOutAnswer", "accounts", "signed_in", "link_seat", "account_name", "GUEST_SECONDS"]
 
 GUEST_SECONDS = 400 * 86400
 """How long a browser keeps its guest id (the most a browser allows a cookie)."""
@@ -108,6 +108,12 @@ async def signed_in(request: Request, service: AccountService) -> Account | None
     if not token:
         return None
     return await asyncio.to_thread(service.session, token)
+
+
+async def account_name(request: Request) -> str | None:
+    """The signed-in account's name (a signed-in person sits under it at every table), or None."""
+    account = await signed_in(request, request.app.state.accounts)
+    return None if account is None else account.name
 
 
 async def link_seat(request: Request, response: Response, table_id: str, position: Any) -> None:

@@ -411,6 +411,24 @@ async def _replayable(request: Request, table_id: str, deal_no: int) -> tuple[di
     return stored, you
 
 
+@router.get("/api/replays/{table_id}/{deal_no}.iss", response_class=PlainTextResponse)
+async def replay_iss(request: Request, table_id: str, deal_no: int) -> PlainTextResponse:
+    """The finished deal as an ISS record (the same rules as its replay); ``422 no_iss_record``. (Routed before the
+    replay itself, whose ``{deal_no}`` would take ``1.iss``.)"""
+    stored, _ = await _replayable(request, table_id, deal_no)
+    kind = table_game(str(stored["settings"].get("variant", "standard")))
+    if kind.no_iss_record is not None:
+        raise TableError(ErrorCode.NO_ISS_RECORD, kind.no_iss_record, 422)
+    record = stored["record"]
+    try:
+        text = to_iss(from_record(record), **iss_header(record))
+    except ValueError as exc:
+        raise TableError(ErrorCode.NO_ISS_RECORD, f"deal {deal_no} cannot be written as an ISS record: {exc}", 422) \
+            from None
+    return PlainTextResponse(text, headers={
+        "Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.sgf"'})
+
+
 @router.get("/api/replays/{table_id}/{deal_no}", response_model=ReplayAnswer)
 async def replay(request: Request, table_id: str, deal_no: int) -> dict[str, Any]:
     """A finished deal step by step (docs/history.md). ``404 no_deal`` for none (a running deal is none yet);
@@ -424,23 +442,6 @@ async def replay(request: Request, table_id: str, deal_no: int) -> dict[str, Any
             "ruleset": settings.get("ruleset", ""), "record": stored["record"], "steps": steps,
             "result": stored["result"], "sheet_row": stored["sheet_row"], "you": you,
             "analysable": kind.no_analysis is None, "iss": kind.no_iss_record is None}
-
-
-@router.get("/api/replays/{table_id}/{deal_no}.iss", response_class=PlainTextResponse)
-async def replay_iss(request: Request, table_id: str, deal_no: int) -> PlainTextResponse:
-    """The finished deal as an ISS record (the same rules as its replay); ``422 no_iss_record``."""
-    stored, _ = await _replayable(request, table_id, deal_no)
-    kind = table_game(str(stored["settings"].get("variant", "standard")))
-    if kind.no_iss_record is not None:
-        raise TableError(ErrorCode.NO_ISS_RECORD, kind.no_iss_record, 422)
-    record = stored["record"]
-    try:
-        text = to_iss(from_record(record), **iss_header(record))
-    except ValueError as exc:
-        raise TableError(ErrorCode.NO_ISS_RECORD, f"deal {deal_no} cannot be written as an ISS record: {exc}", 422) \
-            from None
-    return PlainTextResponse(text, headers={
-        "Content-Disposition": f'attachment; filename="skat-{table_id}-{deal_no}.sgf"'})
 
 
 @router.get("/api/replays/{table_id}/{deal_no}/analysis")

@@ -14,7 +14,7 @@ from skat.records.iss import to_iss
 from skat.server.core import TableError
 from skat.server.errors import ErrorCode
 from skat.server.games import request_fields
-from skat.server.routes.accounts import link_seat
+from skat.server.routes.accounts import account_name, link_seat
 from skat.server.routes.bodies import ERRORS, body, documented
 from skat.server.routes.deps import Manager, Readable
 from skat.server.routes.models import (
@@ -48,11 +48,13 @@ async def list_tables(tables: Manager) -> dict[str, Any]:
 async def create_table(tables: Manager, http: Request, response: Response,
                        request: Annotated[CreateTableRequest, Depends(body(CreateTableRequest))]) -> dict[str, Any]:
     """A new table; the creator's seat token (with ``claim``), and at a private table its invite (given once).
-    The creator's seat is marked as the signed-in account's, else as this browser's guest seat (docs/accounts.md)."""
+    The creator's seat is marked as the signed-in account's (and named as the account), else as this browser's guest
+    seat (docs/accounts.md)."""
+    signed_name = await account_name(http)
     table, seat = await tables.create_table(
         name=request.name, seats=request.seats, ruleset=None if request.ruleset is None else str(request.ruleset),
         variant=str(request.variant), **{key: getattr(request, key, None) for key in request_fields()},
-        deals=request.deals, player_name=request.player_name,
+        deals=request.deals, player_name=signed_name or request.player_name,
         claim=request.claim, options=request.options, seed=request.seed, public=request.public,
         hints=request.hints)
     await table.after_change()
@@ -72,8 +74,8 @@ async def table_info(table: Readable) -> dict[str, Any]:
 async def join(table_id: str, tables: Manager, http: Request, response: Response,
                request: Annotated[JoinRequest, Depends(body(JoinRequest))]) -> dict[str, Any]:
     """Take a free seat (at a private table with its ``invite``); the seat's token, given once. The seat is marked
-    as the signed-in account's, else as this browser's guest seat."""
-    out = await tables.join(table_id, name=request.name, position=request.position, invite=request.invite)
+    as the signed-in account's (and named as the account), else as this browser's guest seat."""
+    out = await tables.join(table_id, name=await account_name(http) or request.name, position=request.position, invite=request.invite)
     await link_seat(http, response, table_id, out["position"])
     table = await tables.table(table_id)
     table.touch()
