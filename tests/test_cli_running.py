@@ -125,3 +125,45 @@ def test_a_stale_note_or_another_server_on_the_database(tmp_path):
     finally:
         serve.stop()
     assert os.path.exists(db)
+
+
+def test_skat_play_signs_its_browser_in_as_the_local_player(tmp_path):
+    """`skat play` asks for no sign-in: the person at the keyboard is the database's local player, whose seat the
+    table is from the first deal, and the addresses it opens and prints sign the browser in (issue 29)."""
+    db = tmp_path / "local.sqlite"
+    first = Command("play", "--no-browser", "--db", str(db), "--level", "random", "--bot-delay", "0", "--name", "Ada")
+    try:
+        table = first.line("Your table:").split("Your table:")[1].strip()
+        mine = first.line("Your games, statistics and rating:").split("rating:")[1].strip()
+        base, rest = table.split("/t/")
+        table_id, token = rest.split("#token=")
+        players = httpx.get(f"{base}/api/tables/{table_id}/players", headers={"X-Seat-Token": token},
+                            timeout=10).json()["players"]
+        assert players[0]["player"]["name"] == "Ada" and players[0]["player"]["kind"] == "person"
+        with httpx.Client(timeout=10, follow_redirects=True) as browser:
+            landed = browser.get(mine)
+            assert landed.status_code == 200 and str(landed.url) == f"{base}/me"
+            assert browser.get(f"{base}/api/me").json()["player"]["name"] == "Ada"
+            again = browser.get(mine)  # a code signs in once
+            assert str(again.url) == f"{base}/me"
+        with httpx.Client(timeout=10, follow_redirects=True) as stranger:
+            stranger.get(mine)
+            assert stranger.get(f"{base}/api/me").json() == {"player": None, "signed_in": False}
+            assert stranger.get(f"{base}/local-sign-in", params={"code": "x", "next": "//evil.example"}).url \
+                == httpx.URL(f"{base}/")  # only a path of this server
+        # nobody signs in to the local player with a password
+        refused = httpx.post(f"{base}/api/account/login", json={"name": "Ada", "password": "anything-1"},
+                             headers={"Origin": base}, timeout=10)
+        assert refused.status_code == 401
+    finally:
+        first.stop()
+    second = Command("play", "--no-browser", "--db", str(db), "--level", "random", "--bot-delay", "0")
+    try:
+        table = second.line("Your table:").split("Your table:")[1].strip()
+        base, rest = table.split("/t/")
+        table_id, token = rest.split("#token=")
+        players = httpx.get(f"{base}/api/tables/{table_id}/players", headers={"X-Seat-Token": token},
+                            timeout=10).json()["players"]
+        assert players[0]["player"]["name"] == "Ada"  # the same local player, not a second one
+    finally:
+        second.stop()

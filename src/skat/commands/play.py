@@ -12,7 +12,7 @@ import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from skat.cards import CardSet
 from skat.deal.game import SEAT_NAMES, Game, Phase
@@ -109,10 +109,13 @@ def _run_officers_browser(args: argparse.Namespace) -> int:
     if sock is None:
         return 2
     port = sock.getsockname()[1]
-    url = page_url(f"http://{args.host}:{port}", args.officers_variant, args.seed)
+    base = f"http://{args.host}:{port}"
+    url = page_url(base, args.officers_variant, args.seed)
+    local = local_player(app.state.manager.store, args.name)
+    open_url = signed_in_url(app, local.id, base, url[len(base):])
     lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C."]
     return _serve(app, sock, args, lines, url, ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                  running=(db, f"http://{args.host}:{port}/", "officers"), log_file=log_file)
+                  running=(db, f"http://{args.host}:{port}/", "officers"), log_file=log_file, open_url=open_url)
 
 
 def _listen(args: argparse.Namespace) -> socket.socket | None:
@@ -124,8 +127,9 @@ def _listen(args: argparse.Namespace) -> socket.socket | None:
 
 def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: list[str], url: str,
            *, ws_max_size: int, ws_per_message_deflate: bool, running: tuple[str, str, str],
-           log_file: Path | None) -> int:
-    """Run ``app`` on ``sock``; once it is up, print ``lines``, open ``url`` in the browser if there is one, and
+           log_file: Path | None, open_url: str | None = None) -> int:
+    """Run ``app`` on ``sock``; once it is up, print ``lines``, open ``open_url`` (the address that signs the browser
+    in as the local player and goes on to ``url``; else ``url``) in the browser if there is one, and
     say where it runs for a second ``skat play`` (``running``: the database, the lobby address, the variant;
     :mod:`skat.commands.running`)."""
     import uvicorn
@@ -160,7 +164,7 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
             print(line, flush=True)
         if not args.no_browser:
             try:
-                webbrowser.open(url)
+                webbrowser.open(open_url or url)
             except Exception:  # no browser here: the address is printed above
                 pass
 
@@ -171,6 +175,7 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
 
 # --------------------------------------------------------------------- browser
 def _run_browser(args: argparse.Namespace) -> int:
+    from skat.server.accounts import AccountService
     from skat.server.app import create_app
     from skat.server.manager import TableManager
     from skat.server.store import SecondProcessError, Store, default_db_url
@@ -193,19 +198,51 @@ def _run_browser(args: argparse.Namespace) -> int:
     manager = TableManager(store, bot_delay=args.bot_delay, trick_pause=min(1.2, args.bot_delay * 1.5))
     manager.restore()
     level = args.level or default_level()
+    local = local_player(store, args.name)
     table, seat = asyncio.run(manager.create_table(
-        name="", seats=["human", level, level], player_name=args.name or "", claim=0,
+        name="", seats=["human", level, level], player_name=local.name, claim=0,
         ruleset=getattr(args, "ruleset", "isko2018") or "isko2018", deals=args.deals, seed=args.seed))
+    AccountService(store.engine).link_seat(table.id, 0, account_id=local.id)
     sock = _listen(args)
     if sock is None:
         return 2
     port = sock.getsockname()[1]
-    url = f"http://{args.host}:{port}/t/{table.id}#token={seat['token']}"
-    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): http://{args.host}:{port}/   Stop with Ctrl+C.",
-             f"New to Skat? Learn it in three guided deals: http://{args.host}:{port}/learn"]
-    return _serve(create_app(db, manager=manager), sock, args, lines, url,
+    app = create_app(db, manager=manager)
+    base = f"http://{args.host}:{port}"
+    path = f"/t/{table.id}#token={seat['token']}"
+    url = base + path
+    lines = [f"Your table: {url}", f"Lobby (other tables, invitations): {base}/   Stop with Ctrl+C.",
+             f"New to Skat? Learn it in three guided deals: {base}/learn",
+             f"Your games, statistics and rating: {signed_in_url(app, local.id, base, '/me')}"]
+    return _serve(app, sock, args, lines, url, open_url=signed_in_url(app, local.id, base, path),
                   ws_max_size=64 * 1024, ws_per_message_deflate=False,
                   running=(db, f"http://{args.host}:{port}/", "standard"), log_file=log_file)
+
+
+def local_player(store: Any, name: str) -> Any:
+    """The person at the keyboard: the database's local player (:meth:`AccountService.local_account`), named by
+    ``--name`` (renamed when given) or else by the computer's user name."""
+    import getpass
+
+    from skat.server.accounts import AccountService
+
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):
+        user = ""
+    if user.lower() in ("root", "user", "admin", "runner"):  # an account's name, not a person's
+        user = ""
+    return AccountService(store.engine).local_account(name or user.capitalize() or "Player", rename=bool(name))
+
+
+def signed_in_url(app: FastAPI, account_id: str, base: str, path: str) -> str:
+    """The address that signs the browser in as the local player (a one-time code) and goes on to ``path``."""
+    import secrets
+    from urllib.parse import quote
+
+    code = secrets.token_urlsafe(24)
+    app.state.local_codes[code] = account_id
+    return f"{base}/local-sign-in?code={code}&next={quote(path, safe='/')}"
 
 
 def _log_to_file() -> Path | None:

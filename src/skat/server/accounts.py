@@ -53,6 +53,8 @@ MAX_PASSWORD = 256
 MAX_NAME = 40
 MAX_KEY = 160
 """The longest name key (NFKC may make a name longer: a name whose key is longer is refused)."""
+LOCAL_PASSWORD_HASH = "!local: no password; skat play signs its browser in"
+"""The password hash of ``skat play``'s local player (no Argon2 hash: no password verifies against it)."""
 LAST_SEEN_SECONDS = 300.0
 """A session's ``last_seen`` is written at most this often (not on every request)."""
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -187,6 +189,33 @@ class AccountService:
     def _taken(name: str) -> TableError:
         return TableError(ErrorCode.NAME_TAKEN, f"the name {name!r} is taken (names are compared ignoring case and "
                           "the ways of writing a letter): choose another", 409)
+
+    def local_account(self, name: str, *, rename: bool = False) -> Account:
+        """The local player of ``skat play``: the person at the keyboard of a person's own server, one account per
+        database, with no password (nobody signs in to it with one; ``skat play`` signs its browser in). Made at
+        the first start under ``name`` (``name 2``, ... when another account has it; ``Player`` for a name that is
+        none); with ``rename`` an existing local player takes ``name`` when it is free."""
+        with self.engine.begin() as conn:
+            row = conn.execute(select(accounts_t).where(accounts_t.c.password_hash == LOCAL_PASSWORD_HASH)).first()
+            try:
+                wanted, key = clean_account_name(name)
+            except TableError:
+                wanted, key = "Player", name_key("Player")
+            if row is not None:
+                if rename and key != row.name_key and conn.execute(
+                        select(accounts_t.c.id).where(accounts_t.c.name_key == key)).first() is None:
+                    conn.execute(update(accounts_t).where(accounts_t.c.id == row.id).values(name=wanted, name_key=key))
+                    return Account(id=row.id, name=wanted, created=row.created)
+                return _account(row)
+            candidate, n = wanted, 1
+            while conn.execute(select(accounts_t.c.id).where(accounts_t.c.name_key == name_key(candidate))).first():
+                n += 1
+                candidate = f"{wanted[:MAX_NAME - 4]} {n}"
+            account = Account(id=secrets.token_hex(8), name=candidate, created=self.clock())
+            conn.execute(insert(accounts_t).values(id=account.id, name=candidate, name_key=name_key(candidate),
+                                                   password_hash=LOCAL_PASSWORD_HASH, created=account.created,
+                                                   disabled=False))
+        return account
 
     def find(self, name: Any) -> Account | None:
         """The account of a name (by its key), or None."""

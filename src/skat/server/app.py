@@ -111,6 +111,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.accounts = AccountService(manager.store.engine, limits)
     app.state.monitor = LoopMonitor()
     app.state.public_replays = public_replays
+    app.state.local_codes = {}  # skat play's one-time sign-in codes of its local player: code -> account id
     app.add_exception_handler(TableError, _table_error)
     app.add_exception_handler(SQLAlchemyError, _database_error)
     for router in ROUTERS:

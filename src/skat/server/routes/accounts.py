@@ -197,6 +197,22 @@ async def change_password(request: Request, service: Accounts,
     return {"account": account.public()}
 
 
+@router.get("/local-sign-in", include_in_schema=False)
+async def local_sign_in(request: Request, service: Accounts, code: str = "", next: str = "/") -> Response:
+    """``skat play``'s link: its one-time ``code`` signs this browser in as the local player (a session cookie),
+    then the browser goes on to ``next`` (a path of this server). A code used or unknown signs nobody in."""
+    from fastapi.responses import RedirectResponse
+
+    target = next if next.startswith("/") and not next.startswith("//") and "\\" not in next else "/"
+    response = RedirectResponse(target, status_code=303)
+    codes: dict[str, str] = getattr(request.app.state, "local_codes", {})
+    account_id = codes.pop(code, None) if code else None
+    if account_id is not None:
+        token = await asyncio.to_thread(service.create_session, account_id)
+        _set_session(response, request, service, token)
+    return response
+
+
 @router.get("/api/account/me", response_model=AccountAnswer, response_model_exclude_none=True)
 async def me(request: Request, service: Accounts) -> dict[str, Any]:
     """The signed-in account; ``401 signed_out`` without a live session."""
