@@ -331,3 +331,33 @@ def test_migration_0005_brings_an_existing_database_along(tmp_path):
     with engine.connect() as conn:
         again = _snapshot(conn)
     assert again["deals"] == live["deals"] and again["ratings"] == live["ratings"] and len(again["deals"]) == 9
+
+
+def test_a_failed_history_write_is_logged_keeps_the_deal_and_the_operator_rebuilds_it(tmp_path, monkeypatch, caplog,
+                                                                                     capsys):
+    from skat.cli import main
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("the disk is full")
+
+    url = f"sqlite:///{tmp_path / 'f.sqlite'}"
+    monkeypatch.setattr("skat.server.store.record_finished_deal", broken)
+    with TestClient(create_app(url)) as client:
+        r = client.post("/api/tables", json={"seats": ["random", "easy", "random"], "deals": 2, "claim": None},
+                        headers=ORIGIN)
+        table_id = r.json()["table_id"]
+        info = wait_finished(client, table_id, 2, 60, {"X-Invite": r.json()["invite"]})  # the table went on
+        assert info["game_no"] == 2
+        deadline = time.time() + 30
+        while "could not be written" not in caplog.text and time.time() < deadline:
+            time.sleep(0.05)
+    assert f"table {table_id}, deal 1: the players' history" in caplog.text and "skat user rebuild-history" in \
+        caplog.text
+    monkeypatch.undo()
+    assert main(["user", "--db", url, "rebuild-history"]) == 0
+    assert "6 history row(s) written" in capsys.readouterr().out
+    assert main(["user", "--db", url, "rebuild-history"]) == 0
+    assert "every finished deal is in the histories" in capsys.readouterr().out
+    with TestClient(create_app(url)) as client:
+        assert client.get("/api/players/b-easy").json()["stats"]["games"] == 2
+        assert client.get("/api/players/b-easy").json()["rating"]["lists"] == 1

@@ -4,8 +4,10 @@
   skat user add NAME                   a new account (the password is asked for, or read with --password-stdin)
   skat user reset-password NAME        a new password; every session of the account ends
   skat user disable NAME [--enable]    no sign-in, every session ends (--enable: allowed again)
-  skat user delete NAME [--yes]        remove the name, password hash and sessions; its seats in stored games stay,
-                                       anonymous
+  skat user delete NAME [--yes]        remove the name, password hash, sessions, history, statistics and rating;
+                                       its seats in stored games stay, anonymous
+  skat user rebuild-history            write the finished deals that are in no player's history yet into the
+                                       histories, statistics and ratings (after a failure the server logged)
 
 --db is the database of `skat serve` (default: the SQLite file in your data directory). A password is never printed.
 """
@@ -29,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p = sub.add_parser("disable", help="no sign-in, every session ends")
     p.add_argument("name")
     p.add_argument("--enable", action="store_true", help="allow signing in again")
+    sub.add_parser("rebuild-history", help="write finished deals missing from the players' histories")
     p = sub.add_parser("delete", help="remove the account; its seats in stored games stay, anonymous")
     p.add_argument("name")
     p.add_argument("--yes", action="store_true", help="do not ask")
@@ -63,6 +66,13 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{account.name}\t{created}\t{state}\t{sessions} session(s)")
             if not rows:
                 print("no accounts", file=sys.stderr)
+            return 0
+        if args.action == "rebuild-history":
+            from skat.server.history import rebuild
+
+            with store.engine.begin() as conn:
+                written = rebuild(conn)
+            print(f"{written} history row(s) written" if written else "every finished deal is in the histories")
             return 0
         if args.action == "add":
             account, _ = service.register(args.name, _password(args))

@@ -526,7 +526,7 @@ class Store:
         """Write a finished deal's result and sheet row, and with its ``game_no`` (the sheet's number; a redealt
         game keeps it) its players' histories, counters and, when it ends a list (``list_over``: the table's series
         ended), ratings (:func:`skat.server.history.record_finished_deal`); writing it twice changes nothing. A
-        failure of the histories is logged and leaves the deal stored (``skat history --rebuild`` writes them)."""
+        failure of the histories is logged and leaves the deal stored (``skat user rebuild-history`` writes them)."""
         def op(conn: Connection) -> None:
             conn.execute(update(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)
                          .values(finished=True, result=json.dumps(result), sheet_row=json.dumps(sheet_row)))
@@ -537,7 +537,7 @@ class Store:
                     record_finished_deal(conn, table_id, deal_no, sheet_row, game_no, list_over)
             except Exception:
                 log.exception("table %s, deal %d: the players' history, statistics and ratings could not be "
-                              "written; the deal itself is stored (run `skat history --rebuild` to write them)",
+                              "written; the deal itself is stored (run `skat user rebuild-history` to write them)",
                               table_id, deal_no)
         return self.submit(op, table=table_id)
 
