@@ -361,3 +361,32 @@ def test_a_failed_history_write_is_logged_keeps_the_deal_and_the_operator_rebuil
     with TestClient(create_app(url)) as client:
         assert client.get("/api/players/b-easy").json()["stats"]["games"] == 2
         assert client.get("/api/players/b-easy").json()["rating"]["lists"] == 1
+
+
+def test_an_officers_skat_game_is_in_the_history_apart_from_skat(client):
+    from test_server_officers_ws import choice, until_mine
+    from test_server_officers_ws import hello as officers_hello
+    from test_server_officers_ws import recv_state as officers_state
+
+    r = client.post("/api/tables", json={"variant": "officers", "deals": 1}, headers=ORIGIN)
+    assert r.status_code == 201, r.text
+    table = r.json()
+    with client.websocket_connect(f"/ws/{table['table_id']}", headers=ORIGIN) as ws:
+        state = officers_hello(ws, table["token"])
+        for _ in range(200):
+            state = until_mine(ws, state)
+            if state["view"]["phase"] == "finished":
+                break
+            ws.send_text(json.dumps({"type": "action", "action": choice(state), "seq": state["seq"]}))
+            state = officers_state(ws)
+    deadline = time.time() + 30
+    history = history_of(client)
+    while history["total"] < 1 and time.time() < deadline:
+        time.sleep(0.05)
+        history = history_of(client)
+    deal = history["deals"][0]
+    assert deal["variant"] == "officers" and deal["sf"] == 0 and deal["seat"] in (0, 1)
+    assert deal["role"] in ("declarer", "defender") and deal["bid"] == 0
+    stats = client.get("/api/players/me").json()
+    assert stats["stats"]["games"] == 0 and stats["stats"]["officers"]["games"] == 1  # counted apart
+    assert stats["rating"] is None  # Officers' Skat has no SF points to rate

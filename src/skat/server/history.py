@@ -96,6 +96,14 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
         counters[key] = counters.get(key, 0) + n
 
     role, game, seat, won = row["role"], row["game"], row["seat"], row["won"]
+    if row.get("variant") == "officers":  # Officers' Skat for two: counted apart from Skat's figures
+        add("officers.games")
+        add("officers.score", row["score"])
+        if role == "declarer":
+            add("officers.chooser")
+        if won:
+            add("officers.won")
+        return
     add("deals")
     add("sf", row["sf"])
     add("score", row["score"])
@@ -134,6 +142,8 @@ def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Seq
                sheet_row: dict[str, Any], previous_seeger: list[int] | None, game_no: int,
                at: float) -> list[dict[str, Any]]:
     """The ``player_deals`` rows of one finished deal (a seat of nobody known gets none)."""
+    if "chooser" in sheet_row:
+        return _officers_rows(table_id, deal_no, settings, seats, sheet_row, game_no, at)
     redeal = bool(sheet_row.get("redeal"))
     game = "passed" if redeal else str(sheet_row.get("game") or "passed")
     declarer = None if redeal else sheet_row.get("declarer")
@@ -181,6 +191,30 @@ def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Seq
     return rows
 
 
+def _officers_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Sequence[Any],
+                   sheet_row: dict[str, Any], game_no: int, at: float) -> list[dict[str, Any]]:
+    """The rows of an Officers' Skat game (two players): the chooser of the game is its declarer, the seat 0 is
+    forehand; won: more of the game's score than the other. No Seeger-Fabian points: Officers' Skat has none."""
+    scores = [int(x) for x in sheet_row.get("scores") or [0, 0]]
+    rows = []
+    for seat_row in seats:
+        player = player_of_seat(seat_row)
+        if player is None:
+            continue
+        p = seat_row.position
+        other = scores[1 - p]
+        rows.append({
+            "player": player, "table_id": table_id, "deal_no": deal_no, "position": p, "game_no": game_no, "at": at,
+            "variant": "officers", "ruleset": str(settings.get("officers_variant") or "classic")[:40],
+            "game": str(sheet_row.get("game") or "passed")[:20], "contract": str(sheet_row.get("game") or "")[:80],
+            "role": "declarer" if sheet_row.get("chooser") == p else "defender",
+            "seat": 0 if sheet_row.get("forehand") == p else 1, "bid": 0,
+            "won": None if scores[p] == other else scores[p] > other, "score": scores[p], "sf": 0, "kontra": 0,
+            "overbid": False,
+        })
+    return rows
+
+
 def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_row: dict[str, Any],
                          game_no: int, list_over: bool, at: float | None = None) -> int:
     """Write a finished deal into its players' histories, counters, days and (when it ends a list) ratings; a
@@ -211,7 +245,8 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
     conn.execute(insert(player_deals_t), rows)
     _count(conn, rows, at)
     _add_days(conn, rows, at)
-    if not sheet_row.get("redeal") and (game_no % LIST_GAMES == 0 or list_over):
+    rated = not sheet_row.get("redeal") and "chooser" not in sheet_row  # Officers' Skat has no SF points to rate
+    if rated and (game_no % LIST_GAMES == 0 or list_over):
         _rate_list(conn, table_id, ((game_no - 1) // LIST_GAMES) * LIST_GAMES + 1, game_no, at)
     return len(rows)
 
@@ -391,6 +426,8 @@ def _stats_of(counters: dict[str, int]) -> dict[str, Any]:
         "kontra": {role: {"games": counters.get(f"kontra.{role}", 0), "won": counters.get(f"kontra.{role}.won", 0)}
                    for role in ("declarer", "defender")},
         "sf": sf, "score": counters.get("score", 0),
+        "officers": {"games": counters.get("officers.games", 0), "won": counters.get("officers.won", 0),
+                     "chose": counters.get("officers.chooser", 0), "score": counters.get("officers.score", 0)},
         "sf_per_game": None if games == 0 else sf / games,
         "sf_per_list": None if games == 0 else 36 * sf / games,
     }
