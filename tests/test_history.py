@@ -390,3 +390,19 @@ def test_an_officers_skat_game_is_in_the_history_apart_from_skat(client):
     stats = client.get("/api/players/me").json()
     assert stats["stats"]["games"] == 0 and stats["stats"]["officers"]["games"] == 1  # counted apart
     assert stats["rating"] is None  # Officers' Skat has no SF points to rate
+
+
+def test_hidden_information_stays_hidden_for_a_signed_in_player(client):
+    """The wire checks of tests/test_server.py, run again with the seat's person signed in (a session cookie on
+    every request and on the WebSocket)."""
+    from test_server import test_a_seat_never_receives_another_seats_hidden_cards as seat_check
+    from test_server import test_spectators_see_only_public_information as spectator_check
+
+    client.headers["Origin"] = "http://testserver"
+    assert client.post("/api/account/register", json={"name": "Ines", "password": "password-i"}).status_code == 201
+    seat_check(client)
+    spectator_check(client)
+    # the history has no card, and a running deal no replay
+    table = person_table(client, 2)
+    assert client.get(f"/api/replays/{table['table_id']}/1").json()["error"] == "no_deal"
+    assert not any(key in json.dumps(history_of(client)) for key in ("hands", "skat", "token"))
