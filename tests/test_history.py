@@ -406,3 +406,10 @@ def test_hidden_information_stays_hidden_for_a_signed_in_player(client):
     table = person_table(client, 2)
     assert client.get(f"/api/replays/{table['table_id']}/1").json()["error"] == "no_deal"
     assert not any(key in json.dumps(history_of(client)) for key in ("hands", "skat", "token"))
+
+
+def test_a_redealt_deal_is_no_game_of_the_list():
+    counters: dict[str, int] = {}
+    count_deal(counters, row("passed", game="passed", won=None, contract="redealt"))
+    count_deal(counters, row("passed", game="passed", won=None, contract="passed in"))
+    assert counters == {"deals": 2, "redealt": 1, "games": 1, "passed": 1, "seat.0.games": 1, "sf": 0, "score": 0}

@@ -105,6 +105,9 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
             add("officers.won")
         return
     add("deals")
+    if row.get("contract") == "redealt":  # all passed and the rule set deals again: no game of the list
+        add("redealt")
+        return
     add("sf", row["sf"])
     add("score", row["score"])
     if role == "out":
@@ -182,7 +185,7 @@ def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Seq
             "player": player, "table_id": table_id, "deal_no": deal_no, "position": p, "game_no": game_no, "at": at,
             "variant": str(settings.get("variant") or "standard")[:20],
             "ruleset": str(settings.get("ruleset") or "")[:40], "game": game[:20],
-            "contract": "passed in" if redeal else str(sheet_row.get("contract") or game)[:80],
+            "contract": "redealt" if redeal else str(sheet_row.get("contract") or game)[:80],
             "role": role, "seat": seat, "bid": 0 if redeal else int(sheet_row.get("bid") or 0), "won": won,
             "score": int(scores[p]), "sf": 0 if redeal else int(seeger[p]) - int(before[p]),
             "kontra": 0 if redeal else int(sheet_row.get("kontra") or 0),
