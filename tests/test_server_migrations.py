@@ -90,6 +90,9 @@ EXPECTED_TABLES = {  # what each revision's docstring says it adds
                         "login_failures"},
     "0005": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
                         "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history"},
+    "0006": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
+                        "seasons"},
 }
 EXPECTED_INDEXES = {  # the indexes of the head revision
     "keeper_lists": {"ix_keeper_lists_tournament_id"},

@@ -57,7 +57,7 @@ for (const lang of LANGUAGES) {
 test("the texts the code asks for by a literal key are in the English catalog", () => {
   // t("key"), k("key"), T("key"), fill("section", "key"), data-i18n="key": each literal key must exist
   const calls = { "app.js": ["t", "table"], "i18n.js": ["t", "table"], "view.js": ["t", "table"], "keeper.js": ["k", "keeper"],
-    "tournament.js": ["T", "tournament"], "officers.js": ["T", "officers"] };
+    "tournament.js": ["T", "tournament"], "officers.js": ["T", "officers"], "season.js": ["T", "season"] };
   const missing = [];
   for (const [file, [fn, section]] of Object.entries(calls)) {
     const src = readFileSync(new URL(file, STATIC), "utf8");
@@ -68,7 +68,7 @@ test("the texts the code asks for by a literal key are in the English catalog", 
     }
   }
   const pages = { "index.html": ["data-i18n", "table"], "keeper.html": ["data-k", "keeper"], "officers.html": ["data-t", "officers"],
-    "tournament.html": ["data-t", "tournament"] };
+    "tournament.html": ["data-t", "tournament"], "season.html": ["data-t", "season"] };
   for (const [file, [attr, section]] of Object.entries(pages)) {
     const html = readFileSync(new URL(file, STATIC), "utf8");
     for (const m of html.matchAll(new RegExp(String.raw`\s${attr}(?:-label)?="([^"]+)"`, "g"))) {

@@ -42,6 +42,7 @@ from skat.server.errors import ErrorCode
 from skat.server.history import claim_guest, forget_player
 from skat.server.limits import Limits, Rate, retry_after
 from skat.server.security import SESSION_COOKIE  # the session's token (HttpOnly, SameSite=Lax, Secure under https)
+from skat.table.season import name_key  # the one rule names are compared by (a season's members too)
 
 __all__ = ["AccountService", "Account", "guest_player", "ThrottledError", "name_key", "clean_account_name", "check_password",
            "SESSION_COOKIE", "GUEST_COOKIE", "MIN_PASSWORD", "MAX_PASSWORD", "MAX_NAME", "LAST_SEEN_SECONDS"]
@@ -79,12 +80,6 @@ class ThrottledError(TableError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(ErrorCode.THROTTLED, message, 429)
         self.retry_after = retry_after
-
-
-def name_key(name: str) -> str:
-    """The key two names are compared by: NFKC, case folded, NFKC again (``"Ǆ"`` and ``"DŽ"``, ``"Straße"`` and
-    ``"STRASSE"`` are one name)."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
 
 
 def clean_account_name(name: Any) -> tuple[str, str]:

@@ -27,7 +27,7 @@ from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
 from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.routes import accounts, analysis, health, history, learn, pages, tables
+from skat.server.routes import accounts, analysis, health, history, learn, pages, season, tables
 from skat.server.routes.accounts import AccountRequest, LoginRequest, PasswordRequest
 from skat.server.routes.analysis import (
     ANALYSIS_CACHE_SIZE,
@@ -50,6 +50,7 @@ from skat.server.routes.models import (
     TournamentCreateRequest,
 )
 from skat.server.routes.pages import STATIC_DIR, mount_static
+from skat.server.season import SeasonService
 from skat.server.security import MAX_BODY_BYTES, Security, parse_origins
 from skat.server.sockets import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from skat.server.store import Store
@@ -68,12 +69,13 @@ ROUTERS: tuple[APIRouter, ...] = (
     learn.router,  # Learn Skat: guided deals (skat.lessons)
     accounts.router,  # people's accounts: register, sign in and out (docs/accounts.md)
     history.router,  # players' histories, statistics, ratings, leaderboards, replays (docs/history.md)
+    season.router,  # a club's season across its tournament evenings (docs/season.md)
 )
 """Every router of the application, in the order they are included."""
 
 BODIES = (CreateTableRequest, JoinRequest, CloseRequest, KeeperCreateRequest, ChangesRequest, CheckRequest,
           TournamentCreateRequest, RegisterRequest, DrawRequest, LearnRequest, AccountRequest, LoginRequest,
-          PasswordRequest)
+          PasswordRequest) + season.SEASON_BODIES
 """The request bodies (their schemas go into the OpenAPI description)."""
 
 
@@ -109,6 +111,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.analyses = AnalysisCache(max_waiting=limits.analysis_queue, retry_seconds=limits.analysis_retry_seconds)
     app.state.limiter = ClientLimits(limits)
     app.state.accounts = AccountService(manager.store.engine, limits)
+    app.state.seasons = SeasonService(manager.store, app.state.tournaments, app.state.accounts)
     app.state.monitor = LoopMonitor()
     app.state.public_replays = public_replays
     app.state.local_codes = {}  # skat play's one-time sign-in codes of its local player: code -> account id

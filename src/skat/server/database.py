@@ -31,11 +31,11 @@ __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migr
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
            "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t", "accounts_t",
            "account_sessions_t", "login_failures_t", "player_deals_t", "player_stats_t", "player_days_t", "ratings_t",
-           "rating_history_t"]
+           "rating_history_t", "seasons_t"]
 
 log = logging.getLogger("skat.server.database")
 
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 """The newest migration: a database a store opened is at this revision."""
 _MIGRATION_LOCK = 7_273_001
 """The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
@@ -110,6 +110,16 @@ keeper_changes_t = Table(
 )
 tournaments_t = Table(
     "tournaments", metadata,  # a club tournament: players, settings and draws (its tables' lists are keeper_lists)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("key_hash", String(64), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("seq", Integer, nullable=False),
+)
+seasons_t = Table(
+    "seasons", metadata,  # a club's season: rule, members, links, evenings (skat.table.season, docs/season.md)
     Column("id", String(32), primary_key=True),
     Column("name", String(200), nullable=False),
     Column("created", Float, nullable=False),

@@ -245,13 +245,17 @@ _LIMITED: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("POST", re.compile(r"/api/tables/?"), "create"),
     ("POST", re.compile(r"/api/keeper/?"), "create"),
     ("POST", re.compile(r"/api/tournaments/?"), "create"),
+    ("POST", re.compile(r"/api/seasons/?"), "create"),
     ("POST", re.compile(r"/api/keeper/[^/]+/check/?"), "action"),
     ("POST", re.compile(r"/api/keeper/[^/]+/changes/?"), "join"),
     ("POST", re.compile(r"/api/tournaments/[^/]+/(players|series)/?"), "join"),
+    ("POST", re.compile(r"/api/seasons/[^/]+/(evenings|members|settings)/?"), "join"),
+    ("DELETE", re.compile(r"/api/seasons/[^/]+/evenings/[^/]+/?"), "join"),
     ("POST", re.compile(r"/api/tables/[^/]+/join/?"), "join"),
     ("GET", re.compile(r"/api/tables/[^/]+/games/[^/]+/analysis/?"), "analysis"),
     ("GET", re.compile(r"/api/keeper/[^/]+/list\.pdf"), "print"),
     ("GET", re.compile(r"/api/tournaments/[^/]+/ranking\.pdf"), "print"),
+    ("GET", re.compile(r"/api/seasons/[^/]+/ranking\.pdf"), "print"),
     ("GET", re.compile(r"/api/tournaments/[^/]+/series/[^/]+/lists\.pdf"), "print"),
 )
 

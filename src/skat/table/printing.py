@@ -7,6 +7,7 @@
   blank, with numbered rows to fill in by hand and a signature line per player.
 * :func:`series_tables_pdf` prints every table of one series in one PDF, blank or as handed in.
 * :func:`ranking_pdf` and :func:`ranking_csv` print :meth:`skat.table.tournament.Tournament.ranking`.
+* :func:`season_pdf` and :func:`season_csv` print a club's season (:meth:`skat.table.season.Season.ranking`).
 
 Nothing is valued here: the values, totals and Seeger-Fabian points are those of
 :meth:`skat.table.keeper.ScoreKeeper.sheet_json` and its games. The PDFs embed DejaVu Sans (shipped in
@@ -49,9 +50,10 @@ from reportlab.platypus import Paragraph as _Paragraph
 from skat.rules.ranking import GameType
 from skat.table.keeper import ScoreKeeper, entry_words, levels_text
 from skat.table.scoresheet import csv_cell
+from skat.table.season import Season
 from skat.table.tournament import Tournament, TournamentError
 
-__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "FONT", "BOLD", "HANGUL",
+__all__ = ["table_list_pdf", "series_tables_pdf", "ranking_pdf", "ranking_csv", "season_pdf", "season_csv", "FONT", "BOLD", "HANGUL",
            "HANGUL_BOLD", "LANGUAGES"]
 
 FONT, BOLD = "SkatSans", "SkatSans-Bold"
@@ -95,6 +97,15 @@ _WORDS: dict[str, dict[str, str]] = {
         "Skat list": "Skatliste", "grand": "Grand", "null": "Null", "clubs": "Kreuz", "spades": "Pik", "hearts": "Herz", "diamonds": "Karo",
         "hand": "Hand", "ouvert": "Ouvert", "schwarz ann.": "Schwarz angesagt", "schneider ann.": "Schneider angesagt",
         "schwarz": "Schwarz", "schneider": "Schneider", "overbid": "überreizt",
+        "season ranking": "Jahreswertung", "evening {n}": "Abend {n}", "member": "Mitglied", "evenings": "Abende",
+        "after {n} evenings": "nach {n} Spielabend(en)",
+        "rule: the Seeger-Fabian points of every evening": "Wertung: die Seeger-Fabian-Punkte aller Spielabende",
+        "rule: the Seeger-Fabian points of the best {n} of {m} evenings":
+            "Wertung: die Seeger-Fabian-Punkte der besten {n} von {m} Spielabenden",
+        "ties: more evenings played, then the better single evening":
+            "bei Gleichstand: mehr Spielabende, dann der bessere einzelne Abend",
+        "in brackets: not counted": "in Klammern: nicht gewertet",
+        "evenings in progress count as they stand": "laufende Spielabende zählen mit ihrem Stand",
     },
     "ru": {
         "page {n}": "стр. {n}", "dealer": "сдающий", "declarer": "играющий", "game": "игра",
@@ -120,6 +131,15 @@ _WORDS: dict[str, dict[str, str]] = {
         "Skat list": "Запись ската", "clubs": "трефы", "spades": "пики", "hearts": "червы", "diamonds": "бубны",
         "grand": "гранд", "null": "нуль", "hand": "хенд", "ouvert": "открытая", "schwarz ann.": "шварц объявлен",
         "schneider ann.": "шнайдер объявлен", "schwarz": "шварц", "schneider": "шнайдер", "overbid": "перезаявлено",
+        "season ranking": "годовой зачёт", "evening {n}": "вечер {n}", "member": "член клуба", "evenings": "вечеров",
+        "after {n} evenings": "вечеров: {n}",
+        "rule: the Seeger-Fabian points of every evening": "зачёт: очки Зегера-Фабиана всех вечеров",
+        "rule: the Seeger-Fabian points of the best {n} of {m} evenings":
+            "зачёт: очки Зегера-Фабиана лучших {n} из {m} вечеров",
+        "ties: more evenings played, then the better single evening":
+            "при равенстве: больше сыгранных вечеров, затем лучший отдельный вечер",
+        "in brackets: not counted": "в скобках: не засчитано",
+        "evenings in progress count as they stand": "незаконченные вечера учтены как есть",
     },
     "pl": {
         "page {n}": "strona {n}", "dealer": "rozdający", "declarer": "solista", "game": "gra",
@@ -148,6 +168,15 @@ _WORDS: dict[str, dict[str, str]] = {
         "grand": "grand", "null": "null", "hand": "hand", "ouvert": "ouvert", "schwarz ann.": "Schwarz zapow.",
         "schneider ann.": "Schneider zapow.", "schwarz": "Schwarz", "schneider": "Schneider",
         "overbid": "przelicytowana",
+        "season ranking": "klasyfikacja sezonu", "evening {n}": "wieczór {n}", "member": "członek",
+        "evenings": "wieczory", "after {n} evenings": "po wieczorach: {n}",
+        "rule: the Seeger-Fabian points of every evening": "zasada: punkty Seeger-Fabian ze wszystkich wieczorów",
+        "rule: the Seeger-Fabian points of the best {n} of {m} evenings":
+            "zasada: punkty Seeger-Fabian z {n} najlepszych spośród {m} wieczorów",
+        "ties: more evenings played, then the better single evening":
+            "przy remisie: więcej rozegranych wieczorów, potem lepszy pojedynczy wieczór",
+        "in brackets: not counted": "w nawiasach: nie liczone",
+        "evenings in progress count as they stand": "trwające wieczory liczą się według stanu",
     },
     "ko": {
         "page {n}": "{n}쪽", "dealer": "딜러", "declarer": "선언자", "game": "게임",
@@ -175,6 +204,15 @@ _WORDS: dict[str, dict[str, str]] = {
         "Skat list": "스카트 점수표", "clubs": "클럽", "spades": "스페이드", "hearts": "하트", "diamonds": "다이아몬드",
         "grand": "그랜드", "null": "널", "hand": "핸드", "ouvert": "우베르", "schwarz ann.": "슈바르츠 선언",
         "schneider ann.": "슈나이더 선언", "schwarz": "슈바르츠", "schneider": "슈나이더", "overbid": "오버비드",
+        "season ranking": "시즌 순위", "evening {n}": "대회 {n}", "member": "회원", "evenings": "대회 수",
+        "after {n} evenings": "대회 {n}회 후",
+        "rule: the Seeger-Fabian points of every evening": "규칙: 모든 대회의 Seeger-Fabian 점수 합계",
+        "rule: the Seeger-Fabian points of the best {n} of {m} evenings":
+            "규칙: {m}회 대회 중 가장 좋은 {n}회의 Seeger-Fabian 점수",
+        "ties: more evenings played, then the better single evening":
+            "동점이면: 참가한 대회가 많은 쪽, 그다음 가장 좋은 한 대회",
+        "in brackets: not counted": "괄호 안: 계산하지 않음",
+        "evenings in progress count as they stand": "진행 중인 대회는 현재 상태로 계산",
     },
 }
 """The printed words in German, Russian, Polish and Korean, by their English text (a word missing prints in English;
@@ -609,4 +647,78 @@ def ranking_csv(tournament: Tournament) -> str:
     writer.writerow(head + ["withdrawn"])
     for standing, row in zip(tournament.ranking(), rows, strict=True):
         writer.writerow([csv_cell(x) if isinstance(x, str) else x for x in row] + ["yes" if standing.withdrawn else ""])
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------- a club's season
+def _season_rows(season: Season, accounts: dict[str, str] | None) -> tuple[list[str], list[list[Any]]]:
+    head = [_w(w) for w in ("rank", "member", "total", "evenings")] + [
+        _w("evening {n}", n=i) for i in range(1, len(season.evenings) + 1)]
+    rows = [[s.rank, s.member, s.total, s.played, *("" if p is None else p if c else f"({p})"
+                                                    for p, c in zip(s.points, s.counted, strict=True))]
+            for s in season.ranking(accounts)]
+    return head, rows
+
+
+def _season_rule(season: Season) -> str:
+    if season.rule == "best":
+        return _w("rule: the Seeger-Fabian points of the best {n} of {m} evenings", n=season.best,
+                  m=len(season.evenings))
+    return _w("rule: the Seeger-Fabian points of every evening")
+
+
+def season_pdf(season: Season, accounts: dict[str, str] | None = None, *, title: str | None = None,
+               lang: str = "en", in_progress: bool = False) -> bytes:
+    """A season's ranking as a PDF: place, member, total, evenings played and each evening's points (in brackets
+    where they do not count), then the evenings with their dates and names. ``accounts``: the names of linked
+    accounts by id (:meth:`Season.ranking`)."""
+    with _language(lang):
+        _fonts()
+        st = _styles()
+        title = title if title is not None else " — ".join(w for w in (season.name, _w("season ranking")) if w)
+        head, rows = _season_rows(season, accounts)
+        n = len(season.evenings)
+        fixed = [40, 200, 60, 52]
+        size = 9 if n <= 10 else 7.5 if n <= 16 else 6
+        column = min(64.0, (WIDTH - sum(fixed)) / n) if n else 0
+        data: list[list[Any]] = [[Paragraph(_text(h), st["head"]) if i != 1 else h for i, h in enumerate(head)]]
+        for row in rows:
+            data.append([str(row[0]), _fit(row[1], fixed[1], FONT, size), *(str(x) for x in row[2:])])
+        table = Table(data, colWidths=fixed + [column] * n, repeatRows=1, hAlign="LEFT")
+        table.setStyle(TableStyle([
+            ("FONT", (0, 0), (-1, -1), FONT, size),
+            ("FONT", (0, 0), (-1, 0), BOLD, size),
+            ("FONT", (2, 1), (2, -1), BOLD, size),
+            ("BACKGROUND", (0, 0), (-1, 0), SHADE),
+            ("GRID", (0, 0), (-1, -1), 0.4, GRID),
+            ("ALIGN", (0, 0), (0, -1), "RIGHT"),
+            ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.Color(0.97, 0.97, 0.97)]),
+        ]))
+        about = [_w("after {n} evenings", n=n), _season_rule(season),
+                 _w("ties: more evenings played, then the better single evening"), _w("in brackets: not counted")]
+        if in_progress:
+            about.append(_w("evenings in progress count as they stand"))
+        story: list[Any] = [Paragraph(_text(title), st["title"]), Paragraph(_text(" · ".join(about)), st["line"]),
+                            Spacer(1, 3 * mm), CondPageBreak(40 * mm), table, Spacer(1, 4 * mm)]
+        for i, e in enumerate(season.evenings, 1):
+            words = " ".join(w for w in (e.date, e.name) if w)
+            story.append(Paragraph(f"<b>{_text(_w('evening {n}', n=i))}</b> {_text(words)}", st["line"]))
+        return _build(story, title)
+
+
+def season_csv(season: Season, accounts: dict[str, str] | None = None) -> str:
+    """A season's ranking as CSV text: a header row (rank, member, account, total, evenings, evening 1 ...), then
+    one row per member, best first; an empty evening cell where the member did not play, the points in brackets
+    where they do not count."""
+    head, rows = _season_rows(season, accounts)
+    names = accounts or {}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(head[:2] + ["account"] + head[2:])
+    for standing, row in zip(season.ranking(accounts), rows, strict=True):
+        account = names.get(standing.account or "", "")
+        cells = row[:2] + [account] + row[2:]
+        writer.writerow([csv_cell(x) if isinstance(x, str) else x for x in cells])
     return out.getvalue()

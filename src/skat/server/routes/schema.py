@@ -23,6 +23,7 @@ from skat.server.routes.accounts import ACCOUNT_MODELS
 from skat.server.routes.history import HISTORY_MODELS
 from skat.server.routes.learn import LEARN_MODELS
 from skat.server.routes.models import REST_MODELS, FollowerClientMessage, FollowerMessage
+from skat.server.routes.season import SEASON_MODELS
 
 __all__ = ["protocol_schema", "COMMAND", "main"]
 
@@ -37,7 +38,8 @@ def protocol_schema() -> dict[str, Any]:
     """The protocol's JSON Schema (draft 2020-12): every union and REST model under ``$defs``, with ``protocol``,
     ``error_codes``, ``close_codes`` and the WebSockets' unions by path."""
     inputs: list[Any] = [(name, "validation", TypeAdapter(union)) for name, union in UNIONS.items()]
-    inputs += [(m.__name__, "validation", TypeAdapter(m)) for m in (*REST_MODELS, *LEARN_MODELS, *ACCOUNT_MODELS, *HISTORY_MODELS)]
+    inputs += [(m.__name__, "validation", TypeAdapter(m))
+               for m in (*REST_MODELS, *LEARN_MODELS, *ACCOUNT_MODELS, *HISTORY_MODELS, *SEASON_MODELS)]
     top, defs = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     every = dict(defs.get("$defs", {}))
     for (name, _mode), schema in top.items():

@@ -76,6 +76,7 @@ function applyStaticTexts() {
   // named also where a phone hides their visible labels
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.getAttribute("data-i18n-label") || "")); });
   labelHand();
+  topLinks();
 }
 
 /** A request of the table server, with this table's secret header on a GET of it. */
@@ -461,6 +462,7 @@ function onState(st) {
     S.focusIdx = -1;
   }
   render();
+  askRatings(st);
   if (v && v.phase === "finished" && S.resultShownFor !== st.table.deal_no) {
     S.resultShownFor = st.table.deal_no;
     const delay = S.holdTrick ? 1300 : 0;
@@ -503,7 +505,7 @@ function renderOpponents() {
     el.classList.toggle("declarer", !!(v && seat >= 0 && v.declarer === seat && v.phase !== "bidding"));
     const word = seat >= 0 ? lastWord(seat) : null;
     // the name with what the player said last; the role with the tricks taken; the cards: a few lines only
-    const head = h("div", { cls: "who" }, h("b", {}, playerName(pos)),
+    const head = h("div", { cls: "who" }, h("b", {}, playerName(pos)), ratingBadge(pos),
       seatInfo.kind === "human" && !seatInfo.connected ? h("span", { cls: "away" }, " (" + (seatInfo.taken ? t("away") : t("free")) + ")") : "",
       word ? h("span", { cls: "bubble" }, word) : "");
     const tricks = v && seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(seat) }) : "";
@@ -781,6 +783,7 @@ function renderHand() {
   const myPos = st.you.position;
   label.textContent = st.you.role === "player" && myPos !== null
     ? [playerName(myPos), roleOf(myPos), mine].filter(Boolean).join(" · ") : "";
+  if (st.you.role === "player" && myPos !== null) label.append(ratingBadge(myPos) || "");
   label.classList.toggle("to-move", !!v && v.phase !== "finished" && v.to_move !== null && v.to_move === (st.you.role === "spectator"
     ? st.table.positions.indexOf(me()) : st.you.seat));  // the turn mark at the bottom seat too
   const said = st.you.seat !== null && st.you.seat >= 0 ? lastWord(st.you.seat) : null;  // one's own last bid
@@ -793,6 +796,7 @@ function renderHand() {
     const seat = st.table.positions.indexOf(pos);
     label.textContent = [playerName(pos), roleOf(pos),
       seat >= 0 && v.phase === "play" ? t("tricks", { n: tricksTaken(seat) }) : ""].filter(Boolean).join(" · ");
+    label.append(ratingBadge(pos) || "");
     const word = seat >= 0 ? lastWord(seat) : null;
     if (word) label.append(" ", h("span", { cls: "bubble" }, word));
     if (seat < 0) return;
@@ -833,6 +837,81 @@ function labelHand() {
   const el = $("#hand");
   if (st && st.you.role === "spectator") el.setAttribute("aria-label", t("handOf", { who: playerName(me()) }));
   else el.setAttribute("aria-label", t("yourHand"));
+}
+
+// ------------------------------------------------------------------ account and ratings
+// The top bar links to the leaderboard and to the account page, or, signed in, names the person and links to their
+// games (GET /api/me). At the table each seat's rating (GET /api/tables/{id}/players) stands beside the name: asked
+// when the table is entered, when its seats change, as each deal ends and the next begins; a failure leaves the
+// names without ratings (console.debug says why).
+
+/** @type {import("./protocol").MeAnswer | null} */
+let reader = null;
+/** Each table position's rating, and what the last request was asked for (the table, its deal, its seats). */
+/** @type {Map<number, import("./protocol").Rating>} */
+let seatRatings = new Map();
+let ratingsAsked = "";
+
+async function loadReader() {
+  try {
+    reader = await api("GET", "/api/me");
+    topLinks();
+  } catch (e) { console.debug("GET /api/me", e); }
+}
+
+/** The link to the account: "Sign in", or the signed-in person's name to their games. */
+function accountLink() {
+  const person = reader && reader.signed_in && reader.player ? reader.player : null;
+  return person
+    ? h("a", { href: "/me", cls: "me-link", title: fill("account", "myGames"), text: person.name || "" })
+    : h("a", { href: "/account", text: fill("account", "signIn") });
+}
+
+function topLinks() {
+  $("#top-links").setAttribute("aria-label", fill("account", "navLabel"));
+  $("#lnk-leaderboard").textContent = fill("account", "leaderboard");
+  const link = $("#lnk-account", HTMLAnchorElement), want = accountLink();
+  link.textContent = want.textContent;
+  link.setAttribute("href", want.getAttribute("href") || "/account");
+  link.className = want.className;
+  if (want.title) link.title = want.title; else link.removeAttribute("title");
+}
+
+/** @param {number} x */
+function oneDecimal(x) {
+  return new Intl.NumberFormat(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+}
+
+/** A position's rating as a small note beside its name (null: no rating there). */
+/** @param {Position} pos */
+function ratingBadge(pos) {
+  const r = seatRatings.get(pos);
+  if (!r) return null;
+  const v = oneDecimal(r.conservative);
+  return h("span", { cls: "seat-rating", title: fill("account", "seatRatingTitle", { v, mu: oneDecimal(r.mu), sigma: oneDecimal(r.sigma), n: r.lists }) },
+    fill("account", "seatRating", { v }));
+}
+
+/** Ask for the seats' ratings when the state says something they may have changed with. */
+/** @param {StateMessage} st */
+function askRatings(st) {
+  const done = !!st.view && st.view.phase === "finished";
+  const key = [st.table.id, st.table.deal_no, done, ...st.table.seats.map((s) => s.name)].join("|");
+  if (key === ratingsAsked) return;
+  ratingsAsked = key;
+  const tableId = st.table.id;
+  // a deal just ended: the server rates a list as its last deal is stored, a moment after the state says so
+  setTimeout(async () => {
+    try {
+      /** @type {import("./protocol").TablePlayersAnswer} */
+      const answer = await api("GET", `/api/tables/${tableId}/players`);
+      const next = new Map();
+      for (const p of answer.players) if (p.rating) next.set(p.position, p.rating);
+      const changed = JSON.stringify([...next]) !== JSON.stringify([...seatRatings]);
+      seatRatings = next;
+      if (changed && S.state && S.state.table.id === tableId) render();
+    } catch (e) { console.debug(`GET /api/tables/${tableId}/players`, e); }
+  }, done ? 1200 : 0);
 }
 
 // ------------------------------------------------------------------ hint
@@ -977,6 +1056,8 @@ function showMenu() {
   openDialog("menu", h("h2", {}, t("menu")));
   const d = $("#dialog");
   d.append(h("div", { cls: "menu-settings" }, $("#lbl-deck"), $("#lbl-lang")));
+  d.append(h("nav", { cls: "menu-links", "aria-label": fill("account", "navLabel") },
+    h("a", { href: "/leaderboard", text: fill("account", "leaderboard") }), accountLink()));
   if (!lobby && !$("#btn-invite").classList.contains("hidden")) d.append(h("div", { cls: "actions" }, h("button", { onclick: showInvite, text: t("invite") })));
   if (!lobby) d.append($("#side"));
   d.append(h("div", { cls: "actions" }, h("button", { cls: "primary", onclick: closeDialog, text: t("close") })));
@@ -1051,6 +1132,7 @@ function showResult() {
   parts.push(h("div", { cls: "actions" },
     st.you.role === "player" && !ready && st.table.status !== "finished" && !st.stopped ? h("button", { cls: "primary", "data-action": "next", onclick: nextGame, text: t("nextGame") }) : "",
     r.contract ? h("button", { cls: "analyse", title: t("analyseHint"), onclick: () => openAnalysis(dealNo, "result"), text: t("analyse") }) : "",
+    h("a", { cls: "replay-link", href: `/replay/${encodeURIComponent(tableId)}/${dealNo}`, text: fill("replay", "replayLink") }),  // step by step (docs/history.md)
     downloadLink(`/api/tables/${tableId}/games/${dealNo}.json`, t("downloadJson")),
     S.meta && S.meta.iss_records && (r.contract || r.kind === "passed_in") && v.ruleset !== "tournee" ? downloadLink(`/api/tables/${tableId}/games/${dealNo}.iss`, t("downloadIss"), "iss") : "",
     h("button", { onclick: showSheet, text: t("scoreSheet") }),
@@ -1615,3 +1697,4 @@ selDeck.addEventListener("change", () => {
 window.addEventListener("beforeunload", () => { S.closing = true; });  // a page going away is no lost connection
 applyStaticTexts();
 route();
+void loadReader();

@@ -325,6 +325,7 @@ export type ErrorCode =
   | "bad_account_name"
   | "bad_action"
   | "bad_claim"
+  | "bad_date"
   | "bad_deals"
   | "bad_filter"
   | "bad_hints"
@@ -339,6 +340,7 @@ export type ErrorCode =
   | "bad_position"
   | "bad_public"
   | "bad_request"
+  | "bad_rule"
   | "bad_ruleset"
   | "bad_seats"
   | "bad_seed"
@@ -351,6 +353,7 @@ export type ErrorCode =
   | "db_unavailable"
   | "deal_over"
   | "deal_running"
+  | "evening_taken"
   | "flood"
   | "full"
   | "hello_first"
@@ -361,13 +364,18 @@ export type ErrorCode =
   | "impossible"
   | "internal"
   | "invite_required"
+  | "member_taken"
   | "name_taken"
+  | "no_account"
   | "no_analysis"
   | "no_deal"
+  | "no_evening"
   | "no_iss_record"
   | "no_lesson"
   | "no_list"
+  | "no_member"
   | "no_player"
+  | "no_season"
   | "no_series"
   | "no_table"
   | "no_tournament"
@@ -398,6 +406,20 @@ export interface ErrorMessage {
   type: "error";
   code: ErrorCode;
   message: string;
+}
+
+/**
+ * ``POST /api/seasons/{id}/evenings`` (header ``X-Season-Key``): a tournament as an evening of the season.
+ */
+export interface EveningRequest {
+  /**
+   * the tournament's id, or its link (/tn/ID)
+   */
+  tournament_id: string;
+  /**
+   * the evening's day, YYYY-MM-DD (default: the day the tournament was made; another: bad_date)
+   */
+  date?: string | null;
 }
 
 /**
@@ -784,6 +806,20 @@ export interface MeAnswer {
 }
 
 /**
+ * ``POST /api/seasons/{id}/members`` (header ``X-Season-Key``): one change of the members. ``add`` (``name``,
+ * ``account``?: an account's name to link), ``remove`` (``name``), ``account`` (link ``name`` to ``account``, or
+ * unlink it with none), ``link`` (the evenings' ``player`` is the ``member``), ``unlink`` (``player``),
+ * ``add_unmatched`` (every player of the evenings who is no member becomes one).
+ */
+export interface MemberRequest {
+  op: "add" | "remove" | "account" | "link" | "unlink" | "add_unmatched";
+  name?: string | null;
+  account?: string | null;
+  player?: string | null;
+  member?: string | null;
+}
+
+/**
  * What the server plays: the games (``variants``) and what each game lists (the standard game its rule sets,
  * Officers' Skat its variants; a game added later may list more: :meth:`skat.server.games.TableGame.meta`).
  */
@@ -1071,6 +1107,136 @@ export interface ReplayStep {
   declarer: number | null;
   contract: Open | null;
   kontra: number;
+}
+
+export interface SeasonAccount {
+  id: string;
+  name: string;
+}
+
+/**
+ * ``POST /api/seasons``: a new season, its name and its rule.
+ */
+export interface SeasonCreateRequest {
+  name?: string;
+  /**
+   * sum: every evening's Seeger-Fabian points; best: the best N evenings' (another: bad_rule)
+   */
+  rule?: "sum" | "best";
+  /**
+   * N of the rule best, 1 to 200 (another: bad_rule)
+   */
+  best?: number | null;
+}
+
+export interface SeasonCreated {
+  id: string;
+  name: string;
+  url: string;
+  seq: number;
+  rule: "sum" | "best";
+  best: number | null;
+  evenings: SeasonEvening[];
+  members: SeasonMember[];
+  links: SeasonLink[];
+  unmatched: SeasonUnmatched[];
+  ranking: SeasonStanding[];
+  /**
+   * the director's key, given once
+   */
+  key: string;
+  director_url: string;
+}
+
+/**
+ * ``GET /api/seasons/{id}/director`` with the right key (a wrong one: ``403 bad_key``).
+ */
+export interface SeasonDirector {
+  director: true;
+}
+
+export interface SeasonEvening {
+  number: number;
+  tournament: string;
+  name: string;
+  date: string;
+  url: string;
+  /**
+   * the players who had a list at the evening
+   */
+  players: number;
+  series: number;
+  /**
+   * the tournament is gone: the evening counts nothing
+   */
+  missing: boolean;
+}
+
+export interface SeasonLink {
+  player: string;
+  member: string;
+}
+
+export interface SeasonMember {
+  name: string;
+  account: SeasonAccount | null;
+  /**
+   * the evenings' player names the director linked to the member
+   */
+  players: string[];
+}
+
+/**
+ * ``POST /api/seasons/{id}/settings`` (header ``X-Season-Key``): a new name, or a new rule; what is left out
+ * stays.
+ */
+export interface SeasonSettingsRequest {
+  name?: string | null;
+  /**
+   * sum: every evening's Seeger-Fabian points; best: the best N evenings' (another: bad_rule)
+   */
+  rule?: "sum" | "best";
+  /**
+   * N of the rule best, 1 to 200 (another: bad_rule)
+   */
+  best?: number | null;
+}
+
+export interface SeasonStanding {
+  rank: number;
+  member: string;
+  account: SeasonAccount | null;
+  /**
+   * each evening's Seeger-Fabian points (null: not played)
+   */
+  points: (number | null)[];
+  /**
+   * whether each evening counts for the total
+   */
+  counted: boolean[];
+  total: number;
+  played: number;
+  best: number;
+}
+
+export interface SeasonState {
+  id: string;
+  name: string;
+  url: string;
+  seq: number;
+  rule: "sum" | "best";
+  best: number | null;
+  evenings: SeasonEvening[];
+  members: SeasonMember[];
+  links: SeasonLink[];
+  unmatched: SeasonUnmatched[];
+  ranking: SeasonStanding[];
+}
+
+export interface SeasonUnmatched {
+  player: string;
+  evenings: number[];
+  reason: "unknown" | "twice";
 }
 
 /**

@@ -47,6 +47,7 @@ function applyTexts() {
   select("#tn-lang").value = LANG;
   $("#tn-lang").setAttribute("aria-label", T("language"));
   input("#f-name").placeholder = T("f_namePh");
+  $("#tn-season").textContent = fill("season", "clubSeason");  // the club's season across its evenings (season.html)
   fillRulesets();
   if (TN.state) render();
   else countPlayers();
