@@ -83,6 +83,11 @@ class TableGame:
     no_hints: str | None = None
     no_iss_record: str | None = None
     no_analysis: str | None = None
+    history_apart: str | None = None
+    """A game whose deals a player's statistics count apart from Skat's figures, under this name (None: they are
+    Skat's figures: games, declarer, Seeger-Fabian points, ...); docs/history.md."""
+    rated: bool = True
+    """Whether a table's lists of this game are rated (by their Seeger-Fabian points, docs/ratings.md)."""
 
     # ------------------------------------------------------------ a new table
     def default_seats(self) -> list[str]:
@@ -128,6 +133,15 @@ class TableGame:
 
     def sheet_csv(self, sheet: dict[str, Any], names: list[str]) -> str:
         """The score sheet (``series.sheet()``) as CSV text, the per-position columns headed by ``names``."""
+        raise NotImplementedError
+
+    def history_seats(self, settings: Mapping[str, Any], sheet_row: dict[str, Any], positions: list[int],
+                      n_positions: int, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """What a finished deal was for each table position, for the players' histories (docs/history.md): per
+        position ``ruleset``, ``game``, ``contract``, ``role`` (declarer, defender, ramsch, passed, out), ``seat``,
+        ``bid``, ``won``, ``score``, ``sf``, ``kontra``, ``overbid``. ``sheet_row`` is the deal's stored sheet row
+        (``{"redeal": true}`` for a deal dealt again), ``positions`` the table position of each game seat,
+        ``previous`` the sheet row of the table's last deal before it that has one (None: the first)."""
         raise NotImplementedError
 
     def meta(self) -> dict[str, Any]:

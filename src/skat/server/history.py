@@ -45,6 +45,7 @@ from skat.server.database import (
     seats_t,
     tables_t,
 )
+from skat.server.games import table_game, table_games
 
 __all__ = ["LIST_GAMES", "ROLES", "GAMES", "HistoryFilter", "player_of_seat", "record_finished_deal", "count_deal",
            "history_page", "player_stats", "rating_history", "leaderboard", "stored_record", "claim_guest",
@@ -96,13 +97,14 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
         counters[key] = counters.get(key, 0) + n
 
     role, game, seat, won = row["role"], row["game"], row["seat"], row["won"]
-    if row.get("variant") == "officers":  # Officers' Skat for two: counted apart from Skat's figures
-        add("officers.games")
-        add("officers.score", row["score"])
+    apart = _apart(row.get("variant"))
+    if apart is not None:  # a game counted apart from Skat's figures (Officers' Skat for two)
+        add(f"{apart}.games")
+        add(f"{apart}.score", row["score"])
         if role == "declarer":
-            add("officers.chooser")
+            add(f"{apart}.chooser")
         if won:
-            add("officers.won")
+            add(f"{apart}.won")
         return
     add("deals")
     if row.get("contract") == "redealt":  # all passed and the rule set deals again: no game of the list
@@ -142,80 +144,46 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
 
 
 def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Sequence[Any], positions: list[int],
-               sheet_row: dict[str, Any], previous_seeger: list[int] | None, game_no: int,
+               sheet_row: dict[str, Any], previous: dict[str, Any] | None, game_no: int,
                at: float) -> list[dict[str, Any]]:
-    """The ``player_deals`` rows of one finished deal (a seat of nobody known gets none)."""
-    if "chooser" in sheet_row:
-        return _officers_rows(table_id, deal_no, settings, seats, sheet_row, game_no, at)
-    redeal = bool(sheet_row.get("redeal"))
-    game = "passed" if redeal else str(sheet_row.get("game") or "passed")
-    declarer = None if redeal else sheet_row.get("declarer")
-    n = len(seats)
-    scores = [0] * n if redeal else list(sheet_row.get("scores") or [0] * n)
-    seeger = list(sheet_row.get("seeger") or [0] * n)
-    before = previous_seeger or [0] * n
+    """The ``player_deals`` rows of one finished deal, what each position's deal was asked of the table's game
+    (:meth:`~skat.server.games.TableGame.history_seats`); a seat of nobody known gets none."""
+    variant = str(settings.get("variant") or "standard")
+    facts = table_game(variant).history_seats(settings, sheet_row, positions, len(seats), previous)
     rows = []
     for seat_row in seats:
         player = player_of_seat(seat_row)
         if player is None:
             continue
-        p = seat_row.position
-        seat = positions.index(p) if p in positions else None
-        if seat is None:
-            role = "out"
-        elif game == "passed":
-            role = "passed"
-        elif game == "ramsch":
-            role = "ramsch"
-        elif declarer == p:
-            role = "declarer"
-        else:
-            role = "defender"
-        declarer_won = sheet_row.get("won")
-        won: bool | None
-        if role == "declarer":
-            won = bool(declarer_won)
-        elif role == "defender":
-            won = not declarer_won
-        elif role == "ramsch":
-            won = scores[p] >= 0
-        else:
-            won = None
+        fact = facts[seat_row.position]
         rows.append({
-            "player": player, "table_id": table_id, "deal_no": deal_no, "position": p, "game_no": game_no, "at": at,
-            "variant": str(settings.get("variant") or "standard")[:20],
-            "ruleset": str(settings.get("ruleset") or "")[:40], "game": game[:20],
-            "contract": "redealt" if redeal else str(sheet_row.get("contract") or game)[:80],
-            "role": role, "seat": seat, "bid": 0 if redeal else int(sheet_row.get("bid") or 0), "won": won,
-            "score": int(scores[p]), "sf": 0 if redeal else int(seeger[p]) - int(before[p]),
-            "kontra": 0 if redeal else int(sheet_row.get("kontra") or 0),
-            "overbid": bool(not redeal and role == "declarer" and sheet_row.get("overbid")),
+            "player": player, "table_id": table_id, "deal_no": deal_no, "position": seat_row.position,
+            "game_no": game_no, "at": at, "variant": variant[:20], "ruleset": str(fact["ruleset"])[:40],
+            "game": str(fact["game"])[:20], "contract": str(fact["contract"])[:80], "role": fact["role"],
+            "seat": fact["seat"], "bid": int(fact["bid"]), "won": fact["won"], "score": int(fact["score"]),
+            "sf": int(fact["sf"]), "kontra": int(fact["kontra"]), "overbid": bool(fact["overbid"]),
         })
     return rows
 
 
-def _officers_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Sequence[Any],
-                   sheet_row: dict[str, Any], game_no: int, at: float) -> list[dict[str, Any]]:
-    """The rows of an Officers' Skat game (two players): the chooser of the game is its declarer, the seat 0 is
-    forehand; won: more of the game's score than the other. No Seeger-Fabian points: Officers' Skat has none."""
-    scores = [int(x) for x in sheet_row.get("scores") or [0, 0]]
-    rows = []
-    for seat_row in seats:
-        player = player_of_seat(seat_row)
-        if player is None:
-            continue
-        p = seat_row.position
-        other = scores[1 - p]
-        rows.append({
-            "player": player, "table_id": table_id, "deal_no": deal_no, "position": p, "game_no": game_no, "at": at,
-            "variant": "officers", "ruleset": str(settings.get("officers_variant") or "classic")[:40],
-            "game": str(sheet_row.get("game") or "passed")[:20], "contract": str(sheet_row.get("game") or "")[:80],
-            "role": "declarer" if sheet_row.get("chooser") == p else "defender",
-            "seat": 0 if sheet_row.get("forehand") == p else 1, "bid": 0,
-            "won": None if scores[p] == other else scores[p] > other, "score": scores[p], "sf": 0, "kontra": 0,
-            "overbid": False,
-        })
-    return rows
+def _apart(variant: Any) -> str | None:
+    """The name under which a player's statistics count the game's deals apart from Skat's (None: Skat's)."""
+    try:
+        return table_game(str(variant or "standard")).history_apart
+    except LookupError:
+        return None
+
+
+def _aparts() -> list[str]:
+    """The statistics' parts counted apart (each game's :attr:`~skat.server.games.TableGame.history_apart`)."""
+    return [g.history_apart for g in table_games().values() if g.history_apart]
+
+
+def _rated(variant: str) -> bool:
+    try:
+        return table_game(variant).rated
+    except LookupError:
+        return False
 
 
 def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_row: dict[str, Any],
@@ -231,7 +199,7 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
     if table is None or deal is None:
         return 0
     seats = conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.position)).all()
-    previous = None
+    previous: dict[str, Any] | None = None
     if not sheet_row.get("redeal"):
         earlier = conn.execute(
             select(deals_t.c.sheet_row).where(deals_t.c.table_id == table_id, deals_t.c.deal_no < deal_no,
@@ -239,16 +207,17 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
                                               ~deals_t.c.sheet_row.like('{"redeal"%'))
             .order_by(deals_t.c.deal_no.desc()).limit(1)).first()
         if earlier is not None:
-            previous = json.loads(earlier.sheet_row).get("seeger")
+            previous = json.loads(earlier.sheet_row)
     at = time.time() if at is None else at
-    rows = _deal_rows(table_id, deal_no, json.loads(table.settings), seats, json.loads(deal.positions), sheet_row,
-                      previous, game_no, at)
+    settings = json.loads(table.settings)
+    rows = _deal_rows(table_id, deal_no, settings, seats, json.loads(deal.positions), sheet_row, previous, game_no,
+                      at)
     if not rows:
         return 0
     conn.execute(insert(player_deals_t), rows)
     _count(conn, rows, at)
     _add_days(conn, rows, at)
-    rated = not sheet_row.get("redeal") and "chooser" not in sheet_row  # Officers' Skat has no SF points to rate
+    rated = not sheet_row.get("redeal") and _rated(str(settings.get("variant") or "standard"))
     if rated and (game_no % LIST_GAMES == 0 or list_over):
         _rate_list(conn, table_id, ((game_no - 1) // LIST_GAMES) * LIST_GAMES + 1, game_no, at)
     return len(rows)
@@ -429,8 +398,9 @@ def _stats_of(counters: dict[str, int]) -> dict[str, Any]:
         "kontra": {role: {"games": counters.get(f"kontra.{role}", 0), "won": counters.get(f"kontra.{role}.won", 0)}
                    for role in ("declarer", "defender")},
         "sf": sf, "score": counters.get("score", 0),
-        "officers": {"games": counters.get("officers.games", 0), "won": counters.get("officers.won", 0),
-                     "chose": counters.get("officers.chooser", 0), "score": counters.get("officers.score", 0)},
+        **{apart: {"games": counters.get(f"{apart}.games", 0), "won": counters.get(f"{apart}.won", 0),
+                   "chose": counters.get(f"{apart}.chooser", 0), "score": counters.get(f"{apart}.score", 0)}
+           for apart in _aparts()},
         "sf_per_game": None if games == 0 else sf / games,
         "sf_per_list": None if games == 0 else 36 * sf / games,
     }

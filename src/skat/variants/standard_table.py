@@ -43,6 +43,41 @@ class StandardTable(TableGame):
     title = "Skat"
     seat_counts = (3, 4, 5)
 
+    def history_seats(self, settings: Mapping[str, Any], sheet_row: dict[str, Any], positions: list[int],
+                      n_positions: int, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """Skat's roles from the sheet row (table positions): the declarer, the defenders, all in a Ramsch or a
+        deal passed in, ``out`` for the dealer who sits out at four or five; the Seeger-Fabian points as the
+        difference of the running SF totals. A deal dealt again (all passed under a redealing rule set) is a
+        ``passed`` deal with the contract ``redealt``: no game of the list."""
+        redeal = bool(sheet_row.get("redeal"))
+        game = "passed" if redeal else str(sheet_row.get("game") or "passed")
+        declarer = None if redeal else sheet_row.get("declarer")
+        scores = [0] * n_positions if redeal else list(sheet_row.get("scores") or [0] * n_positions)
+        seeger = list(sheet_row.get("seeger") or [0] * n_positions)
+        before = list((previous or {}).get("seeger") or [0] * n_positions)
+        declarer_won = sheet_row.get("won")
+        seats = []
+        for p in range(n_positions):
+            seat = positions.index(p) if p in positions else None
+            if seat is None:
+                role = "out"
+            elif game == "passed":
+                role = "passed"
+            elif game == "ramsch":
+                role = "ramsch"
+            else:
+                role = "declarer" if declarer == p else "defender"
+            won = {"declarer": bool(declarer_won), "defender": not declarer_won,
+                   "ramsch": scores[p] >= 0}.get(role)
+            seats.append({
+                "ruleset": settings.get("ruleset") or "", "game": game,
+                "contract": "redealt" if redeal else sheet_row.get("contract") or game, "role": role, "seat": seat,
+                "bid": 0 if redeal else int(sheet_row.get("bid") or 0), "won": won, "score": int(scores[p]),
+                "sf": 0 if redeal else int(seeger[p]) - int(before[p]),
+                "kontra": 0 if redeal else int(sheet_row.get("kontra") or 0),
+                "overbid": bool(not redeal and role == "declarer" and sheet_row.get("overbid"))})
+        return seats
+
     def default_seats(self) -> list[str]:
         return ["human", default_level(), default_level()]
 

@@ -199,9 +199,23 @@ class OfficersTable(TableGame):
     no_hints = "Officers' Skat tables give no hints"
     no_iss_record = "the ISS format has no notation for Officers' Skat; download the game's JSON record instead"
     no_analysis = "the double-dummy analysis is for Skat deals; Officers' Skat games are not analysed"
+    history_apart = "officers"  # a player's Officers' Skat games are counted apart from the Skat figures
+    rated = False  # no Seeger-Fabian points to rate by
 
     def default_seats(self) -> list[str]:
         return ["human", OFFICERS_LEVEL]
+
+    def history_seats(self, settings: Mapping[str, Any], sheet_row: dict[str, Any], positions: list[int],
+                      n_positions: int, previous: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """The chooser of the game is its declarer, the forehand seat 0; won: the larger score of the two. No
+        Seeger-Fabian points: Officers' Skat has none."""
+        scores = [int(x) for x in sheet_row.get("scores") or [0] * n_positions]
+        game = str(sheet_row.get("game") or "passed")
+        return [{"ruleset": settings.get("officers_variant") or "classic", "game": game,
+                 "contract": sheet_row.get("game") or "", "role": "declarer" if sheet_row.get("chooser") == p
+                 else "defender", "seat": 0 if sheet_row.get("forehand") == p else 1, "bid": 0,
+                 "won": None if scores[p] == scores[1 - p] else scores[p] > scores[1 - p], "score": scores[p],
+                 "sf": 0, "kontra": 0, "overbid": False} for p in range(n_positions)]
 
     def plan(self, request: TableRequest) -> GamePlan:
         """No rule set: the game (``officers_variant``, default ``classic``) and its options; two seats."""
