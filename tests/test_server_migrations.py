@@ -100,6 +100,7 @@ EXPECTED_INDEXES = {  # the indexes of the head revision
     "accounts": {"ix_accounts_name_key"},
     "player_deals": {"ix_player_deals_player_at", "ix_player_deals_deal"},
     "player_days": {"ix_player_days_day"},
+    "player_stats": {"ix_player_stats_scope"},
     "ratings": {"ix_ratings_kind_conservative"},
     "rating_history": {"ix_rating_history_player_at"},
 }

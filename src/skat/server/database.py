@@ -222,6 +222,7 @@ player_stats_t = Table(
     Column("games", Integer, nullable=False),
     Column("data", Text, nullable=False),  # the counters (JSON)
     Column("updated", Float, nullable=False),
+    Index("ix_player_stats_scope", "scope"),  # the computers' counters at a person's tables
 )
 player_days_t = Table(
     "player_days", metadata,  # per player and day (UTC): the last 30 days' leaderboard

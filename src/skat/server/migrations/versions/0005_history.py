@@ -49,6 +49,7 @@ def upgrade() -> None:
         sa.Column("data", sa.Text, nullable=False),
         sa.Column("updated", sa.Float, nullable=False),
     )
+    op.create_index("ix_player_stats_scope", "player_stats", ["scope"])
     op.create_table(
         "player_days",
         sa.Column("player", sa.String(80), primary_key=True),
@@ -95,6 +96,7 @@ def downgrade() -> None:
     op.drop_table("ratings")
     op.drop_index("ix_player_days_day", "player_days")
     op.drop_table("player_days")
+    op.drop_index("ix_player_stats_scope", "player_stats")
     op.drop_table("player_stats")
     op.drop_index("ix_player_deals_deal", "player_deals")
     op.drop_index("ix_player_deals_player_at", "player_deals")
