@@ -263,6 +263,10 @@ def test_a_person_plays_a_series_and_finds_their_row_and_rating(browser, server)
         assert mine.get_attribute("aria-current") == "true"
         assert page.locator("#lb-account").inner_text() == name
         problems += check(page, "pl", "leaderboard-people-pl-desktop", errors)
+        # the lobby's top bar: the person's name and rating
+        page.goto(server.url)
+        page.wait_for_function("() => document.querySelector('#lnk-account').textContent.includes('Ranking')")
+        assert page.locator("#lnk-account").inner_text().startswith(name + " · Ranking ")
     finally:
         ctx.close()
     assert not problems, "\n".join(problems)

@@ -847,6 +847,9 @@ function labelHand() {
 
 /** @type {import("./protocol").MeAnswer | null} */
 let reader = null;
+/** The signed-in person's own rating, shown in the top bar (null: none yet). */
+/** @type {import("./protocol").Rating | null} */
+let readerRating = null;
 /** Each table position's rating, and what the last request was asked for (the table, its deal, its seats). */
 /** @type {Map<number, import("./protocol").Rating>} */
 let seatRatings = new Map();
@@ -856,6 +859,12 @@ async function loadReader() {
   try {
     reader = await api("GET", "/api/me");
     topLinks();
+    if (reader && reader.signed_in) {
+      /** @type {import("./protocol").StatsAnswer} */
+      const mine = await api("GET", "/api/players/me");  // 404 before the person's first deal
+      readerRating = mine.rating || null;
+      topLinks();
+    }
   } catch (e) { console.debug("GET /api/me", e); }
 }
 
@@ -863,7 +872,8 @@ async function loadReader() {
 function accountLink() {
   const person = reader && reader.signed_in && reader.player ? reader.player : null;
   return person
-    ? h("a", { href: "/me", cls: "me-link", title: fill("account", "myGames"), text: person.name || "" })
+    ? h("a", { href: "/me", cls: "me-link", title: fill("account", "myGames"), text: (person.name || "") +
+        (readerRating ? " · " + fill("account", "seatRating", { v: oneDecimal(readerRating.conservative) }) : "") })
     : h("a", { href: "/account", text: fill("account", "signIn") });
 }
 
