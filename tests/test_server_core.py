@@ -407,3 +407,14 @@ def test_seats_show_computer_players_by_their_level():
     assert [s["kind"] for s in public] == ["human", "bot", "bot"]
     assert public[1]["bot"] == "random" and public[1]["connected"] and "(random)" in public[1]["name"]
     assert isinstance(core.seats[0], Seat) and core.seats[0].taken
+
+
+def test_a_table_between_two_deals_is_not_finished_while_the_next_deal_is_being_stored():
+    """The table takes the series' next deal, then stores its start (an await) before it enters it: meanwhile the
+    finished deal is still its game, and its status stays between deals (the lobby once said "finished")."""
+    core = make_core(seats=("human", "human", "human"))
+    start(core)
+    play_deal(core, random.Random(3))
+    assert core.status == "between_deals"
+    core.series.start_deal()  # taken, not yet entered
+    assert core.status == "between_deals"

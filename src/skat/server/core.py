@@ -280,8 +280,8 @@ class TableCore:
             return "waiting"
         if self.game is None:
             return "starting"
-        if self.game.is_over:
-            return "between_deals" if self.series.next is not None else "finished"
+        if self.game.is_over:  # (the series' next deal may be taken already, its start being stored: not over)
+            return "finished" if self.series.is_over else "between_deals"
         return "playing"
 
     def public_info(self) -> dict[str, Any]:
