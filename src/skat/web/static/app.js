@@ -7,6 +7,7 @@ import { $, h } from "./dom.js";
 import { contractText, I18N, t, WORDS } from "./i18n.js";
 import { CATALOGS, fill, LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
+import { loadSettings, noticeTitle, saveSettings, Sounds, turnEvents, turnPoint } from "./notice.js";
 import * as view from "./view.js";
 import { contractOfWords, youForm as youFormIn } from "./words.js";
 
@@ -463,12 +464,76 @@ function onState(st) {
   }
   render();
   askRatings(st);
+  notice(st);
   if (v && v.phase === "finished" && S.resultShownFor !== st.table.deal_no) {
     S.resultShownFor = st.table.deal_no;
     const delay = S.holdTrick ? 1300 : 0;
     setTimeout(() => { if (S.state && S.state.view && S.state.view.phase === "finished") showResult(); }, delay);
   }
   if (S.dialog === "result" && v && v.phase !== "finished") closeDialog();
+}
+
+// ------------------------------------------------------------------ noticing your turn
+/** The sounds and notifications the player chose, and the last state's point (notice.js). */
+const NOTICE = {
+  settings: loadSettings(),
+  /** @type {import("./notice.js").TurnPoint | null} */
+  point: null,
+  sounds: new Sounds(),
+  waiting: false,
+  /** @type {Notification | null} */
+  shown: null,
+};
+
+/** A card played, your turn: a sound, the title, a notification (each as the player chose). */
+/** @param {StateMessage} st */
+function notice(st) {
+  const now = turnPoint(st);
+  const events = turnEvents(NOTICE.point, now);
+  NOTICE.point = now;
+  NOTICE.waiting = now.myTurn;
+  if (NOTICE.settings.sound) {
+    if (events.turn) NOTICE.sounds.turn();
+    else if (events.played) NOTICE.sounds.card();
+  }
+  noticeTitleNow();
+  if (!now.myTurn && NOTICE.shown) { NOTICE.shown.close(); NOTICE.shown = null; }
+  if (events.turn && document.hidden && NOTICE.settings.notify && "Notification" in window
+      && Notification.permission === "granted") {
+    try {
+      const shown = new Notification(fill("table", "noticeTitle"), { body: fill("table", "noticeBody", { table: st.table.name }), tag: "skat-turn" });
+      shown.onclick = () => { window.focus(); shown.close(); };
+      NOTICE.shown = shown;
+    } catch (e) { console.debug("no notification", e); }
+  }
+}
+
+/** The title: marked while it is your turn and the tab is hidden. */
+function noticeTitleNow() {
+  document.title = noticeTitle(t("title"), fill("table", "noticeTitle"), NOTICE.waiting && document.hidden);
+}
+
+function setUpNotices() {
+  const sound = $("#notice-sound", HTMLInputElement), notify = $("#notice-notify", HTMLInputElement);
+  sound.checked = NOTICE.settings.sound;
+  notify.checked = NOTICE.settings.notify && "Notification" in window && Notification.permission === "granted";
+  sound.addEventListener("change", () => {
+    NOTICE.settings.sound = sound.checked;
+    saveSettings(NOTICE.settings);
+    if (sound.checked) NOTICE.sounds.turn();  // how it sounds (and the gesture lets the page play sound)
+  });
+  notify.addEventListener("change", async () => {
+    if (notify.checked && (!("Notification" in window) || await Notification.requestPermission() !== "granted")) {
+      notify.checked = false;
+      alertBox(fill("table", "noticeDenied"));
+    }
+    NOTICE.settings.notify = notify.checked;
+    saveSettings(NOTICE.settings);
+  });
+  document.addEventListener("visibilitychange", () => {
+    noticeTitleNow();
+    if (!document.hidden && NOTICE.shown) { NOTICE.shown.close(); NOTICE.shown = null; }
+  });
 }
 
 // ------------------------------------------------------------------ rendering
@@ -1706,5 +1771,6 @@ selDeck.addEventListener("change", () => {
 });
 window.addEventListener("beforeunload", () => { S.closing = true; });  // a page going away is no lost connection
 applyStaticTexts();
+setUpNotices();
 route();
 void loadReader();
