@@ -209,6 +209,8 @@ def test_bad_requests_say_what_is_wrong(client):
     for bad in ("x-1", "g-abc", "a", "a-" + "x" * 90):
         assert client.get(f"/api/players/{bad}").json()["error"] == "no_player"
     assert client.get("/api/players/a-nosuchaccount").status_code == 404
+    assert client.get("/api/players/b-nosuchlevel/ratings").json()["error"] == "no_player"
+    assert client.get("/api/players/b-random/ratings").status_code == 200
     assert client.get("/api/leaderboard", params={"period": "week"}).status_code == 422
 
 

@@ -18,6 +18,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import PlainTextResponse
 from pydantic import BaseModel
 
+from skat.players.registry import PLAYER_NAMES
 from skat.records.iss import to_iss
 from skat.server.accounts import GUEST_COOKIE, guest_player
 from skat.server.core import TableError
@@ -338,7 +339,7 @@ async def ratings(request: Request, player: str) -> dict[str, Any]:
     me = await _me(request)
     key = await _player(request, player)
     history, name = await _store(request).read(_ratings, _store(request), key)
-    if key.startswith("a:") and name is None:
+    if (key.startswith("a:") and name is None) or (key.startswith("b:") and key[2:] not in PLAYER_NAMES):
         raise TableError(ErrorCode.NO_PLAYER, f"there is no player {player!r}", 404)
     return {"player": _ref(key, name, me), "history": history}
 
