@@ -541,6 +541,7 @@ function render() {
   const st = S.state;
   if (!st) return;
   applyStaticTexts();
+  noticeTitleNow();  // the texts set the plain title: mark it again while it is your turn in a hidden tab
   $("#table-name").textContent = view.titleText(st, WORDS);
   // each part on its own: a fault in one (reported as an uncaught error) must not take away the
   // panel's buttons, or the player is stuck at the table
