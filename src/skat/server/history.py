@@ -254,14 +254,17 @@ def _add_days(conn: Connection, rows: list[dict[str, Any]], at: float) -> None:
         s[0] += row["role"] != "out"
         s[1] += row["sf"]
         s[2] += row["score"]
-    ins = _dialect_insert(conn, player_days_t)
     for player in sorted(sums):
-        games, sf, score = sums[player]
-        stmt = ins.values(player=player, day=day, games=games, sf=sf, score=score)
-        conn.execute(stmt.on_conflict_do_update(
-            index_elements=["player", "day"],
-            set_={"games": player_days_t.c.games + games, "sf": player_days_t.c.sf + sf,
-                  "score": player_days_t.c.score + score}))
+        _add_day(conn, player, day, *sums[player])
+
+
+def _add_day(conn: Connection, player: str, day: int, games: int, sf: int, score: int) -> None:
+    """Add to a player's sums of one day (the row made when it is the day's first)."""
+    stmt = _dialect_insert(conn, player_days_t).values(player=player, day=day, games=games, sf=sf, score=score)
+    conn.execute(stmt.on_conflict_do_update(
+        index_elements=["player", "day"],
+        set_={"games": player_days_t.c.games + games, "sf": player_days_t.c.sf + sf,
+              "score": player_days_t.c.score + score}))
 
 
 def _rate_list(conn: Connection, table_id: str, first: int, last: int, at: float) -> None:
@@ -531,12 +534,8 @@ def claim_guest(conn: Connection, guest_hash: str, account_id: str) -> None:
     _recount(conn, person)
     days = conn.execute(select(player_days_t).where(player_days_t.c.player == guest)).all()
     conn.execute(delete(player_days_t).where(player_days_t.c.player == guest))
-    ins = _dialect_insert(conn, player_days_t)
     for d in days:
-        conn.execute(ins.values(player=person, day=d.day, games=d.games, sf=d.sf, score=d.score).on_conflict_do_update(
-            index_elements=["player", "day"], set_={"games": player_days_t.c.games + d.games,
-                                                    "sf": player_days_t.c.sf + d.sf,
-                                                    "score": player_days_t.c.score + d.score}))
+        _add_day(conn, person, d.day, d.games, d.sf, d.score)
     has_rating = conn.execute(select(ratings_t.c.player).where(ratings_t.c.player == person)).first()
     if has_rating is None:
         conn.execute(update(ratings_t).where(ratings_t.c.player == guest).values(player=person, kind="person"))

@@ -31,6 +31,7 @@ from skat.server.history import (
     history_page,
     leaderboard,
     player_kind,
+    player_name,
     player_stats,
     rating_history,
     stored_record,
@@ -301,8 +302,6 @@ async def my_history(request: Request,
 
 def _history(store: Store, player: str, f: HistoryFilter, before: tuple[float, int] | None,
              limit: int) -> dict[str, Any]:
-    from skat.server.history import player_name
-
     with store.engine.connect() as conn:
         return {**history_page(conn, player, f, before, limit), "name": player_name(conn, player)}
 
@@ -327,8 +326,6 @@ async def statistics(request: Request, player: str) -> dict[str, Any]:
 
 
 def _ratings(store: Store, player: str) -> tuple[list[dict[str, Any]], str | None]:
-    from skat.server.history import player_name
-
     with store.engine.connect() as conn:
         return rating_history(conn, player), player_name(conn, player)
 
