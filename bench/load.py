@@ -8,10 +8,14 @@ at a table; ``--pace 0`` measures the server's capacity instead). Anchor, measur
     python3 bench/load.py --tables 200 --seconds 20                      # people's pace, SQLite
     python3 bench/load.py --compare --pace 0 --tables 200 --seconds 20    # fast play, SQLite and PostgreSQL
     python3 bench/load.py --db postgresql --processes 2 --tables 1000     # two processes on PostgreSQL
+    python3 bench/load.py --db postgresql --processes 2 --tables 333 --chat-every 60   # issue 30: clocks and chat
 
 Goals (issue 14): fast play on PostgreSQL reaches at least 80 % of SQLite's acknowledged actions per
 second in the same run; 1,000 tables at a person's pace on two processes and PostgreSQL with p99 at most
-250 ms on a 2-core machine with the load generator on it.
+250 ms on a 2-core machine with the load generator on it. Issue 30: 1,000 people at 333 tables of 3 with the move
+clock on (every table of people has one unless ``--no-clock``; docs/clock.md), one action a second each and a chat
+message a minute each (``--chat-every 60``: the seat's ``chat`` message, measured until its own copy comes back),
+on 2 processes and PostgreSQL, p99 at most 250 ms.
 """
 
 from __future__ import annotations
@@ -126,9 +130,12 @@ class SeatProtocol(asyncio.Protocol):
     its frames are masked as a browser's are."""
 
     def __init__(self, path: str, host: str, token: str, rng: random.Random, latencies: list[float], counts: dict,
-                 pace: float) -> None:
+                 pace: float, chat_every: float = 0.0) -> None:
         self.path, self.host, self.token, self.rng = path, host, token, rng
         self.latencies, self.counts, self.pace = latencies, counts, pace
+        self.chat_every = chat_every
+        self.chats: dict[str, float] = {}
+        """The chat messages sent and not yet come back: text -> when sent."""
         self.transport: asyncio.Transport | None = None
         self.buffer = bytearray()
         self.upgraded = False
@@ -174,6 +181,8 @@ class SeatProtocol(asyncio.Protocol):
                 return
             self.upgraded = True
             self.send(orjson.dumps({"type": "hello", "protocol": 1, "token": self.token}))
+            if self.chat_every:  # the first message at a random moment of the first interval
+                self.loop.call_later(self.rng.uniform(0, self.chat_every), self.chat)
         while len(buf) >= 2:
             opcode, n = buf[0] & 0x0F, buf[1] & 0x7F
             at = 2
@@ -199,8 +208,26 @@ class SeatProtocol(asyncio.Protocol):
                 self.transport.write(bytes((0x8A, 0x80 | len(payload))) + mask  # type: ignore[union-attr]
                                      + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
+    def chat(self) -> None:
+        """Say something at the table, then again after ``chat_every`` seconds (a person's chat: one a minute)."""
+        if self.transport is None or self.transport.is_closing() or self.done.done():
+            return
+        text = f"gut gespielt {self.rng.random():.12f}"
+        self.chats[text] = time.perf_counter()
+        self.send(orjson.dumps({"type": "chat", "text": text}))
+        self.loop.call_later(self.chat_every, self.chat)
+
     def on_message(self, m: dict) -> None:
         counts = self.counts
+        if m["type"] == "chat":
+            sent = self.chats.pop(m.get("text"), None)
+            if sent is not None and sent >= counts["from"]:
+                counts["chat_ms"].append((time.perf_counter() - sent) * 1000)
+            return
+        if m["type"] == "error" and str(m.get("code", "")).startswith("chat"):
+            counts["chat_errors"] += 1
+            counts["codes"][m.get("code")] = counts["codes"].get(m.get("code"), 0) + 1
+            return
         if m["type"] == "error":
             counts["errors"] += 1
             counts["codes"][m.get("code")] = counts["codes"].get(m.get("code"), 0) + 1
@@ -247,13 +274,14 @@ class SeatProtocol(asyncio.Protocol):
 
 
 async def seat_client(ws_base: str, table_id: str, token: str, rng: random.Random, latencies: list[float],
-                      counts: dict, pace: float) -> None:
+                      counts: dict, pace: float, chat_every: float = 0.0) -> None:
     """One seat (:class:`SeatProtocol`) until cancelled; raises when its connection fails."""
     host_port = ws_base.split("://", 1)[1]
     host, port = host_port.rsplit(":", 1)
     loop = asyncio.get_running_loop()
     transport, seat = await loop.create_connection(
-        lambda: SeatProtocol(f"/ws/{table_id}", host_port, token, rng, latencies, counts, pace), host, int(port))
+        lambda: SeatProtocol(f"/ws/{table_id}", host_port, token, rng, latencies, counts, pace, chat_every), host,
+        int(port))
     try:
         await seat.done
     finally:
@@ -262,7 +290,8 @@ async def seat_client(ws_base: str, table_id: str, token: str, rng: random.Rando
 
 async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: float = 0.0,
                ruleset: str = "isko2018", route: str = "spread", warmup: float = 0.0,
-               pids: list[int] | None = None, deals: int | None = None) -> dict:
+               pids: list[int] | None = None, deals: int | None = None, clock: bool = True,
+               chat_every: float = 0.0) -> dict:
     """Play ``tables`` tables of three people for ``seconds``. With several server processes (``bases``)
     table i is made at process i; ``route`` "spread" connects its three seats to three processes in turn,
     so that every action reaches the other seats through the fan-out (the fan-out's worst case), "table"
@@ -270,21 +299,27 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     ``warmup`` seconds (every seat connecting and getting its first state at once) are played, not counted.
     ``deals``: each table is a series of that many deals; when it is over its people leave and a new table
     takes its place (tables come and go, as at a club's server). ``pids``: the server processes, whose CPU
-    time in the measured seconds is reported with the generator's."""
+    time in the measured seconds is reported with the generator's. ``clock``: the tables have the move clock
+    (30 s a decision: nobody runs out of time at this pace, the server keeps the clock); ``chat_every``: each seat
+    says something at its table every so many seconds (0: no chat)."""
     pids = pids or []
     rng = random.Random(seed)
     latencies: list[float] = []
-    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}, "stamps": [], "series": 0, "made": 0}
+    counts = {"actions": 0, "errors": 0, "deals": 0, "codes": {}, "stamps": [], "series": 0, "made": 0,
+              "chat_ms": [], "chat_errors": 0}
     n = len(bases)
-    settings = {"seats": ["human"] * 3, "claim": 0, "public": True, "ruleset": ruleset}
+    settings = {"seats": ["human"] * 3, "claim": 0, "public": True, "ruleset": ruleset,
+                "clock": {"decision": 30} if clock else False}
     if deals is not None:
         settings["deals"] = deals
 
     async def make_table(http: httpx.AsyncClient, i: int) -> list[tuple[str, str, str]]:
         base = bases[i % n]
+        http.cookies.clear()  # every seat is another person (its own guest cookie: the chat counts per person)
         t = (await http.post(f"{base}/api/tables", json=settings)).json()
         seats = [(base, t["table_id"], t["token"])]
         for k in (1, 2):
+            http.cookies.clear()
             j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
             seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
         counts["made"] += 1
@@ -293,7 +328,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     async def slot(http: httpx.AsyncClient, i: int, seats: list[tuple[str, str, str]], seat_rng: random.Random):
         while True:  # without ``deals`` the first table plays until the run ends
             await asyncio.gather(*(seat_client(b.replace("http", "ws", 1), tid, tok, random.Random(seat_rng.random()),
-                                               latencies, counts, pace) for b, tid, tok in seats))
+                                               latencies, counts, pace, chat_every) for b, tid, tok in seats))
             counts["series"] += 1
             seats = await make_table(http, i)
 
@@ -325,6 +360,7 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
     return {"latencies": latencies, "stamps": counts["stamps"], "wall_from": counts["wall_from"], "elapsed": elapsed,
             "actions": counts["actions"], "errors": counts["errors"], "deals": counts["deals"], "codes": counts["codes"],
             "series": counts["series"] - series_from, "tables_made": counts["made"],
+            "chat_ms": counts["chat_ms"], "chat_errors": counts["chat_errors"],
             "cpu": {k: cpu_to[k] - cpu_from[k] for k in cpu_to}}
 
 
@@ -413,7 +449,8 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
         try:
             with asyncio.Runner(loop_factory=fast_loop()) as runner:  # the clients as cheap as the servers' loop
                 res = runner.run(load(bases, args.tables, args.seconds, seed, args.pace, args.ruleset, args.route,
-                                      args.warmup, [proc.pid for proc, _ in procs], args.deals))
+                                      args.warmup, [proc.pid for proc, _ in procs], args.deals,
+                                      not args.no_clock, args.chat_every))
         finally:
             sampling.set()
             sampler.join()
@@ -429,7 +466,9 @@ def run_once(db: str, processes: int, args: argparse.Namespace, seed: int) -> tu
            "actions": res["actions"], "deals": res["deals"], "errors": res["errors"], "codes": res["codes"],
            "elapsed": res["elapsed"], "cpu": res["cpu"], "timeline": timeline(res["stamps"], res["latencies"], 5.0),
            "memory": res["memory"], "wall_from": res["wall_from"], "health": res["health"], "logged": res["logged"],
-           "series": res["series"], "tables_made": res["tables_made"]}
+           "series": res["series"], "tables_made": res["tables_made"], "chats": len(res["chat_ms"]),
+           "chat_p99": percentile(res["chat_ms"], 0.99) if res["chat_ms"] else float("nan"),
+           "chat_errors": res["chat_errors"]}
     return run, anchor
 
 
@@ -462,6 +501,9 @@ def report_run(label: str, r: int, run: dict, anchor: float, args: argparse.Name
           f"actions in {run['elapsed']:.1f} s, {run['deals']} deals finished, p50 {run['p50']:.1f} ms, "
           f"p99 {run['p99']:.1f} ms, {run['rate']:.0f} actions/s, {run['errors']} errors"
           f"{' (' + codes + ')' if codes else ''}; idle ping {anchor:.2f} ms", flush=True)
+    if args.chat_every:
+        print(f"  chat: {run['chats']} messages came back (one a seat every {args.chat_every:g} s), round trip p99 "
+              f"{run['chat_p99']:.1f} ms, {run['chat_errors']} refused", flush=True)
     if args.deals:
         print(f"  series of {args.deals} deals: {run['series']} ended in the measured time, {run['tables_made']} "
               "tables made in all (each series over makes a new one)", flush=True)
@@ -549,6 +591,10 @@ def main() -> int:
     parser.add_argument("--timeline", action="store_true",
                         help="print the round trip p50/p99 of every 5 s of the measured time (where a stall falls)")
     parser.add_argument("--no-cost", action="store_true", help="skip the in-process cost of the server's path")
+    parser.add_argument("--no-clock", action="store_true",
+                        help="tables without the move clock (by default each has one, 30 s a decision: docs/clock.md)")
+    parser.add_argument("--chat-every", type=float, default=0.0, metavar="SECONDS",
+                        help="each seat says something at its table every SECONDS (60: a chat message a minute)")
     parser.add_argument("--memory-every", type=float, default=30.0,
                         help="seconds between samples of the server processes' memory (a soak: --seconds 600)")
     args = parser.parse_args()
@@ -578,6 +624,9 @@ def main() -> int:
                   f"{args.processes} server process(es){route}, pace {args.pace} s per action:")
             print(f"  action round trip p50 {med['p50']:.1f} ms, p99 {med['p99']:.1f} ms")
             print(f"  throughput {rate:.0f} acknowledged actions/s, errors {sum(x['errors'] for x in runs)}")
+            if args.chat_every:
+                print(f"  chat: {med['chats']} messages, round trip p99 {med['chat_p99']:.1f} ms, "
+                      f"{sum(x['chat_errors'] for x in runs)} refused")
             print(f"  anchor: idle ping round trip {anchor:.2f} ms; p50/anchor {med['p50'] / anchor:.1f}x, "
                   f"p99/anchor {med['p99'] / anchor:.1f}x\n", flush=True)
         if "sqlite" in results and "postgresql" in results:

@@ -31,8 +31,8 @@ def test_a_computer_thinks_during_its_pause_and_still_keeps_it(tmp_path, monkeyp
         ahead[0] += THINKING  # a search that takes its time
         return await think(self, *args, **kwargs)
 
-    async def timed_apply(self, seat, action):
-        await apply(self, seat, action)
+    async def timed_apply(self, seat, action, **kwargs):
+        await apply(self, seat, action, **kwargs)
         events.append(("apply", asyncio.get_running_loop().time()))
 
     def decisions() -> list[tuple[float, float, float]]:

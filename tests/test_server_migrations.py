@@ -93,6 +93,19 @@ EXPECTED_TABLES = {  # what each revision's docstring says it adds
     "0006": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
                         "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
                         "seasons"},
+    "0007": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
+                        "seasons"},  # columns only: skat_actions.stand_in, player_deals.stand_in
+    "0008": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
+                        "seasons", "chat_messages"},
+    "0009": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
+                        "seasons", "chat_messages", "online_tournaments"},
+    "0010": BASELINE | {"skat_ready", "keeper_lists", "keeper_changes", "tournaments", "accounts", "account_sessions",
+                        "login_failures", "player_deals", "player_stats", "player_days", "ratings", "rating_history",
+                        "seasons", "chat_messages", "online_tournaments", "follows", "blocks", "presence",
+                        "invitations"},
 }
 EXPECTED_INDEXES = {  # the indexes of the head revision
     "keeper_lists": {"ix_keeper_lists_tournament_id"},
@@ -103,6 +116,11 @@ EXPECTED_INDEXES = {  # the indexes of the head revision
     "player_stats": {"ix_player_stats_scope"},
     "ratings": {"ix_ratings_kind_conservative"},
     "rating_history": {"ix_rating_history_player_at"},
+    "chat_messages": {"ix_chat_messages_room_id", "ix_chat_messages_at"},
+    "online_tournaments": {"ix_online_tournaments_status_starts"},
+    "follows": {"ix_follows_followed"},
+    "blocks": {"ix_blocks_blocked"},
+    "invitations": {"ix_invitations_to_account"},
 }
 
 

@@ -189,7 +189,8 @@ def grouped_actions_answer_each_write(url: str) -> None:
         store._writer.join(10)
         rows = [("t1", 0, "pass"), ("t1", 1, "pass"), ("t2", 0, "18"), ("t1", 2, "hold"), ("t1", 1, "20")]
         writes = [_Write(lambda conn: None, Written(store, None), None, {"table_id": table_id, "deal_no": 1, "seq": seq,
-                                                              "seat": 0, "token": token, "at": 1.0})
+                                                              "seat": 0, "token": token, "at": 1.0,
+                                                              "stand_in": token == "hold"})
                   for table_id, seq, token in rows]
         for w in writes:
             store._queue.put(w)
@@ -200,6 +201,7 @@ def grouped_actions_answer_each_write(url: str) -> None:
         assert store.commits == commits + 1
         deal = store.load_deal("t1", 1)
         assert deal.actions == [(1, "18"), (0, "pass"), (0, "hold")]
+        assert deal.stand_ins == {2}  # the computer stand-in's action is marked as such (docs/clock.md)
         assert store.load_deal("t2", 1).actions == []
     finally:
         store.close()

@@ -125,11 +125,11 @@ def test_a_database_outage_during_a_computer_move_loses_and_doubles_nothing(tmp_
     real = store.add_action
     calls = {"failed": 0}
 
-    def add_action(table_id, deal_no, seq, seat, token):
+    def add_action(table_id, deal_no, seq, seat, token, *more):
         if seq == 3 and calls["failed"] < 2:
             calls["failed"] += 1
             raise OperationalError("INSERT", {}, Exception("the database is down"))
-        return real(table_id, deal_no, seq, seat, token)
+        return real(table_id, deal_no, seq, seat, token, *more)
 
     monkeypatch.setattr(store, "add_action", add_action)
     with caplog.at_level(logging.ERROR, "skat.server"):

@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("skat.commands.play", "play Skat against computer players in the browser (or --text in the terminal)"),
     "serve": ("skat.commands.serve", "run a Skat server with a lobby of tables for a club or friends"),
     "user": ("skat.commands.user", "the server's accounts: list, add, reset-password, disable, delete"),
+    "chat": ("skat.commands.chat", "the chat's messages, for the server's operator: list, delete"),
     "series": ("skat.commands.series", "play a series at a 3-, 4- or 5-player table and print the score sheet"),
     "iss": ("skat.commands.iss", "ISS game records: verify a file against its results, or explain it"),
     "bot": ("skat.commands.bot", "a computer player takes a person's seat at a skat serve table (remote)"),

@@ -173,7 +173,7 @@ test("every text the page asks for is in the players section of every catalog", 
   for (const m of html.matchAll(/\sdata-l(?:-label)?="([^"]+)"/g)) keys.add(m[1]);
   // the keys made of a prefix and a value: the figures, the roles, seats, kinds, periods, comparisons, columns
   for (const key of ["rating", "leaderValue", "lists", "games", "declarerShare", "declarerWon", "defenderWon", "sfPerGame",
-    "sfPerList", "grands", "nulls", "overbid", "kontra", "passed", "ramsch"]) keys.add("fig_" + key);
+    "sfPerList", "grands", "nulls", "overbid", "kontra", "passed", "ramsch", "standIn"]) keys.add("fig_" + key);
   for (const role of sv.ROLES) keys.add("role_" + role);
   for (const seat of sv.SEATS) keys.add("seat_" + seat);
   for (const kind of ["person", "guest", "computer"]) keys.add("kind_" + kind);

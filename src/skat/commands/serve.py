@@ -81,6 +81,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "docs/accounts.md)")
     limits.add_argument("--login-address", default=None, metavar="N/SECONDS",
                         help="wrong passwords from one address before its sign-ins wait (default 20/300)")
+    limits.add_argument("--rate-chat", default=None, metavar="N/SECONDS",
+                        help="chat messages of one person, at tables and in the lobby (default 5/10; docs/chat.md)")
+    limits.add_argument("--chat-days", type=float, default=None, metavar="DAYS",
+                        help="chat messages are deleted this many days after they were written (default 30)")
     parser.add_argument("--private-replays", action="store_true",
                         help="a finished deal's replay only for those who played it (default: for everybody once "
                              "its table is closed, as at ISS; docs/history.md)")
@@ -108,7 +112,8 @@ def limits_from_args(args: argparse.Namespace):
     values: dict = {}
     for flag, field in (("rate_create", "create"), ("rate_join", "join"), ("rate_action", "action"),
                         ("rate_analysis", "analysis"), ("rate_hint", "hint"), ("rate_print", "print"),
-                        ("login_account", "login_account"), ("login_address", "login_address")):
+                        ("login_account", "login_account"), ("login_address", "login_address"),
+                        ("rate_chat", "chat")):
         text = getattr(args, flag, None)
         if text is not None:
             try:
@@ -122,7 +127,8 @@ def limits_from_args(args: argparse.Namespace):
                                       "a whole number of at least 1"),
                                      ("hello_seconds", "hello_seconds", 1.0, "a positive number of seconds"),
                                      ("idle_hours", "idle_seconds", 3600.0, "a positive number of hours"),
-                                     ("finished_minutes", "finished_seconds", 60.0, "a positive number of minutes")):
+                                     ("finished_minutes", "finished_seconds", 60.0, "a positive number of minutes"),
+                                     ("chat_days", "chat_keep_seconds", 86400.0, "a positive number of days")):
         value = getattr(args, flag, None)
         if value is None:
             continue

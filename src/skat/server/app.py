@@ -21,13 +21,17 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from skat.server import keeper, officers, sockets, tournament
 from skat.server.accounts import AccountService
+from skat.server.chat import ChatService
 from skat.server.core import PROTOCOL_VERSION, TableError
 from skat.server.errors import DB_UNAVAILABLE_MESSAGE, ErrorBoundary, ErrorCode
+from skat.server.friends import FriendsService, PresenceBook
 from skat.server.keeper import KeeperService
 from skat.server.limits import ClientLimits, Limits, RateLimits, SocketLimits, sweeper
 from skat.server.manager import TableManager
 from skat.server.monitor import LoopMonitor
-from skat.server.routes import accounts, analysis, health, history, learn, pages, season, tables
+from skat.server.online import OnlineService
+from skat.server.routes import accounts, analysis, chat, friends, health, history, learn, pages, season, tables
+from skat.server.routes import online as online_routes
 from skat.server.routes.accounts import AccountRequest, LoginRequest, PasswordRequest
 from skat.server.routes.analysis import (
     ANALYSIS_CACHE_SIZE,
@@ -70,12 +74,15 @@ ROUTERS: tuple[APIRouter, ...] = (
     accounts.router,  # people's accounts: register, sign in and out (docs/accounts.md)
     history.router,  # players' histories, statistics, ratings, leaderboards, replays (docs/history.md)
     season.router,  # a club's season across its tournament evenings (docs/season.md)
+    chat.router,  # the lobby's chat (docs/chat.md; a table's is on its WebSocket)
+    online_routes.router,  # online tournaments at server tables (docs/online-tournaments.md)
+    friends.router,  # following people, who is online, invitations, blocking (docs/friends.md)
 )
 """Every router of the application, in the order they are included."""
 
 BODIES = (CreateTableRequest, JoinRequest, CloseRequest, KeeperCreateRequest, ChangesRequest, CheckRequest,
           TournamentCreateRequest, RegisterRequest, DrawRequest, LearnRequest, AccountRequest, LoginRequest,
-          PasswordRequest) + season.SEASON_BODIES
+          PasswordRequest, chat.LobbyChatRequest, friends.InviteRequest) + season.SEASON_BODIES + online_routes.ONLINE_BODIES
 """The request bodies (their schemas go into the OpenAPI description)."""
 
 
@@ -112,6 +119,11 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.limiter = ClientLimits(limits)
     app.state.accounts = AccountService(manager.store.engine, limits)
     app.state.seasons = SeasonService(manager.store, app.state.tournaments, app.state.accounts)
+    app.state.friends = FriendsService(manager.store.engine)
+    app.state.presence = PresenceBook(app.state.friends)  # the signed-in people at this process's tables
+    app.state.chat = ChatService(manager.store, app.state.accounts, limits, manager.tables.get)
+    app.state.online = OnlineService(manager.store, manager, app.state.accounts)  # docs/online-tournaments.md
+    manager.listeners.append(app.state.chat)  # the chat of the other server processes (docs/chat.md)
     app.state.monitor = LoopMonitor()
     app.state.public_replays = public_replays
     app.state.local_codes = {}  # skat play's one-time sign-in codes of its local player: code -> account id
@@ -151,18 +163,38 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     loop's monitor; stop them all at the end."""
     manager: TableManager = app.state.manager
     await manager.start(restore=app.state.restore_in_background)
-    sweeping = asyncio.create_task(sweeper(lambda now: app.state.manager.archive_idle(now),
-                                           manager.limits.sweep_seconds))
+    sweeping = asyncio.create_task(sweeper(lambda now: _sweep(app, now), manager.limits.sweep_seconds))
+    await _expire_chat(app)
     watching = asyncio.create_task(app.state.monitor.run())
+    tournaments_running = asyncio.create_task(app.state.online.run())  # starts and seats the online tournaments
     try:
         yield
     finally:
         sweeping.cancel()
         watching.cancel()
+        tournaments_running.cancel()
+        app.state.presence.stop()
         app.state.analyses.shutdown()
         await manager.stop()
         manager.shutdown()
         manager.store.close()
+
+
+async def _sweep(app: FastAPI, now: float) -> int:
+    """The periodic sweep: archive the idle tables, delete the chat messages past their time."""
+    archived: int = await app.state.manager.archive_idle(now)
+    await _expire_chat(app)
+    return archived
+
+
+async def _expire_chat(app: FastAPI) -> None:
+    try:
+        expired = await app.state.chat.expire()
+    except Exception:  # a database outage: the next sweep tries again
+        log.exception("deleting old chat messages failed; the next sweep tries again")
+        return
+    if expired:
+        log.info("deleted %d chat message(s) older than %g days", expired, app.state.chat.limits.chat_keep_seconds / 86400)
 
 
 async def _table_error(_request: Request, exc: Exception) -> JSONResponse:

@@ -18,8 +18,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import time
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -30,6 +32,7 @@ from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError, SkatError
 from skat.rules.actions import CONCEDE, Action
 from skat.server.bots import ComputerSeat
+from skat.server.clock import MoveClock
 from skat.server.games import TableGame, table_game
 from skat.server.hints import hint_possible
 from skat.server.series import DealStart, ServerSeries
@@ -100,6 +103,9 @@ class Seat:
     bot: str | None = None
     token_hash: str | None = None
     bot_seat: ComputerSeat | None = None
+    stand_in: ComputerSeat | None = None
+    """The computer player that decides for the person in this seat while they are away (the clock's stand-in,
+    docs/clock.md), made when first needed."""
 
     @property
     def taken(self) -> bool:
@@ -157,6 +163,15 @@ class TableCore:
     counts from it (:func:`skat.server.limits.idle_reason`)."""
     unwatched_deals: int = 0
     """Deals an all-computer table started while nobody was connected, since somebody last was."""
+    stand_ins: set[int] = field(default_factory=set)
+    """The numbers (action counts) of the current deal's actions a computer stand-in made for a person."""
+    wall: Callable[[], float] = time.time
+    """The wall clock the move clock reads (``time.time``; tests give their own)."""
+    clock: MoveClock = field(init=False)
+    """The move clock (docs/clock.md): off unless the table's settings have one."""
+
+    def __post_init__(self) -> None:
+        self.clock = MoveClock(self.settings.get("clock"))
 
     # ------------------------------------------------------------ the table
     def touch(self, now: float) -> None:
@@ -314,6 +329,7 @@ class TableCore:
             "ready": sorted(self.ready),
             "spectators": self.present.get(None, 0),
             "totals": self.series.totals(),
+            "clock": self.clock.info(),
         }
 
     def state_for(self, position: int | None, table_info: dict[str, Any] | None = None,
@@ -340,6 +356,7 @@ class TableCore:
             "view": view_json,
             "hints": hints,
             "dealt": dealt,
+            "now": round(self.wall(), 3),
         }
 
     # ------------------------------------------------------------- deals
@@ -348,6 +365,7 @@ class TableCore:
         self.current, self.game, self.deal_no = start, start.game, deal_no
         self.positions, self.dealer = start.positions, start.dealer
         self.ready.clear()
+        self.stand_ins = set()
 
     def count_unwatched(self) -> None:
         """A new deal began: count it towards :attr:`robot_deals` when nobody watches, else start again."""
@@ -369,7 +387,7 @@ class TableCore:
             return False  # the series is over
         if self.game is not None:
             humans = {s.position for s in self.seats if s.kind == "human"}
-            if not humans <= self.ready:
+            if not humans <= self.ready | self.away_ready(humans):
                 return False
         return not self.paused  # an all-computer table nobody watches rests until somebody connects
 
@@ -394,6 +412,12 @@ class TableCore:
             "sheet_row": None if row is None else row.to_json()})
         if not any(s.kind == "human" for s in self.seats):
             self.ready = {s.position for s in self.seats}
+
+    def away_ready(self, humans: set[int]) -> set[int]:
+        """The people away (their stand-in plays) who count as ready for the next deal: all of them once somebody
+        who is not away is ready (they wait), none while nobody is (a table everybody left rests)."""
+        away = self.clock.away & humans
+        return away if self.ready & (humans - away) else set()
 
     def game_results(self) -> list[dict[str, Any]]:
         """The finished deals' results and sheet rows, in order."""
@@ -433,13 +457,18 @@ class TableCore:
         return bool(self.settings.get("seeded"))
 
     def record(self, game: Game, deal_no: int | None = None, dealer: int | None = None,
-               positions: tuple[int, ...] | None = None) -> dict[str, Any]:
+               positions: tuple[int, ...] | None = None, stand_ins: frozenset[int] | set[int] | None = None
+               ) -> dict[str, Any]:
         """The finished deal's record as clients get it: hands, skat, actions, result and the table block; the
-        ``seed`` is null unless :attr:`seed_public` (the record replays from its cards all the same). Of the
-        current deal unless ``deal_no``, ``dealer`` and ``positions`` say which."""
+        ``seed`` is null unless :attr:`seed_public` (the record replays from its cards all the same); ``stand_in``:
+        the numbers of the actions a computer stand-in made for a person (docs/clock.md), when there are any. Of
+        the current deal unless ``deal_no``, ``dealer``, ``positions`` and ``stand_ins`` say which."""
         record = game.to_record()
         if not self.seed_public:
             record["seed"] = None
+        stand_ins = self.stand_ins if stand_ins is None else stand_ins
+        if stand_ins:
+            record["stand_in"] = sorted(stand_ins)
         deal_no = self.deal_no if deal_no is None else deal_no
         dealer = self.dealer if dealer is None else dealer
         positions = self.positions if positions is None else positions
@@ -531,9 +560,28 @@ class TableCore:
         if seat is None:
             return None
         position = self.positions[seat]
-        if self.seats[position].kind == "bot":
+        if self.seats[position].kind == "bot" or position in self.clock.away:
             return position, seat
         return None
+
+    def stands_in(self, position: int) -> bool | None:
+        """Whether a computer decides at a position as a person's stand-in (True), as the seat's own computer player
+        (False), or nobody does (None: a person who is not away)."""
+        if self.seats[position].kind == "bot":
+            return False
+        return True if position in self.clock.away else None
+
+    def computer_at(self, position: int) -> ComputerSeat:
+        """The computer player who decides at a position: the seat's own, or the stand-in of a person who is away
+        (the table's ``clock.stand_in`` level, made by the table's game when first needed)."""
+        seat = self.seats[position]
+        if seat.bot_seat is not None:
+            return seat.bot_seat
+        if seat.stand_in is None:
+            settings = self.settings.get("clock") or {}
+            seat.stand_in = self.game_kind.computer(self.settings, position, settings.get("stand_in"),
+                                                    f"{self.id}:{position}:stand-in")
+        return seat.stand_in
 
     def claim_answers_due(self) -> list[tuple[int, int]]:
         """Computer defenders who have not yet answered the declarer's open claim: (position, seat)."""
@@ -544,8 +592,8 @@ class TableCore:
         for seat in range(len(self.positions)):
             position = self.positions[seat]
             key = (self.deal_no, len(game.history), seat)
-            if (seat != game.declarer and self.seats[position].kind == "bot" and key not in self.claim_checked
-                    and CONCEDE in game.side_actions(seat)):
+            if (seat != game.declarer and (self.seats[position].kind == "bot" or position in self.clock.away)
+                    and key not in self.claim_checked and CONCEDE in game.side_actions(seat)):
                 due.append((position, seat))
         return due
 
@@ -585,7 +633,10 @@ class TableCore:
             assert game is not None
             if game.is_over:
                 continue
-            for seat_no, token in deal.actions[len(game.history):]:
+            for seq in range(len(game.history), len(deal.actions)):
+                seat_no, token = deal.actions[seq]
+                if seq in deal.stand_ins:
+                    self.stand_ins.add(seq)
                 game.apply(_variant(game).parse_action(token), seat_no)
             if game.is_over:
                 self.finish_deal(store=not deal.finished)
@@ -609,8 +660,12 @@ class TableCore:
             if deal_no != self.deal_no or seq != len(game.history) or game.is_over:
                 return "catch_up"
             seat = int(notice["seat"])
+            mover = self.positions[seat]
+            if notice.get("si"):  # a computer stand-in decided for the person (that process holds the table)
+                self.stand_ins.add(seq)
+                self.clock.away.add(mover)
             self.play(seat, _variant(game).parse_action(notice["a"]), store=False)  # that process writes
-            return "person" if self.seats[self.positions[seat]].kind == "human" else "changed"
+            return "person" if self.seats[mover].kind == "human" and not notice.get("si") else "changed"
         if kind == "deal":
             deal_no = notice.get("d")
             if not isinstance(deal_no, int) or deal_no <= self.deal_no:
@@ -632,6 +687,16 @@ class TableCore:
             if notice.get("d") == self.deal_no and isinstance(notice.get("pos"), int):
                 self.ready.add(notice["pos"])
                 return "changed"
+            return ""
+        if kind == "away":  # a person's stand-in took over or they came back, at another process
+            position = notice.get("pos")
+            if isinstance(position, int) and 0 <= position < len(self.seats) and self.seats[position].kind == "human":
+                before = position in self.clock.away
+                if notice.get("on"):
+                    self.clock.away.add(position)
+                else:
+                    self.clock.away.discard(position)
+                return "changed" if before != (position in self.clock.away) else ""
             return ""
         if kind == "stopped":  # its computer players failed at the process that runs them
             if self.stopped is None:

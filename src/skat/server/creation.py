@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat.rules.rulesets import PRESETS, RuleSet, get_ruleset
+from skat.server.clock import ClockError, plan_clock
 from skat.server.core import Seat, TableError, hash_token
 from skat.server.games import TableGame, TableRequest, table_game, table_games, table_variants
 from skat.server.series import ServerSeries
@@ -79,7 +80,7 @@ def game_of(settings: dict[str, Any]) -> TableGame:
 def plan_table(table_id: str, *, name: str = "", seats: list[str] | None = None, ruleset: str | None = None,
                variant: str = "standard", deals: int | None = None, player_name: str = "", claim: int | None = 0,
                seed: int | None = None, options: dict[str, Any] | None = None, public: bool = False,
-               hints: bool = True, **fields: Any) -> NewTable:
+               hints: bool = True, clock: Any = None, **fields: Any) -> NewTable:
     """Check a request for a new table (:meth:`skat.server.manager.TableManager.create_table` says what each
     argument means) and make its stored settings and seat rows, its creator's seat token and its invite.
     ``fields`` are the request's fields that only some games read (``officers_variant``: the table game's
@@ -108,6 +109,12 @@ def plan_table(table_id: str, *, name: str = "", seats: list[str] | None = None,
         seed = draw_bits(TABLE_SEED_BITS)  # from the operating system; never shown while the table is open
     settings: dict[str, Any] = {"variant": game.name, **plan.settings, "deals": deals, "seed": seed,
                                 "seeded": seeded, "public": public, **game.seed_settings(seed, seeded)}
+    try:
+        move_clock = plan_clock(clock, list(seats), game)
+    except ClockError as exc:
+        raise TableError(exc.code, str(exc)) from None
+    if move_clock is not None:
+        settings["clock"] = move_clock
     invite = None
     if not public:
         invite = secrets.token_urlsafe(18)

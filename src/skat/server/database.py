@@ -31,11 +31,11 @@ __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migr
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
            "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t", "accounts_t",
            "account_sessions_t", "login_failures_t", "player_deals_t", "player_stats_t", "player_days_t", "ratings_t",
-           "rating_history_t", "seasons_t"]
+           "rating_history_t", "seasons_t", "chat_messages_t", "online_tournaments_t"]
 
 log = logging.getLogger("skat.server.database")
 
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0010"
 """The newest migration: a database a store opened is at this revision."""
 _MIGRATION_LOCK = 7_273_001
 """The PostgreSQL advisory lock key held while one process migrates (the others wait for it)."""
@@ -80,6 +80,7 @@ actions_t = Table(
     Column("seat", Integer, nullable=False),
     Column("token", String(80), nullable=False),
     Column("at", Float, nullable=False),
+    Column("stand_in", Boolean, nullable=False, server_default=false()),  # a computer decided for a person (0007)
 )
 ready_t = Table(
     "skat_ready", metadata,
@@ -191,6 +192,36 @@ login_failures_t = Table(
 
 # a player's history, statistics and rating (skat.server.history, docs/history.md); a player is ``a:ACCOUNT``,
 # ``g:GUEST_HASH`` or ``b:LEVEL`` (a computer player)
+follows_t = Table(
+    "follows", metadata,  # a person follows another (skat.server.friends, docs/friends.md; 0010)
+    Column("follower", String(32), primary_key=True),
+    Column("followed", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Index("ix_follows_followed", "followed"),
+)
+blocks_t = Table(
+    "blocks", metadata,  # a person blocks another: no joining the blocker's tables, no messages or invitations
+    Column("blocker", String(32), primary_key=True),
+    Column("blocked", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Index("ix_blocks_blocked", "blocked"),
+)
+presence_t = Table(
+    "presence", metadata,  # when a person was last seen, and at which table (null: not at a table)
+    Column("account_id", String(32), primary_key=True),
+    Column("table_id", String(32), nullable=True),
+    Column("at", Float, nullable=False),
+)
+invitations_t = Table(
+    "invitations", metadata,  # a person invites another to a table (kept an hour)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("from_account", String(32), nullable=False),
+    Column("to_account", String(32), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("invite", String(64), nullable=True),  # a private table's invite secret, for the invited person only
+    Column("at", Float, nullable=False),
+    Index("ix_invitations_to_account", "to_account", "at"),
+)
 player_deals_t = Table(
     "player_deals", metadata,  # one row per finished deal and table position
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -212,6 +243,7 @@ player_deals_t = Table(
     Column("sf", Integer, nullable=False),  # the Seeger-Fabian points this deal gave the player
     Column("kontra", Integer, nullable=False),
     Column("overbid", Boolean, nullable=False),
+    Column("stand_in", Integer, nullable=False, server_default="0"),  # decisions a computer made for the player (0007)
     Index("ix_player_deals_player_at", "player", "at"),
     Index("ix_player_deals_deal", "table_id", "deal_no", "position", unique=True),
 )
@@ -257,6 +289,36 @@ rating_history_t = Table(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
     Index("ix_rating_history_player_at", "player", "at"),
+)
+
+chat_messages_t = Table(
+    "chat_messages", metadata,  # chat at a table and in the lobby (skat.server.chat, docs/chat.md; 0008)
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(40), nullable=False),  # a table's id, or "lobby"
+    Column("channel", String(16), nullable=False),  # players | spectators | lobby
+    Column("author", String(80), nullable=False),  # a:ACCOUNT, g:GUEST_HASH or s:TABLE:POSITION; never a token
+    Column("name", String(100), nullable=False),
+    Column("position", Integer, nullable=True),  # the author's table position; null: a spectator, the lobby
+    Column("text", Text, nullable=True),  # what was written (plain text), or null for a preset phrase
+    Column("phrase", String(40), nullable=True),  # a preset phrase's key (skat.server.chat.PHRASES)
+    Column("at", Float, nullable=False),
+    Column("deleted", Boolean, nullable=False, server_default=false()),  # deleted by the operator
+    Index("ix_chat_messages_room_id", "room", "id"),
+    Index("ix_chat_messages_at", "at"),
+)
+
+online_tournaments_t = Table(
+    "online_tournaments", metadata,  # an online tournament at server tables (skat.server.online; 0009)
+    Column("id", String(32), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+    Column("starts_at", Float, nullable=False),
+    Column("status", String(16), nullable=False),  # registering | running | finished | cancelled
+    Column("key_hash", String(64), nullable=False),  # the director key's sha256, never the key
+    Column("data", Text, nullable=False),  # settings, players, rounds with their tables, the Tournament's JSON
+    Column("seq", Integer, nullable=False),  # every change adds one: a change is written only over the seq it read
+    Index("ix_online_tournaments_status_starts", "status", "starts_at"),
 )
 
 
@@ -384,6 +446,8 @@ class StoredDeal:
     result: dict[str, Any] | None
     sheet_row: dict[str, Any] | None
     actions: list[tuple[int, str]]
+    stand_ins: frozenset[int] = frozenset()
+    """The numbers (``seq``) of the actions a computer stand-in made for a person (docs/clock.md)."""
 
 
 @dataclass

@@ -97,6 +97,9 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
         counters[key] = counters.get(key, 0) + n
 
     role, game, seat, won = row["role"], row["game"], row["seat"], row["won"]
+    if row.get("stand_in"):  # the computer stand-in decided for the player (docs/clock.md)
+        add("stand_in.deals")
+        add("stand_in.decisions", row["stand_in"])
     apart = _apart(row.get("variant"))
     if apart is not None:  # a game counted apart from Skat's figures (Officers' Skat for two)
         add(f"{apart}.games")
@@ -145,9 +148,10 @@ def count_deal(counters: dict[str, int], row: dict[str, Any]) -> None:
 
 def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Sequence[Any], positions: list[int],
                sheet_row: dict[str, Any], previous: dict[str, Any] | None, game_no: int,
-               at: float) -> list[dict[str, Any]]:
+               at: float, stand_ins: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """The ``player_deals`` rows of one finished deal, what each position's deal was asked of the table's game
-    (:meth:`~skat.server.games.TableGame.history_seats`); a seat of nobody known gets none."""
+    (:meth:`~skat.server.games.TableGame.history_seats`); a seat of nobody known gets none. ``stand_ins``: the
+    decisions a computer stand-in made, by position (None: the database has no such column yet, migration 0005)."""
     variant = str(settings.get("variant") or "standard")
     facts = table_game(variant).history_seats(settings, sheet_row, positions, len(seats), previous)
     rows = []
@@ -163,6 +167,8 @@ def _deal_rows(table_id: str, deal_no: int, settings: dict[str, Any], seats: Seq
             "seat": fact["seat"], "bid": int(fact["bid"]), "won": fact["won"], "score": int(fact["score"]),
             "sf": int(fact["sf"]), "kontra": int(fact["kontra"]), "overbid": bool(fact["overbid"]),
         })
+        if stand_ins is not None:
+            rows[-1]["stand_in"] = stand_ins.get(seat_row.position, 0)
     return rows
 
 
@@ -187,9 +193,10 @@ def _rated(variant: str) -> bool:
 
 
 def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_row: dict[str, Any],
-                         game_no: int, list_over: bool, at: float | None = None) -> int:
+                         game_no: int, list_over: bool, at: float | None = None, *, stand_in_column: bool = True) -> int:
     """Write a finished deal into its players' histories, counters, days and (when it ends a list) ratings; a
-    deal written before changes nothing. Returns the number of history rows written."""
+    deal written before changes nothing. Returns the number of history rows written. ``stand_in_column``: the
+    database marks the stand-in's actions (migration 0007; the migration 0005 that rebuilds runs before it)."""
     if conn.execute(select(player_deals_t.c.id).where(player_deals_t.c.table_id == table_id,
                                                       player_deals_t.c.deal_no == deal_no).limit(1)).first():
         return 0
@@ -210,8 +217,18 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
             previous = json.loads(earlier.sheet_row)
     at = time.time() if at is None else at
     settings = json.loads(table.settings)
-    rows = _deal_rows(table_id, deal_no, settings, seats, json.loads(deal.positions), sheet_row, previous, game_no,
-                      at)
+    positions = json.loads(deal.positions)
+    stand_ins: dict[int, int] | None = None
+    if stand_in_column:
+        stand_ins = {}
+        for seat_no, count in conn.execute(
+                select(actions_t.c.seat, func.count()).where(actions_t.c.table_id == table_id,
+                                                            actions_t.c.deal_no == deal_no,
+                                                            actions_t.c.stand_in.is_(True))
+                .group_by(actions_t.c.seat)).tuples():
+            if 0 <= seat_no < len(positions):
+                stand_ins[positions[seat_no]] = int(count)
+    rows = _deal_rows(table_id, deal_no, settings, seats, positions, sheet_row, previous, game_no, at, stand_ins)
     if not rows:
         return 0
     conn.execute(insert(player_deals_t), rows)
@@ -357,7 +374,7 @@ def history_page(conn: Connection, player: str, f: HistoryFilter, before: tuple[
         "table_id": r.table_id, "table_name": r.table_name, "deal_no": r.deal_no, "game_no": r.game_no,
         "position": r.position, "at": r.at, "variant": r.variant, "ruleset": r.ruleset, "game": r.game,
         "contract": r.contract, "role": r.role, "seat": r.seat, "bid": r.bid, "won": r.won, "score": r.score,
-        "sf": r.sf, "kontra": r.kontra, "overbid": r.overbid, "players": names[r.table_id],
+        "sf": r.sf, "kontra": r.kontra, "overbid": r.overbid, "stand_in": r.stand_in, "players": names[r.table_id],
         "table_closed": bool(r.closed)} for r in rows]
     cursor = f"{rows[-1].at!r}:{rows[-1].id}" if more and rows else None
     return {"deals": deals, "total": total, "next": cursor}
@@ -401,6 +418,7 @@ def _stats_of(counters: dict[str, int]) -> dict[str, Any]:
         "kontra": {role: {"games": counters.get(f"kontra.{role}", 0), "won": counters.get(f"kontra.{role}.won", 0)}
                    for role in ("declarer", "defender")},
         "sf": sf, "score": counters.get("score", 0),
+        "stand_in": {"deals": counters.get("stand_in.deals", 0), "decisions": counters.get("stand_in.decisions", 0)},
         **{apart: {"games": counters.get(f"{apart}.games", 0), "won": counters.get(f"{apart}.won", 0),
                    "chose": counters.get(f"{apart}.chooser", 0), "score": counters.get(f"{apart}.score", 0)}
            for apart in _aparts()},
@@ -487,13 +505,15 @@ def stored_record(conn: Connection, table_id: str, deal_no: int) -> dict[str, An
     table = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
     if deal is None or table is None or not deal.finished:
         return None
-    actions = conn.execute(select(actions_t.c.seat, actions_t.c.token).where(
+    actions = conn.execute(select(actions_t.c.seat, actions_t.c.token, actions_t.c.stand_in).where(
         actions_t.c.table_id == table_id, actions_t.c.deal_no == deal_no).order_by(actions_t.c.seq)).all()
     seats = conn.execute(select(seats_t).where(seats_t.c.table_id == table_id).order_by(seats_t.c.position)).all()
     settings = json.loads(table.settings)
     record = dict(json.loads(deal.start), actions=[[a.seat, a.token] for a in actions])
     if not settings.get("seeded"):
         record["seed"] = None
+    if any(a.stand_in for a in actions):  # the actions a computer stand-in made for a person (docs/clock.md)
+        record["stand_in"] = [i for i, a in enumerate(actions) if a.stand_in]
     positions = json.loads(deal.positions)
     record["table"] = {"id": table_id, "name": table.name, "deal_no": deal_no, "dealer": deal.dealer,
                        "positions": positions, "players": [seats[p].name for p in positions]}
@@ -580,9 +600,10 @@ def forget_player(conn: Connection, player: str) -> None:
 
 
 # ------------------------------------------------------------------ rebuilding
-def rebuild(conn: Connection) -> int:
+def rebuild(conn: Connection, *, stand_in_column: bool = True) -> int:
     """Write every stored finished deal into the histories (a database made before them; deals written before
-    are skipped): in the order the deals ended, each dated by its last action. Returns the rows written."""
+    are skipped): in the order the deals ended, each dated by its last action. Returns the rows written.
+    ``stand_in_column``: as :func:`record_finished_deal` (False in migration 0005)."""
     last_action = (select(actions_t.c.table_id, actions_t.c.deal_no, func.max(actions_t.c.at).label("at"))
                    .group_by(actions_t.c.table_id, actions_t.c.deal_no).subquery())
     deals = conn.execute(
@@ -607,5 +628,6 @@ def rebuild(conn: Connection) -> int:
     written = 0
     for at, table_id, deal_no, row, game_no in sorted(planned, key=lambda p: (p[0], p[1], p[2])):
         over = bool(limit.get(table_id)) and game_no >= int(limit[table_id] or 0) and not row.get("redeal")
-        written += record_finished_deal(conn, table_id, deal_no, row, game_no, over, at)
+        written += record_finished_deal(conn, table_id, deal_no, row, game_no, over, at,
+                                        stand_in_column=stand_in_column)
     return written

@@ -159,6 +159,11 @@ class Limits:
     session_seconds: float = 30 * 86400.0
     """A signed-in session ends this long after it was made (30 days; signing out or a new password ends it
     before)."""
+    chat: Rate = Rate(5, 10)
+    """Chat messages of one author (a person at a table, an account in the lobby) within the seconds (5 per 10 s);
+    one more is refused ``chat_flood``, saying how long to wait (docs/chat.md)."""
+    chat_keep_seconds: float = 30 * 86400.0
+    """Chat messages are deleted this long after they were written (30 days; ``skat serve --chat-days``)."""
 
     def __post_init__(self) -> None:
         for f in fields(self):

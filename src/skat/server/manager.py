@@ -37,8 +37,10 @@ class TableManager:
 
     def __init__(self, store: Store, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
                  executor: Executor | None = None, bot_workers: int = 4, bot_processes: bool = True,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, clock_scale: float = 1.0) -> None:
         self.store = store
+        self.clock_scale = clock_scale
+        """Real seconds per second of the tables' move clocks (1; tests make them run faster)."""
         self.limits = limits or Limits()
         """The server's limits (skat.server.limits): the table cap, idle expiry, all-computer tables' rest."""
         self.tables: dict[str, ServerTable] = {}
@@ -98,6 +100,7 @@ class TableManager:
         options: dict[str, Any] | None = None,
         public: bool = False,
         hints: bool = True,
+        clock: Any = None,
         **fields: Any,
     ) -> tuple[ServerTable, dict[str, Any]]:
         """A new table. ``seats``: per position ``"human"`` (a person joins) or a computer level.
@@ -113,12 +116,13 @@ class TableManager:
         listed in the lobby; a private one (the default) gets an invite secret, handed to the creator only
         (``invite`` in the answer; the settings keep its hash): see :meth:`ServerTable.check_invite`.
         ``hints`` (default true) lets the people at a Skat table ask for a card hint and see the bid estimate
-        (:attr:`ServerTable.hints_on`).
+        (:attr:`ServerTable.hints_on`). ``clock`` is the move clock (:func:`skat.server.clock.plan_clock`: left out,
+        on at a table of two or more people; docs/clock.md).
         """
         table_id = secrets.token_hex(6)
         plan = plan_table(table_id, name=name, seats=seats, ruleset=ruleset, variant=variant, deals=deals,
                           player_name=player_name, claim=claim, seed=seed, options=options, public=public,
-                          hints=hints, **fields)
+                          hints=hints, clock=clock, **fields)
         await self._make_room()
         await self.store.create_table(table_id, plan.name, plan.settings, plan.rows)
         table = self._build(table_id, plan.name, plan.settings, plan.rows)
@@ -147,7 +151,7 @@ class TableManager:
         await self.store.close_table(table.id)
         table.closed = True
         self.tables.pop(table.id, None)
-        table.bots.cancel()
+        table.cancel_tasks()
         if self.fanout is not None:
             await self.fanout.release(table.id)
         log.info("table %s archived: %s", table.id, reason)
@@ -348,7 +352,7 @@ class TableManager:
         table.closed = True
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
-        table.bots.cancel()
+        table.cancel_tasks()
         if self.fanout is not None:
             await self.fanout.release(table.id)
         await table.broadcast_message({"type": "closed", "table_id": table.id, "message": message})
@@ -418,7 +422,8 @@ class TableManager:
 
     async def _take_leases(self, tables: list[ServerTable]) -> None:
         """Computer players move in the one process that holds the table's lease (fan-out)."""
-        with_bots = [t for t in tables if any(s.kind == "bot" for s in t.seats)]
+        # a table of people with a move clock needs its lease too: the holder runs the computer stand-in
+        with_bots = [t for t in tables if any(s.kind == "bot" for s in t.seats) or t.clock.on]
         if self.fanout is None:
             for t in with_bots:
                 t.owner = True
@@ -469,7 +474,7 @@ class TableManager:
         for table in self.tables.values():
             if table.owner:
                 table.owner = False
-                table.bots.cancel()
+                table.cancel_tasks()
         log.warning("the table leases were lost with their database connection; they are taken again")
 
     def drop_later(self, table: ServerTable, message: str) -> None:
@@ -492,7 +497,7 @@ class TableManager:
 
     def shutdown(self) -> None:
         for table in self.tables.values():
-            table.bots.cancel()
+            table.cancel_tasks()
         if isinstance(self.executor, ThreadPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
         if self._processes is not None:

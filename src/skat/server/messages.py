@@ -29,7 +29,7 @@ from skat.server.errors import CLOSE_CODES, ErrorCode
 
 __all__ = ["PROTOCOL_VERSION", "ErrorCode", "CLOSE_CODES", "ClientMessage", "ServerMessage", "CLIENT_ADAPTER",
            "SERVER_ADAPTER", "CLIENT_TYPES", "Incoming", "Refusal", "refusal_of", "check_outgoing", "checking",
-           "OutgoingMessageError", "Fixed", "TableInfo", "Sheet", "View", "judged"]
+           "OutgoingMessageError", "Fixed", "TableInfo", "Sheet", "View", "judged", "CHAT_PHRASES", "ChatLine"]
 
 PROTOCOL_VERSION = 1
 """The protocol's version (``skat.server.tables.PROTOCOL_VERSION`` is the same number; a test holds them equal)."""
@@ -314,6 +314,31 @@ class OfficersTotals(Fixed):
 Status = Literal["waiting", "starting", "playing", "between_deals", "finished", "paused", "stopped"]
 
 
+class ClockTurn(Fixed):
+    """The decision the move clock runs for: whose, when it began, when its own time ends and when the person's
+    reserve ends too (wall-clock seconds)."""
+
+    position: Position
+    started: float
+    decision_ends: float
+    ends: float
+
+
+class ClockInfo(Fixed):
+    """A table's move clock (docs/clock.md): its settings, the decision it runs for, the reserves left this deal
+    (by position) and the positions whose computer stand-in decides (``away``)."""
+
+    decision: int
+    reserve: int
+    grace: int
+    ready: int
+    stand_in: str
+    turn: ClockTurn | None
+    ready_ends: float | None
+    reserve_left: dict[str, float]
+    away: list[Position]
+
+
 class TableInfo(Fixed):
     """What anybody may know of a table (``ServerTable.public_info()``)."""
 
@@ -339,6 +364,7 @@ class TableInfo(Fixed):
     ready: list[Position]
     spectators: int
     totals: SkatTotals | OfficersTotals
+    clock: ClockInfo | None
 
 
 class HeldElsewhere(Fixed):
@@ -479,6 +505,8 @@ class Hello(Incoming):
     token: str | None = None
     invite: JsonValue = judged({"type": ["string", "null"], "default": None},
                                "the invite secret of a private table, to watch it (a wrong one: bad_invite)")
+    chat: bool = Field(False, description="true: send the table's recent chat (chat_history) after the state "
+                                          "(docs/chat.md)")
     refusals = {"protocol": Refusal(ErrorCode.PROTOCOL, f"this server speaks protocol {PROTOCOL_VERSION}, not "
                                                         "{text}"),
                 "token": Refusal(ErrorCode.BAD_TOKEN, "the token must be a string", 403)}
@@ -516,13 +544,46 @@ class HintRequest(Incoming):
     type: Literal["hint"]
 
 
-ClientMessage = Annotated[Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest,
+class Back(Incoming):
+    """A person whose computer stand-in took over (their time ran out, docs/clock.md) takes the seat back."""
+
+    type: Literal["back"]
+
+
+CHAT_PHRASES = ("hello", "good_luck", "well_played", "good_game", "thanks", "sorry", "oops", "bye")
+"""The preset phrases of the chat (docs/chat.md): a message carries the key, every client shows it in its own
+language."""
+
+
+class ChatSend(Incoming):
+    """Say something at the table (docs/chat.md): ``text`` (plain text, 1 to 300 characters) or a preset ``phrase``.
+    A player's message goes to the players' channel, a spectator's to the spectators'."""
+
+    type: Literal["chat"]
+    text: JsonValue = judged({"type": ["string", "null"], "default": None},
+                             "plain text, 1 to 300 characters after trimming (control characters removed): more is "
+                             "chat_too_long, nothing chat_empty; markup is kept as text")
+    phrase: JsonValue = judged({"type": ["string", "null"], "enum": [*CHAT_PHRASES, None], "default": None},
+                               "a preset phrase's key instead of a text (another one: bad_phrase)")
+
+
+class Mute(Incoming):
+    """Hide (``on``: true) or show again (false) the messages of one ``author`` (the ``from.author`` of a chat
+    message) for this connection; the page keeps its list and sends it again after each ``hello``."""
+
+    type: Literal["mute"]
+    author: JsonValue = judged({"type": "string", "maxLength": 40}, "the author's id, as chat messages give it")
+    on: JsonValue = judged({"type": "boolean", "default": True}, "true: hide the author's messages; false: show them")
+
+
+ClientMessage = Annotated[Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest | ChatSend | Mute
+                          | Back,
                           Field(discriminator="type")]
 """Every message a client sends on ``/ws/{table_id}``."""
 CLIENT_ADAPTER = union_adapter(ClientMessage)
 CLIENT_TYPES: dict[str, type[Incoming]] = {m.model_fields["type"].annotation.__args__[0]: m  # type: ignore[union-attr]
                                            for m in (Hello, Action, NextDeal, StateRequest, SheetRequest, Ping,
-                                                     HintRequest)}
+                                                     HintRequest, ChatSend, Mute, Back)}
 
 
 
@@ -547,6 +608,8 @@ class State(Fixed):
     view: View | None
     hints: Hints
     dealt: Dealt | None
+    now: float
+    """The server's wall clock (seconds) as it sent the state: a browser reads the move clock's times by it."""
 
 
 class SheetMessage(Fixed):
@@ -618,8 +681,48 @@ class Spectators(Fixed):
     spectators: int = Field(ge=0)
 
 
+class ChatAuthor(Fixed):
+    """Who wrote a chat message: the name, the table position (null: a spectator, the lobby) and ``author``, an id
+    to mute by (a hash of the person's key: never an account's id, a guest's or a seat's token)."""
+
+    name: str
+    position: Position | None
+    author: str
+
+
+class ChatLine(Fixed):
+    """One chat message: its ``text`` (plain text: show it as text, never as markup) or a preset ``phrase``'s key."""
+
+    id: int
+    channel: Literal["players", "spectators", "lobby"]
+    from_: ChatAuthor = Field(alias="from")
+    text: str | None
+    phrase: str | None
+    at: float
+
+
+class ChatMessage(ChatLine):
+    """A chat message said at the table now."""
+
+    type: Literal["chat"]
+
+
+class ChatHistory(Fixed):
+    """The table's recent chat messages (after ``welcome``), oldest first."""
+
+    type: Literal["chat_history"]
+    messages: list[ChatLine]
+
+
+class ChatDeleted(Fixed):
+    """The server's operator deleted a chat message: no longer show it."""
+
+    type: Literal["chat_deleted"]
+    id: int
+
+
 ServerMessage = Annotated[Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped
-                          | Spectators, Field(discriminator="type")]
+                          | Spectators | ChatMessage | ChatHistory | ChatDeleted, Field(discriminator="type")]
 """Every message the server sends on ``/ws/{table_id}``."""
 SERVER_ADAPTER = union_adapter(ServerMessage)
 

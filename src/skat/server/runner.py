@@ -12,7 +12,7 @@ from typing import Any, Protocol
 from skat.deal.game import Game, Phase
 from skat.errors import IllegalActionError
 from skat.rules.actions import CONCEDE, Action
-from skat.server.bots import SEARCH_LEVELS, claim_is_sound
+from skat.server.bots import SEARCH_LEVELS, ComputerSeat, claim_is_sound
 from skat.server.core import Overtaken, Seat
 from skat.server.store import Store
 
@@ -55,6 +55,10 @@ class RunnerTable(Protocol):
 
     def bot_to_move(self) -> tuple[int, int] | None: ...
 
+    def computer_at(self, position: int) -> ComputerSeat: ...
+
+    def stands_in(self, position: int) -> bool | None: ...
+
     def claim_answers_due(self) -> list[tuple[int, int]]: ...
 
     def unsettled(self) -> bool: ...
@@ -63,7 +67,7 @@ class RunnerTable(Protocol):
 
     def stop(self, reason: str) -> None: ...
 
-    async def apply(self, seat: int, action: Action) -> None: ...
+    async def apply(self, seat: int, action: Action, *, stand_in: bool = False) -> None: ...
 
     async def after_change_no_bots(self, *, tell: bool = True) -> None: ...
 
@@ -160,8 +164,7 @@ class BotRunner:
             ready_at = loop.time() + delay
             deal_no, history_len = table.deal_no, len(game.history)
             self.failure = {"deal_no": deal_no, "seat": seat}
-            bot = table.seats[position].bot_seat
-            assert bot is not None
+            bot = table.computer_at(position)  # the seat's computer player, or a person's stand-in (docs/clock.md)
             at = getattr(bot, "at", None)
             if at is not None:  # a computer whose decisions are drawn from the point of the deal
                 at(deal_no, history_len)
@@ -171,7 +174,7 @@ class BotRunner:
                 if call is not None:
                     self.failure["action"] = str(call)
                     await _sleep_until(loop, ready_at)
-                    await self._play(game, deal_no, history_len, seat, call, "call")
+                    await self._play(game, deal_no, history_len, position, seat, call, "call")
                     await table.after_change_no_bots()
                     continue
             try:
@@ -184,19 +187,24 @@ class BotRunner:
                 action = view.legal_actions[0]
             self.failure["action"] = str(action)
             await _sleep_until(loop, ready_at)
-            if not await self._play(game, deal_no, history_len, seat, action, "action"):
+            if not await self._play(game, deal_no, history_len, position, seat, action, "action"):
                 continue
             await table.after_change_no_bots()
 
-    async def _play(self, game: Game, deal_no: int, history_len: int, seat: int, action: Action, what: str) -> bool:
-        """Store and apply a computer player's ``action`` when the table is still where it thought; False when it
-        moved on meanwhile (an early end by a person) or the engine refused a move (think again)."""
+    async def _play(self, game: Game, deal_no: int, history_len: int, position: int, seat: int, action: Action,
+                    what: str) -> bool:
+        """Store and apply a computer player's ``action`` when the table is still where it thought (and a
+        stand-in's person is still away); False when it moved on meanwhile (an early end by a person, the person
+        came back) or the engine refused a move (think again)."""
         table = self.table
         async with table.lock:
             if table.game is not game or table.deal_no != deal_no or len(game.history) != history_len:
                 return what == "call"  # the table moved on; think again
+            stand_in = table.stands_in(position)
+            if stand_in is None:
+                return False  # the person came back meanwhile: theirs is the decision
             try:
-                await table.apply(seat, action)
+                await table.apply(seat, action, stand_in=stand_in)
             except Overtaken:
                 pass  # another process stored an action first (it caught up): think again
             except IllegalActionError:
@@ -212,7 +220,7 @@ class BotRunner:
         one conceded."""
         table = self.table
         conceded = False
-        for _position, seat in table.claim_answers_due():
+        for position, seat in table.claim_answers_due():
             game = table.game
             assert game is not None
             deal_no, history_len = table.deal_no, len(game.history)
@@ -228,8 +236,11 @@ class BotRunner:
             async with table.lock:
                 if table.game is not game or table.deal_no != deal_no or len(game.history) != history_len:
                     return conceded
+                stand_in = table.stands_in(position)
+                if stand_in is None:
+                    continue  # the person came back: theirs is the answer
                 try:
-                    await table.apply(seat, CONCEDE)
+                    await table.apply(seat, CONCEDE, stand_in=stand_in)
                 except Overtaken:
                     return conceded
                 conceded = True

@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Message
 from starlette.websockets import WebSocketState
 
+from skat.server.chat import ChatService
 from skat.server.connections import Client, encode_message
 from skat.server.core import PROTOCOL_VERSION, TableError
 from skat.server.errors import DB_UNAVAILABLE_MESSAGE, ErrorCode
@@ -33,9 +34,12 @@ from skat.server.messages import (
     CLIENT_ADAPTER,
     CLIENT_TYPES,
     Action,
+    Back,
+    ChatSend,
     Hello,
     HintRequest,
     Incoming,
+    Mute,
     NextDeal,
     Ping,
     SheetRequest,
@@ -43,6 +47,7 @@ from skat.server.messages import (
     refusal_of,
 )
 from skat.server.routes.deps import Limiter, Manager
+from skat.server.security import SESSION_COOKIE
 from skat.server.tables import ServerTable
 
 __all__ = ["router", "Connection", "serve_socket", "HANDLERS", "MAX_MESSAGE_BYTES", "MAX_FRAME_BYTES",
@@ -103,6 +108,8 @@ class Connection:
         self.table = table
         self.limiter = limiter
         self.client: Client | None = None
+        self.account_id: str | None = None
+        """The signed-in person of this browser (its session cookie), seen at the table by friends."""
         self.flood = _RateLimit()
         self.host = client_host(ws.scope)
         self.hello_by: float | None = asyncio.get_running_loop().time() + manager.limits.hello_seconds
@@ -252,11 +259,37 @@ class Connection:
         client, table = self.client, self.table
         self.client = None
         _MEMORY.closed()  # after a burst of closes, the freed heap goes back to the system
+        if self.account_id is not None:  # first: the table's own telling may be cut short
+            self.ws.app.state.presence.leave(self.account_id, table.id)
+            self.account_id = None
         if client is not None:
             try:
                 await table.disconnect(client)
             except Exception:  # the table goes on without this client
                 log.debug("telling the table of a disconnect failed", exc_info=True)
+
+    async def _seen(self) -> None:
+        """The signed-in person of this browser is at this table now, for the people who follow them
+        (docs/friends.md); a failure only costs the presence."""
+        token = self.ws.cookies.get(SESSION_COOKIE)
+        if not token or self.account_id is not None:
+            return
+        try:
+            account = await asyncio.to_thread(self.ws.app.state.accounts.session, token)
+        except Exception:
+            log.exception("table %s: the session of a connection could not be read; its person is not shown online",
+                          self.table.id)
+            return
+        if account is not None:
+            self.account_id = account.id
+            await self.ws.app.state.presence.arrive(account.id, self.table.id)
+            if self.client is not None:  # the people this person blocked write to nobody here for them
+                try:
+                    blocked = await asyncio.to_thread(self.ws.app.state.friends.blocked_by, account.id)
+                except Exception:
+                    log.exception("table %s: the blocks of a person could not be read", self.table.id)
+                else:
+                    self.chat.block_for(self.client, blocked)
 
     # ------------------------------------------------------------------ the messages
     async def on_hello(self, message: Hello) -> None:
@@ -273,6 +306,9 @@ class Connection:
         # and the state
         self.client = client
         await table.connect(client)
+        await self._seen()
+        if message.chat:  # a client that shows the chat: the table's recent messages (docs/chat.md)
+            await self.send(self.chat.without_blocked(client, await self.chat.history(table.id)))
 
     async def on_action(self, message: Action) -> None:
         self.table.touch()
@@ -298,11 +334,30 @@ class Connection:
     async def on_ping(self, message: Ping) -> None:
         await self.send({"type": "pong", "t": message.t})
 
+    @property
+    def chat(self) -> ChatService:
+        """The application's chat (``app.state.chat``, :mod:`skat.server.chat`)."""
+        chat: ChatService = self.ws.app.state.chat
+        return chat
+
+    async def on_chat(self, message: ChatSend) -> None:
+        assert self.client is not None
+        await self.chat.say(self.table, self.client, message.text, message.phrase, self.ws.cookies)
+
+    async def on_mute(self, message: Mute) -> None:
+        assert self.client is not None
+        self.chat.mute(self.client, message.author, message.on)
+
+    async def on_back(self, _message: Back) -> None:
+        self.table.touch()
+        await self.table.come_back(self.position)
+
 
 HANDLERS: dict[type[Incoming], Handler] = {
     Hello: Connection.on_hello, Action: Connection.on_action, NextDeal: Connection.on_next_deal,
     HintRequest: Connection.on_hint, SheetRequest: Connection.on_sheet, StateRequest: Connection.on_state,
-    Ping: Connection.on_ping,
+    Ping: Connection.on_ping, Back: Connection.on_back,
+    ChatSend: Connection.on_chat, Mute: Connection.on_mute,
 }
 """The handler of each client message's model (every member of :data:`skat.server.messages.ClientMessage`)."""
 

@@ -161,6 +161,10 @@ def _answer_on_loop(answers: list[tuple[asyncio.Future, Any, BaseException | Non
                 aio.set_exception(error)
 
 
+_ACTION_COLUMNS = ("table_id", "deal_no", "seq", "seat", "token", "at", "stand_in")
+"""The columns of a stored action, in the order :meth:`Store._insert_actions` inserts them."""
+
+
 @dataclass
 class _Write:
     op: Op
@@ -434,15 +438,15 @@ class Store:
         sql = self._inserts.get(f"actions:{n}")
         if sql is None:  # the driver's own SQL (no SQLAlchemy objects to keep per batch size)
             mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
-            names = ("table_id", "deal_no", "seq", "seat", "token", "at")
-            casts = ("VARCHAR(32)", "INTEGER", "INTEGER", "INTEGER", "VARCHAR(80)", "FLOAT")
+            names = _ACTION_COLUMNS
+            casts = ("VARCHAR(32)", "INTEGER", "INTEGER", "INTEGER", "VARCHAR(80)", "FLOAT", "BOOLEAN")
             one = "(" + ", ".join(f"CAST({mark} AS {c})" for c in casts) + ")"
             sql = self._inserts[f"actions:{n}"] = (
                 f"WITH v({', '.join(names)}) AS (VALUES {', '.join([one] * n)}) "
                 f"INSERT INTO {actions_t.name} ({', '.join(names)}) SELECT {', '.join('v.' + k for k in names)} "
                 f"FROM v WHERE NOT EXISTS (SELECT 1 FROM {tables_t.name} t WHERE t.id = v.table_id AND t.closed) "
                 "ON CONFLICT DO NOTHING RETURNING table_id, deal_no, seq")
-        params = tuple(row[k] for row in rows for k in ("table_id", "deal_no", "seq", "seat", "token", "at"))
+        params = tuple(row[k] for row in rows for k in _ACTION_COLUMNS)
         inserted = {tuple(r) for r in conn.exec_driver_sql(sql, params)}
         answers = []
         for row in rows:
@@ -511,15 +515,21 @@ class Store:
             return conn.execute(stmt, row).first() is not None
         return self.submit(op, {"t": table_id, "k": "deal", "d": deal_no})
 
-    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str) -> Written:
-        """Store action ``seq`` of a deal; answers False (nothing changed) when that ``seq`` is stored already
-        (another server process stored its own action first) or the table was closed."""
-        row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time()}
+    def add_action(self, table_id: str, deal_no: int, seq: int, seat: int, token: str,
+                   stand_in: bool = False) -> Written:
+        """Store action ``seq`` of a deal (``stand_in``: a computer player decided for the person in that seat,
+        docs/clock.md); answers False (nothing changed) when that ``seq`` is stored already (another server
+        process stored its own action first) or the table was closed."""
+        row = {"table_id": table_id, "deal_no": deal_no, "seq": seq, "seat": seat, "token": token, "at": time.time(),
+               "stand_in": stand_in}
         stmt = self._insert_if_open(actions_t, tuple(row))
+        notice: dict[str, Any] = {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token}
+        if stand_in:
+            notice["si"] = 1
 
         def op(conn: Connection) -> bool:
             return conn.execute(stmt, row).first() is not None
-        return self.submit(op, {"t": table_id, "k": "act", "d": deal_no, "s": seq, "seat": seat, "a": token}, action=row)
+        return self.submit(op, notice, action=row)
 
     def finish_deal(self, table_id: str, deal_no: int, result: dict[str, Any], sheet_row: dict[str, Any],
                     game_no: int | None = None, list_over: bool = False) -> Written:
@@ -611,15 +621,18 @@ class Store:
             d = conn.execute(select(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no == deal_no)).first()
             if d is None:
                 return None
-            actions = [(a.seat, a.token) for a in conn.execute(
-                select(actions_t.c.seat, actions_t.c.token).where(actions_t.c.table_id == table_id,
-                                                                  actions_t.c.deal_no == deal_no)
-                .order_by(actions_t.c.seq))]
+            rows = conn.execute(
+                select(actions_t.c.seat, actions_t.c.token, actions_t.c.stand_in)
+                .where(actions_t.c.table_id == table_id, actions_t.c.deal_no == deal_no)
+                .order_by(actions_t.c.seq)).all()
+            actions = [(a.seat, a.token) for a in rows]
+            stand_ins = frozenset(i for i, a in enumerate(rows) if a.stand_in)
         pos = json.loads(d.positions)
         return StoredDeal(deal_no=d.deal_no, dealer=d.dealer, positions=tuple(pos),
                           start=json.loads(d.start), finished=bool(d.finished),
                           result=json.loads(d.result) if d.result else None,
-                          sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions)
+                          sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions,
+                          stand_ins=stand_ins)
 
     @staticmethod
     def _load(conn: Connection, table_id: str, since_deal: int = 1) -> StoredTable | None:
@@ -631,10 +644,14 @@ class Store:
         for s in seats:
             s.pop("table_id", None)
         actions: dict[int, list[tuple[int, str]]] = {}
-        for a in conn.execute(select(actions_t.c.deal_no, actions_t.c.seat, actions_t.c.token)
+        stand_ins: dict[int, set[int]] = {}
+        for a in conn.execute(select(actions_t.c.deal_no, actions_t.c.seq, actions_t.c.seat, actions_t.c.token,
+                                     actions_t.c.stand_in)
                               .where(actions_t.c.table_id == table_id, actions_t.c.deal_no >= since_deal)
                               .order_by(actions_t.c.deal_no, actions_t.c.seq)):
             actions.setdefault(a.deal_no, []).append((a.seat, a.token))
+            if a.stand_in:
+                stand_ins.setdefault(a.deal_no, set()).add(a.seq)
         deals = []
         for d in conn.execute(select(deals_t).where(deals_t.c.table_id == table_id, deals_t.c.deal_no >= since_deal)
                               .order_by(deals_t.c.deal_no)):
@@ -643,7 +660,8 @@ class Store:
                 deal_no=d.deal_no, dealer=d.dealer, positions=tuple(pos),
                 start=json.loads(d.start), finished=bool(d.finished),
                 result=json.loads(d.result) if d.result else None,
-                sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions.get(d.deal_no, [])))
+                sheet_row=json.loads(d.sheet_row) if d.sheet_row else None, actions=actions.get(d.deal_no, []),
+                stand_ins=frozenset(stand_ins.get(d.deal_no, ()))))
         last = conn.execute(select(deals_t.c.deal_no).where(deals_t.c.table_id == table_id)
                             .order_by(deals_t.c.deal_no.desc()).limit(1)).scalar()
         ready = None

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from skat.rules.actions import Action
+from skat.server.clock_runner import ClockRunner
 from skat.server.connections import Client, Connections, encode_message
 from skat.server.core import PROTOCOL_VERSION, Overtaken, Seat, TableCore, TableError, hash_token, pack, unpack
 from skat.server.hints import card_hint, declarer_hint, hint_in_worker
@@ -49,6 +50,7 @@ class TableHost(Protocol):
     executor: Executor
     bot_delay: float
     trick_pause: float
+    clock_scale: float
 
     async def worker_pool(self) -> ProcessPoolExecutor | None: ...
 
@@ -72,11 +74,16 @@ class ServerTable(TableCore):
     the same point gets the same answer without a second search."""
     clients: Connections = field(init=False)
     bots: BotRunner = field(init=False)
+    timer: ClockRunner = field(init=False)
+    """The move clock's timers (docs/clock.md)."""
     _spectator_notice: asyncio.Task[None] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         self.clients = Connections(self)
         self.bots = BotRunner(self)
+        self.timer = ClockRunner(self)
+        self.clock.scale = self.manager.clock_scale
         self.robot_deals = self.manager.limits.robot_deals
         self.last_active = time.monotonic()
 
@@ -93,6 +100,8 @@ class ServerTable(TableCore):
         paused = self.paused
         self.clients.add(client)
         self.touch()
+        if client.position is not None and client.position in self.clock.away:
+            await self.timer.back(client.position, "connected again")  # tells everybody below
         if paused:  # somebody watches: a paused all-computer table goes on
             await self.after_change()
         elif client.position is None:
@@ -110,6 +119,7 @@ class ServerTable(TableCore):
         if client.position is None:
             self._tell_spectators()
         else:
+            self.timer.gone(client.position)
             await self.broadcast()
 
     def _tell_spectators(self) -> None:
@@ -180,7 +190,7 @@ class ServerTable(TableCore):
         if stored is None or not stored.finished:
             raise TableError("no_deal", f"table {self.id} has no finished deal {deal_no}", 404)
         game = from_record(dict(stored.start, actions=[[seat, token] for seat, token in stored.actions]))
-        return self.record(game, deal_no, stored.dealer, stored.positions)
+        return self.record(game, deal_no, stored.dealer, stored.positions, stored.stand_ins)
 
     async def maybe_start(self) -> bool:
         """Start the first or the next deal when every seat is taken and every person is ready."""
@@ -212,6 +222,8 @@ class ServerTable(TableCore):
                 overtaken = True
             else:
                 overtaken = False
+        if not overtaken and position in self.clock.away:
+            await self.timer.back(position, "acted")
         await self.after_change()  # after a stale action too: the table caught up, everybody hears of it
         if overtaken:
             raise TableError("stale", "another action was taken at this table first; here is the current state")
@@ -243,17 +255,18 @@ class ServerTable(TableCore):
         hint = await loop.run_in_executor(self.manager.executor, _hint_in_thread, view)
         return hint
 
-    async def apply(self, seat: int, action: Action) -> None:
-        """Store one action, then apply it (the caller holds the lock). When the engine fails after the write,
-        the stored action is kept (:attr:`pending_action`) and :meth:`settle` applies it on the next try. When
-        another server process stored an action at this point first, nothing is stored: the table catches up
-        with the database and the action is answered ``stale`` (:class:`Overtaken`)."""
+    async def apply(self, seat: int, action: Action, *, stand_in: bool = False) -> None:
+        """Store one action, then apply it (the caller holds the lock; ``stand_in``: a computer player decided for
+        the person in that seat, and the record says so). When the engine fails after the write, the stored action
+        is kept (:attr:`pending_action`) and :meth:`settle` applies it on the next try. When another server process
+        stored an action at this point first, nothing is stored: the table catches up with the database and the
+        action is answered ``stale`` (:class:`Overtaken`)."""
         game = self.game
         assert game is not None
         self.check_running()
         await self.settle()
         seq = len(game.history)
-        write = self.store.add_action(self.id, self.deal_no, seq, seat, str(action))
+        write = self.store.add_action(self.id, self.deal_no, seq, seat, str(action), stand_in)
         try:
             stored = await write
         except asyncio.CancelledError:
@@ -271,6 +284,8 @@ class ServerTable(TableCore):
             self.check_running()  # closed at another process: no_table
             raise Overtaken(seq)
         self.pending_action = (self.deal_no, seq, seat, action)
+        if stand_in:
+            self.stand_ins.add(seq)
         self.play(seat, action)
         self.pending_action = None
         await self.settle()
@@ -298,9 +313,10 @@ class ServerTable(TableCore):
         async with self.lock:
             started = await self.maybe_start()
             sheet_changed, self.sheet_changed = self.sheet_changed, False
+            clock_changed = self.timer.follow()
         if sheet_changed and self.clients:
             await self.broadcast_message({"type": "sheet", "sheet": self.series.sheet()})
-        if tell or started or sheet_changed:
+        if tell or started or sheet_changed or clock_changed:
             await self.broadcast()
 
     # ------------------------------------------------------ computer players
@@ -310,9 +326,25 @@ class ServerTable(TableCore):
         return self.bots.task
 
     def schedule_bots(self) -> None:
-        """Let the computer players move when one is to move or a claim is to be answered (this process holds
-        the table's lease)."""
+        """Let the computer players move when one is to move or a claim is to be answered, and arm the move
+        clock's timer (this process holds the table's lease)."""
         self.bots.schedule()
+        self.timer.arm()
+
+    def cancel_tasks(self) -> None:
+        """Stop the computer players and the move clock's timers (the table closes, the server stops or the
+        lease is lost)."""
+        self.bots.cancel()
+        self.timer.cancel()
+
+    async def come_back(self, position: int | None) -> None:
+        """A person away says they are back (``back``): their decisions are theirs again."""
+        if position is None:
+            raise TableError("not_a_player", "spectators have no seat to come back to")
+        self.check_running()
+        async with self.lock:
+            await self.timer.back(position, "said so")
+        await self.after_change()
 
     # ------------------------------------------------- other server processes
     def inbox_notice(self, notice: dict[str, Any]) -> None:

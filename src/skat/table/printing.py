@@ -591,9 +591,12 @@ def _ranking_rows(tournament: Tournament) -> tuple[list[str], list[list[Any]]]:
 def _progress(tournament: Tournament) -> str:
     tables = [k for s in tournament.series for k in s.tables]
     handed = [k for k in tables if k is not None]
-    live = len(handed) < len(tables) or any(k.limit is not None and not k.complete for k in handed)
+    results = [r for s in tournament.series for r in s.results if r is not None]  # tables scored elsewhere
+    handed_in = len(handed) + len(results)
+    live = handed_in < len(tables) or any(k.limit is not None and not k.complete for k in handed) or any(
+        not r.complete for r in results)
     words = _w("after {n} series · {handed} of {tables} lists handed in", n=len(tournament.series),
-               handed=len(handed), tables=len(tables))
+               handed=handed_in, tables=len(tables))
     return words + (" · " + _w("lists in progress count as they stand") if live else "")
 
 

@@ -10,7 +10,9 @@
   per table (:meth:`Tournament.table_keeper` makes a table's empty list). :meth:`Tournament.ranking` sums
   each player's Seeger-Fabian points as his table's list computes them (:attr:`ScoreKeeper.seeger_fabian`,
   that is :class:`skat.table.scoresheet.ScoreSheet`: the rule lives there), with his won and lost games; a
-  list still in progress counts as it stands.
+  list still in progress counts as it stands. A table scored elsewhere (an online tournament's server table,
+  whose sheet computes the same points) is handed in as a :class:`TableResult` (:meth:`Tournament.record_result`)
+  and counts alike.
 
 Tie-breaks (docs/rules.md 5.2, STURA: more games won, then fewer games lost; then this module's own):
 more points, then more games won, then fewer games lost, then the better single series; players equal in all
@@ -29,7 +31,8 @@ from skat.errors import SkatError
 from skat.rules.rulesets import RuleSet, RuleSetError, get_ruleset
 from skat.table.keeper import MAX_ENTRIES, KeeperError, ScoreKeeper
 
-__all__ = ["TournamentError", "table_sizes", "draw", "Series", "Standing", "Tournament", "DEFAULT_GAMES"]
+__all__ = ["TournamentError", "table_sizes", "draw", "Series", "Standing", "TableResult", "Tournament",
+           "DEFAULT_GAMES"]
 
 DEFAULT_GAMES: dict[int, int] = {4: 48, 3: 36}
 """The games a table's list holds in one series, by table size (ISPA/DSkV Preisskat: 48 at a 4-table, 36 at a
@@ -94,22 +97,55 @@ def draw(players: Sequence[str], seed: int | None = None, by_ranking: Sequence[s
     return tables
 
 
+@dataclass(frozen=True)
+class TableResult:
+    """A table's results scored elsewhere (a server table's score sheet): each player's Seeger-Fabian points, games
+    won and games lost, by name, and whether the table's games are all played (else it counts as it stands)."""
+
+    points: Mapping[str, int]
+    won: Mapping[str, int]
+    lost: Mapping[str, int]
+    complete: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {"points": dict(self.points), "won": dict(self.won), "lost": dict(self.lost), "complete": self.complete}
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableResult:
+        if not isinstance(data, Mapping) or not all(isinstance(data.get(k), Mapping) for k in ("points", "won", "lost")):
+            raise TournamentError("a table's result has 'points', 'won' and 'lost', each by player")
+        out = {}
+        for k in ("points", "won", "lost"):
+            values = data[k]
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in values.values()):
+                raise TournamentError(f"a table's result: '{k}' are whole numbers")
+            out[k] = {str(n): int(v) for n, v in values.items()}
+        return cls(out["points"], out["won"], out["lost"], bool(data.get("complete", True)))
+
+
 @dataclass
 class Series:
-    """One series: its draw (tables of names) and each table's list (None until it is handed in)."""
+    """One series: its draw (tables of names) and each table's list (None until it is handed in), or its result
+    scored elsewhere (:class:`TableResult`, in ``results``)."""
 
     draw: list[list[str]]
     tables: list[ScoreKeeper | None] = field(default_factory=list)
+    results: list[TableResult | None] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.tables:
             self.tables = [None] * len(self.draw)
-        if len(self.tables) != len(self.draw):
+        if not self.results:
+            self.results = [None] * len(self.draw)
+        if len(self.tables) != len(self.draw) or len(self.results) != len(self.draw):
             raise TournamentError(f"a series of {len(self.draw)} tables has {len(self.tables)} lists")
 
     def to_json(self) -> dict[str, Any]:
-        return {"draw": [list(t) for t in self.draw],
-                "tables": [None if k is None else k.to_json() for k in self.tables]}
+        out: dict[str, Any] = {"draw": [list(t) for t in self.draw],
+                               "tables": [None if k is None else k.to_json() for k in self.tables]}
+        if any(r is not None for r in self.results):  # only where a table was scored elsewhere
+            out["results"] = [None if r is None else r.to_json() for r in self.results]
+        return out
 
 
 @dataclass(frozen=True)
@@ -259,6 +295,25 @@ class Tournament:
                                   f"{series} table {table} holds {keeper.limit}")
         keeper.limit = most
         s.tables[table - 1] = keeper
+        s.results[table - 1] = None
+
+    def record_result(self, series: int, table: int, result: TableResult) -> None:
+        """Hand in a table's result scored elsewhere (series and table numbered from 1): each of the table's
+        players' Seeger-Fabian points, games won and lost, as a server table's score sheet computes them (the same
+        :class:`skat.table.scoresheet.ScoreSheet` rule); a table still playing counts as it stands
+        (``complete`` false). It replaces the table's list or earlier result."""
+        s, players = self._table(series, table)
+        for part in (result.points, result.won, result.lost):
+            if sorted(part) != sorted(players):
+                raise TournamentError(f"series {series} table {table} seats {', '.join(players)}; "
+                                      f"the result is of {', '.join(part) or 'nobody'}")
+        most = self.games[len(players)]
+        if any(w + lo > most for w, lo in zip(result.won.values(), result.lost.values(), strict=True)) or any(
+                v < 0 for v in (*result.won.values(), *result.lost.values())):
+            raise TournamentError(f"a table of {len(players)} plays {most} games a series; the result of series "
+                                  f"{series} table {table} counts more, or fewer than none")
+        s.results[table - 1] = result
+        s.tables[table - 1] = None
 
     def ranking(self) -> list[Standing]:
         """Every registered player, best first (tie-breaks in the module's docstring)."""
@@ -276,6 +331,14 @@ class Tournament:
                     points[name] += sf
                     won[name] += w
                     lost[name] += lo
+                    per_series[name][number] = sf
+            for result in s.results:
+                if result is None:
+                    continue
+                for name, sf in result.points.items():
+                    points[name] += sf
+                    won[name] += result.won[name]
+                    lost[name] += result.lost[name]
                     per_series[name][number] = sf
         gone = set(self.withdrawn)
         lines = [Standing(0, p, points[p], won[p], lost[p], tuple(per_series[p]), p in gone) for p in self.players]
@@ -339,6 +402,12 @@ class Tournament:
                     t.record(number, table, ScoreKeeper.from_json(keeper))
                 except KeeperError as exc:
                     raise TournamentError(f"series {number} table {table}: {exc}") from None
+            results = raw.get("results") or []
+            if not isinstance(results, list) or len(results) > len(raw["draw"]):
+                raise TournamentError(f"series {number}: 'results' lists one table's result per table")
+            for table, result in enumerate(results, 1):
+                if result is not None:
+                    t.record_result(number, table, TableResult.from_json(result))
         for name in withdrawn:
             t.withdraw(name)
         return t

@@ -92,6 +92,8 @@ class HistoryDeal(Fixed):
     sf: int
     kontra: int
     overbid: bool
+    stand_in: int
+    """Decisions the computer stand-in made for the player in this deal (their time ran out; docs/clock.md)."""
     players: list[str]
 
 

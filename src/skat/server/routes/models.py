@@ -73,6 +73,10 @@ class CreateTableRequest(Incoming):
     claim: int | None = 0
     public: bool = False
     hints: bool = True
+    clock: JsonValue = judged({"type": ["boolean", "object", "null"], "default": None},
+                              "the move clock (docs/clock.md): true, false or an object such as {\"decision\": 30, "
+                              "\"reserve\": 60, \"grace\": 20, \"ready\": 60, \"stand_in\": \"strong\"}; left out: "
+                              "on at a table of two or more people (out of range: bad_clock)")
     refusals = {
         "name": Refusal(ErrorCode.BAD_NAME, "the table name must be text of at most 100 characters"),
         "seats": Refusal(ErrorCode.BAD_SEATS, "seats must be a list such as [\"human\", \"strong\", \"strong\"]"),

@@ -20,9 +20,11 @@ from pydantic import TypeAdapter
 from skat.server.errors import CLOSE_CODES, ErrorCode
 from skat.server.messages import PROTOCOL_VERSION, ClientMessage, ServerMessage
 from skat.server.routes.accounts import ACCOUNT_MODELS
+from skat.server.routes.friends import FRIENDS_MODELS
 from skat.server.routes.history import HISTORY_MODELS
 from skat.server.routes.learn import LEARN_MODELS
 from skat.server.routes.models import REST_MODELS, FollowerClientMessage, FollowerMessage
+from skat.server.routes.online import ONLINE_MODELS
 from skat.server.routes.season import SEASON_MODELS
 
 __all__ = ["protocol_schema", "COMMAND", "main"]
@@ -39,7 +41,8 @@ def protocol_schema() -> dict[str, Any]:
     ``error_codes``, ``close_codes`` and the WebSockets' unions by path."""
     inputs: list[Any] = [(name, "validation", TypeAdapter(union)) for name, union in UNIONS.items()]
     inputs += [(m.__name__, "validation", TypeAdapter(m))
-               for m in (*REST_MODELS, *LEARN_MODELS, *ACCOUNT_MODELS, *HISTORY_MODELS, *SEASON_MODELS)]
+               for m in (*REST_MODELS, *LEARN_MODELS, *ACCOUNT_MODELS, *HISTORY_MODELS, *SEASON_MODELS,
+                         *FRIENDS_MODELS, *ONLINE_MODELS)]
     top, defs = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     every = dict(defs.get("$defs", {}))
     for (name, _mode), schema in top.items():

@@ -4,6 +4,7 @@ the finished deals and their records. At a private table every ``GET`` needs its
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Annotated, Any
 
@@ -14,7 +15,7 @@ from skat.records.iss import to_iss
 from skat.server.core import TableError
 from skat.server.errors import ErrorCode
 from skat.server.games import request_fields
-from skat.server.routes.accounts import account_name, link_seat
+from skat.server.routes.accounts import account_name, accounts, link_seat, signed_in
 from skat.server.routes.bodies import ERRORS, body, documented
 from skat.server.routes.deps import Manager, Readable
 from skat.server.routes.models import (
@@ -56,7 +57,7 @@ async def create_table(tables: Manager, http: Request, response: Response,
         variant=str(request.variant), **{key: getattr(request, key, None) for key in request_fields()},
         deals=request.deals, player_name=signed_name or request.player_name,
         claim=request.claim, options=request.options, seed=request.seed, public=request.public,
-        hints=request.hints)
+        hints=request.hints, clock=request.clock)
     await table.after_change()
     await link_seat(http, response, table.id, seat["position"])
     url = f"/t/{table.id}"
@@ -75,6 +76,8 @@ async def join(table_id: str, tables: Manager, http: Request, response: Response
                request: Annotated[JoinRequest, Depends(body(JoinRequest))]) -> dict[str, Any]:
     """Take a free seat (at a private table with its ``invite``); the seat's token, given once. The seat is marked
     as the signed-in account's (and named as the account), else as this browser's guest seat."""
+    joiner = await signed_in(http, accounts(http))
+    await asyncio.to_thread(http.app.state.friends.check_join, None if joiner is None else joiner.id, table_id)
     out = await tables.join(table_id, name=await account_name(http) or request.name, position=request.position, invite=request.invite)
     await link_seat(http, response, table_id, out["position"])
     table = await tables.table(table_id)

@@ -7,7 +7,10 @@ import { $, h } from "./dom.js";
 import { contractText, I18N, t, WORDS } from "./i18n.js";
 import { CATALOGS, fill, LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
+import { clockOffset, clockText, countdown, isAway, readyLeft } from "./clock.js";
+import { F, friendsBox, invitationsBox, inviteList, loadFriends } from "./friends.js";
 import { loadSettings, noticeTitle, saveSettings, Sounds, turnEvents, turnPoint } from "./notice.js";
+import { ChatPanel, LobbyChat } from "./chat.js";
 import * as view from "./view.js";
 import { contractOfWords, youForm as youFormIn } from "./words.js";
 
@@ -42,7 +45,7 @@ import { contractOfWords, youForm as youFormIn } from "./words.js";
  *   state: StateMessage | null, sheet: Sheet | null, meta: Meta | null, selected: Set<Card>, panelMode: string | null,
  *   focusIdx: number, prevTrick: Card[], prevTricks: number, prevDeal: number, holdTrick: view.HeldTrick | null,
  *   holdTimer: ReturnType<typeof setTimeout> | undefined, resultShownFor: number, dialog: string | null, closing: boolean,
- *   sheetMetric: "classic" | "seeger", analysis: AnalysisAsk | null, hint: Hint | null,
+ *   sheetMetric: "classic" | "seeger", analysis: AnalysisAsk | null, hint: Hint | null, clockOffset: number,
  *   choice?: Choice & {key: string}}}
  */
 const S = {
@@ -50,6 +53,8 @@ const S = {
   selected: new Set(), panelMode: null, focusIdx: -1, prevTrick: [], prevTricks: 0, prevDeal: 0,
   holdTrick: null, holdTimer: undefined, resultShownFor: 0, dialog: null, closing: false,
   sheetMetric: "classic", analysis: null, hint: null,
+  /** seconds to add to this browser's clock to read the server's (the move clock, clock.js) */
+  clockOffset: 0,
 };
 // for the browser tests and a curious player's console: the page's state, its texts and the analysis dialog
 Object.assign(window, { S, I18N, openAnalysis: (/** @type {number | null} */ dealNo, /** @type {string} */ from) => openAnalysis(dealNo, from) });
@@ -76,6 +81,7 @@ function applyStaticTexts() {
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.getAttribute("data-i18n") || ""); });
   // named also where a phone hides their visible labels
   document.querySelectorAll("[data-i18n-label]").forEach((el) => { el.setAttribute("aria-label", t(el.getAttribute("data-i18n-label") || "")); });
+  for (const opt of select("#f-clock").options) if (/^\d+$/.test(opt.value)) opt.textContent = t("clockSeconds", { n: opt.value });
   labelHand();
   topLinks();
 }
@@ -148,12 +154,14 @@ function route() {
     document.body.classList.add("at-table");
     $("#btn-sheet").classList.remove("hidden");
     $("#btn-invite").classList.remove("hidden");
+    setUpTableChat();
     connect();
   } else {
     $("#table").classList.add("hidden");
     document.body.classList.remove("at-table");
     $("#lobby").classList.remove("hidden");
     showLobby();
+    setUpLobbyChat();
   }
 }
 
@@ -180,6 +188,7 @@ async function showLobby() {
   const seats = [...document.querySelectorAll("#f-seats select")].map((s) => s instanceof HTMLSelectElement ? s.value : "");
   renderSeatChoices();
   seats.forEach((v, i) => { const s = document.getElementById("f-seat-" + i); if (s instanceof HTMLSelectElement && v) s.value = v; });
+  void refreshFriends();
   await refreshLobby();
 }
 
@@ -306,7 +315,7 @@ $("#create-form").addEventListener("submit", async (ev) => {
     const res = await api("POST", "/api/tables", {
       name: input("#f-name").value, player_name: player, seats, ruleset: select("#f-ruleset").value, claim: 0,
       options: select("#f-ruleset").value === "pub" && input("#f-schieber").checked ? { schieberamsch: true } : undefined,
-      public: input("#f-public").checked, hints: input("#f-hints").checked,
+      public: input("#f-public").checked, hints: input("#f-hints").checked, clock: clockChoice(),
     });
     keep.setToken(res.table_id, res.token);
     if (res.invite) keep.setInvite(res.table_id, res.invite);
@@ -314,12 +323,52 @@ $("#create-form").addEventListener("submit", async (ev) => {
   } catch (e) { alertBox(messageOf(e)); }
 });
 
+/** The move clock the creator chose: left out (on where people play together), off, or seconds per decision. */
+function clockChoice() {
+  const value = select("#f-clock").value;
+  if (value === "auto") return undefined;
+  if (value === "off") return false;
+  return { decision: +value };
+}
+
+// ------------------------------------------------------------------ chat
+// The table's chat over its socket and the lobby's over REST (chat.js, docs/chat.md).
+
+/** @param {string} key @param {Record<string, string | number>} [params] */
+const chatWords = (key, params) => fill("chat", key, params);
+/** @type {ChatPanel | null} */
+let tableChat = null;
+/** @type {LobbyChat | null} */
+let lobbyChat = null;
+
+function setUpTableChat() {
+  const root = $("#table-chat");
+  root.classList.remove("hidden");
+  const badge = $("#bb-chat");
+  tableChat = new ChatPanel(root, {
+    words: chatWords, collapsible: true, spectatorsApart: true, badge,
+    startClosed: matchMedia("(max-width: 760px)").matches,  // a phone: the chat covers the hand, opened by its button
+    say: (body) => send(/** @type {ClientMessage} */ ({ type: "chat", ...body })),
+    onMute: (author, on) => send({ type: "mute", author, on }),
+    me: () => ({ position: S.state ? S.state.you.position : null, name: reader && reader.player ? reader.player.name : null }),
+    canWrite: () => !S.state || S.state.you.role === "player" || !!(reader && reader.signed_in),
+  });
+  badge.addEventListener("click", () => { if (tableChat) tableChat.setOpen(!tableChat.open); });
+}
+
+function setUpLobbyChat() {
+  if (lobbyChat) return;
+  lobbyChat = new LobbyChat($("#lobby-chat"), { words: chatWords, api,
+    me: () => reader && reader.signed_in && reader.player ? reader.player.name || null : null });
+  lobbyChat.start();
+}
+
 // ------------------------------------------------------------------ socket
 function connect() {
   if (S.ws) S.ws.close();
   if (!S.tableId) return;
   S.ws = new TableSocket(S.tableId, {
-    credentials: () => ({ token: S.token, invite: S.invite }),
+    credentials: () => ({ token: S.token, invite: S.invite, chat: true }),
     onMessage,
     onDrop: () => { if (!S.closing) banner(t("reconnecting")); },
   });
@@ -344,6 +393,8 @@ function act(token) {
 
 /** @param {ServerMessage} msg */
 function onMessage(msg) {
+  if (tableChat && tableChat.take(msg)) return;  // the chat's messages and refusals (chat.js)
+  if (msg.type === "state" && tableChat) tableChat.refresh();
   if (msg.type === "state" && msg.table.variant === "officers") { location.replace("/officers?table=" + msg.table.id); return; }
   if (msg.type === "state") { stoppedBanner(msg.stopped); onState(/** @type {StateMessage} */ (msg)); }  // a Skat table's (Officers' Skat: above)
   else if (msg.type === "stopped") stoppedBanner(msg.reason);
@@ -462,6 +513,7 @@ function onState(st) {
     S.panelMode = null;
     S.focusIdx = -1;
   }
+  S.clockOffset = clockOffset(st.now, Date.now() / 1000);
   render();
   askRatings(st);
   notice(st);
@@ -545,13 +597,60 @@ function render() {
   $("#table-name").textContent = view.titleText(st, WORDS);
   // each part on its own: a fault in one (reported as an uncaught error) must not take away the
   // panel's buttons, or the player is stuck at the table
-  for (const part of [renderOpponents, renderCenter, renderPanel, renderHand, renderSide]) {
+  for (const part of [renderOpponents, renderCenter, renderPanel, renderHand, renderSide, renderClock]) {
     try { part(); } catch (e) { setTimeout(() => { throw e; }); }
   }
 }
 
 
 
+
+// ------------------------------------------------------------------ the move clock
+// The clock of a table with people (docs/clock.md): the countdown beside the player to move (the decision's time,
+// then the reserve), your own above your hand, the wait for the next deal; when your time ran out the computer
+// plays for you and a box offers "I'm back". A timer redraws only the countdowns, four times a second.
+
+/** The move clock's parts of the page, drawn from the state. */
+function renderClock() {
+  const st = state();
+  const clock = st.table.clock;
+  const mine = st.you.position;
+  const awayBox = $("#away-box");
+  const away = isAway(clock, mine);
+  awayBox.classList.toggle("hidden", !away);
+  if (away) $("#away-text").textContent = t("clockAwayYou");
+  tickClock();
+}
+
+/** The countdowns now (called by renderClock and by the timer). */
+function tickClock() {
+  const st = S.state;
+  const mineEl = $("#my-clock");
+  if (!st || !st.table.clock) { mineEl.classList.add("hidden"); return; }
+  const clock = st.table.clock;
+  const now = Date.now() / 1000;
+  const running = countdown(clock, now, S.clockOffset);
+  document.querySelectorAll("[data-clock-pos]").forEach((el) => {
+    const pos = Number(el.getAttribute("data-clock-pos"));
+    if (!running || running.position !== pos) { el.textContent = ""; return; }
+    el.textContent = running.reserve ? t("clockReserve", { time: clockText(running.seconds) }) : clockText(running.seconds);
+    el.classList.toggle("urgent", running.urgent);
+  });
+  const mine = st.you.position;
+  const wait = readyLeft(clock, now, S.clockOffset);
+  let text = "";
+  let urgent = false;
+  if (running && running.position === mine) {
+    text = t("clockMine", { time: running.reserve ? t("clockReserve", { time: clockText(running.seconds) }) : clockText(running.seconds) });
+    urgent = running.urgent;
+  } else if (wait !== null && mine !== null && !st.table.ready.includes(mine)) {
+    text = t("clockNext", { time: clockText(wait) });
+  }
+  mineEl.textContent = text;
+  mineEl.classList.toggle("hidden", !text);
+  mineEl.classList.toggle("urgent", urgent);
+}
+setInterval(() => { try { tickClock(); } catch (e) { console.debug("clock", e); } }, 250);
 
 function renderOpponents() {
   const st = state();
@@ -586,9 +685,12 @@ function renderOpponents() {
         for (let i = 0; i < v.hand_sizes[seat]; i++) cards.append(cardBack("small"));
       }
     }
+    const standIn = isAway(st.table.clock, pos);
     const extra = h("div", { cls: "status" },
       moving ? h("span", { cls: "thinking" },
-        seatInfo.kind === "human" ? t("waitingFor", { who: playerName(pos) }) : t("thinking")) : "");
+        seatInfo.kind === "human" && !standIn ? t("waitingFor", { who: playerName(pos) }) : t("thinking")) : "",
+      moving && !standIn && st.table.clock ? h("span", { cls: "clock", "data-clock-pos": String(pos), role: "timer" }) : "",
+      standIn ? h("span", { cls: "stand-in" }, t("clockStandIn", { who: playerName(pos) })) : "");
     el.append(head, role, cards, extra);
   }
 }
@@ -924,6 +1026,8 @@ let ratingsAsked = "";
 async function loadReader() {
   try {
     reader = await api("GET", "/api/me");
+    if (tableChat) tableChat.refresh();
+    if (lobbyChat) lobbyChat.panel.refresh();
     topLinks();
     if (reader && reader.signed_in) {
       /** @type {import("./protocol").StatsAnswer} */
@@ -1716,9 +1820,31 @@ function inviteBox(inPanel) {
 }
 
 function showInvite() {
-  openDialog("invite", h("h2", {}, t("inviteHeading")), inviteBox(false),
+  const friendsPart = h("section", { id: "invite-friends" });
+  openDialog("invite", h("h2", {}, t("inviteHeading")), inviteBox(false), friendsPart,
     h("div", { cls: "actions" }, h("button", { onclick: closeDialog, text: t("close") })));
+  // a signed-in person at the table invites the people they follow with one click (docs/friends.md)
+  if (S.state && S.state.you.role === "player" && S.tableId) {
+    const tableId = S.tableId;
+    loadFriends().then((data) => {
+      if (data && S.dialog === "invite") friendsPart.replaceChildren(h("h3", {}, F("inviteTitle")), inviteList(data, tableId, S.invite));
+    }).catch((e) => console.debug("GET /api/friends", e));
+  }
 }
+
+// ------------------------------------------------------------------ friends in the lobby
+/** The lobby's friends box (signed in: the people you follow and the invitations to you), asked again every 15 s. */
+async function refreshFriends() {
+  try {
+    const data = await loadFriends();
+    $("#friends-title").textContent = F("title");
+    $("#friends-box").replaceChildren(...friendsBox(data, () => { void refreshFriends(); }));
+    const invitations = invitationsBox(data, () => { void refreshFriends(); });
+    $("#invitations-panel").replaceChildren(...invitations);
+    $("#invitations-panel").classList.toggle("hidden", !invitations.length);
+  } catch (e) { console.debug("GET /api/friends", e); }
+}
+setInterval(() => { if (!$("#lobby").classList.contains("hidden") && !document.hidden) void refreshFriends(); }, 15000);
 
 // ------------------------------------------------------------------ keyboard
 document.addEventListener("keydown", (ev) => {
@@ -1749,6 +1875,7 @@ document.addEventListener("keydown", (ev) => {
 
 // ------------------------------------------------------------------ start
 $("#btn-last").addEventListener("click", showLastTrick);
+$("#btn-back").addEventListener("click", () => send({ type: "back" }));
 $("#bb-last").addEventListener("click", showLastTrick);
 $("#bb-sheet").addEventListener("click", showSheet);
 $("#bb-menu").addEventListener("click", showMenu);
@@ -1763,6 +1890,8 @@ selLang.value = LANG;
 selDeck.value = DECK;
 selLang.addEventListener("change", () => {
   setLang(selLang.value); applyStaticTexts(); render();
+  if (tableChat) tableChat.build();
+  if (lobbyChat) lobbyChat.redraw();
   if (!S.tableId) showLobby();
   if (S.dialog === "sheet") showSheet(); else if (S.dialog === "result") showResult(); else if (S.dialog === "analysis") renderAnalysis();
 });

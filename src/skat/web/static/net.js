@@ -53,12 +53,12 @@ export const keep = {
 export class TableSocket {
   /**
    * @param {string} tableId
-   * @param {{credentials?: () => {token?: string | null, invite?: string | null}, onMessage: (msg: In) => void,
+   * @param {{credentials?: () => {token?: string | null, invite?: string | null, chat?: boolean}, onMessage: (msg: In) => void,
    *   onDrop?: () => void, retryMs?: number}} how
    */
   constructor(tableId, { credentials, onMessage, onDrop, retryMs = 400 }) {
     this.tableId = tableId;
-    /** @type {() => {token?: string | null, invite?: string | null}} */
+    /** @type {() => {token?: string | null, invite?: string | null, chat?: boolean}} */
     this.credentials = credentials || (() => ({}));
     this.onMessage = onMessage;
     this.onDrop = onDrop || (() => {});
@@ -76,8 +76,9 @@ export class TableSocket {
     this.ws = ws;
     ws.onopen = () => {
       this.retry = 0;
-      const { token, invite } = this.credentials();
-      ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: token || undefined, invite: invite || undefined }));
+      const { token, invite, chat } = this.credentials();
+      ws.send(JSON.stringify({ type: "hello", protocol: PROTOCOL, token: token || undefined, invite: invite || undefined,
+        chat: chat || undefined }));
     };
     ws.onmessage = (ev) => { if (this.ws === ws) this.onMessage(JSON.parse(ev.data)); };
     ws.onclose = () => {

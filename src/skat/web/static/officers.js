@@ -3,6 +3,7 @@
 // server sends only what this seat may see (view) and its legal action tokens. Card faces come from cards.js.
 
 import { cardBack, cardEl } from "./cards.js";
+import { clockOffset, clockText, countdown, isAway } from "./clock.js";
 import { fill, LANG, setLang } from "./lang.js";
 import { api as request, keep, TableSocket } from "./net.js";
 
@@ -16,7 +17,8 @@ import { api as request, keep, TableSocket } from "./net.js";
 /**
  * @typedef {{table: string, seat: Seat, seq: number, game_no: number | null | undefined, variant: string | null | undefined,
  *   view: OfficersView & {seat: Seat}, legal: string[], position: Position | null, totals: number[], positions: Position[],
- *   games: number, people: {name: string | null, bot: boolean}[]}} OfficersState
+ *   games: number, people: {name: string | null, bot: boolean}[], clock: import("./clock.js").ClockInfo | null,
+ *   clockOffset: number}} OfficersState
  */
 
 /** A text of this page in the page's language. */
@@ -392,7 +394,29 @@ function render() {
     me: who(v.seat, "mid"), who: who(1 - v.seat, "mid"), a: v.trick_points[v.seat], b: v.trick_points[1 - v.seat], c: v.tricks_won[v.seat], d: v.tricks_won[1 - v.seat] });
   drawPanel(v, legal);
   drawResult(v);
+  const away = isAway(st.clock, st.position);  // the move clock (docs/clock.md): your time ran out
+  $("o-away").classList.toggle("hidden", !away);
+  $("o-away-text").textContent = away ? fill("table", "clockAwayYou") : "";
+  $("o-back").textContent = fill("table", "clockBack");
+  if (isAway(st.clock, st.positions[1 - v.seat])) $("o-opp-turn").textContent = fill("table", "clockStandIn", { who: who(1 - v.seat) });
+  tickClock();
 }
+
+/** The move clock's countdown beside the player to move (the decision's time, then the reserve). */
+function tickClock() {
+  const st = O.state;
+  if (!st) return;
+  const running = countdown(st.clock, Date.now() / 1000, st.clockOffset);
+  const mine = st.positions[st.view.seat];
+  for (const [id, pos] of [["o-my-clock", mine], ["o-opp-clock", st.positions[1 - st.view.seat]]]) {
+    const el = $(String(id));
+    if (!el) continue;
+    const on = !!running && running.position === pos && st.view.phase !== "finished";
+    el.textContent = on && running ? (running.reserve ? fill("table", "clockReserve", { time: clockText(running.seconds) }) : clockText(running.seconds)) : "";
+    el.classList.toggle("urgent", on && !!running && running.urgent);
+  }
+}
+setInterval(() => { try { tickClock(); } catch (e) { console.debug("clock", e); } }, 250);
 
 // ---------------------------------------------------------------- actions
 /** @param {Card} name */
@@ -487,6 +511,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("o-form").addEventListener("submit", startTable);
   $("o-new").addEventListener("click", () => { leaveSocket(); O.table = null; showStart(); });
   $("o-leave").addEventListener("click", closeTable);
+  $("o-back").addEventListener("click", () => wsSend({ type: "back" }));
   $("o-next").addEventListener("click", nextGame);
   $("o-close").addEventListener("click", () => { O.resultClosed = true; render(); });
   select("o-lang").addEventListener("change", () => {
@@ -584,6 +609,7 @@ function wsState(m, view) {
     totals: (m.table.totals && m.table.totals.scores) || [0, 0], positions: m.table.positions,
     games: ((O.sheet && O.sheet.rows) || []).length,
     people: m.table.seats.map((s) => ({ name: s.name, bot: s.kind !== "human" })),
+    clock: m.table.clock || null, clockOffset: clockOffset(m.now, Date.now() / 1000),
   };
 }
 

@@ -7,6 +7,7 @@
 // the page as text only (textContent, attributes): never as HTML.
 
 import { $, h } from "./dom.js";
+import { F, loadFriends, personButtons } from "./friends.js";
 import { contractText, t } from "./i18n.js";
 import { fill, LANG, setLang } from "./lang.js";
 import {
@@ -45,6 +46,8 @@ const S = {
   /** @type {MeAnswer | null} */ me: null,
   own: player === "me",
   /** @type {StatsAnswer | null} */ answer: null,
+  /** a person with no game yet (their page shows the name and the Follow and Block buttons) */
+  /** @type {import("./protocol").FriendRef | null} */ person: null,
   /** @type {RatingPoint[]} */ ratings: [],
   /** @type {"loading" | "profile" | "missing" | "failed"} */ status: "loading",
   /** @type {HistoryDeal[]} */ deals: [],
@@ -85,6 +88,21 @@ function withLinks(key, words) {
   });
 }
 
+// ------------------------------------------------------------------ friends
+/** A signed-in reader on another person's page: Follow and Block (docs/friends.md). */
+/** @param {string | null} person the page's a-ID, null where there is nothing to follow @param {string} name
+ * @param {Element} [box] where the buttons go (the profile's head) */
+async function friendPart(person, name, box = $("#p-friend")) {
+  if (!person || !S.me || !S.me.signed_in) { box.replaceChildren(); return; }
+  try {
+    const data = await loadFriends();
+    if (!data) return;
+    /** @param {import("./friends.js").FriendsAnswer} d */
+    const draw = (d) => box.replaceChildren(personButtons(d, person, name, draw));
+    draw(data);
+  } catch (e) { console.debug("GET /api/friends", e); }
+}
+
 // ------------------------------------------------------------------ loading
 async function load() {
   try {
@@ -101,6 +119,10 @@ async function load() {
       S.status = "profile";  // signed in, no game yet: the profile with nothing in it
     } else {
       S.status = stats.status === 404 ? "missing" : "failed";
+      if (stats.status === 404 && player.startsWith("a-") && !S.own) {  // a person with no game yet: a name all the same
+        const found = await get(`/api/people/${encodeURIComponent(player)}`);
+        S.person = found.ok ? /** @type {import("./protocol").FriendRef} */ (found.body) : null;
+      }
     }
   } catch {
     S.status = "failed";
@@ -161,6 +183,15 @@ function render() {
 }
 
 function renderMissing() {
+  if (S.status === "missing" && S.person) {  // a person who has played no game here yet: follow or block them
+    const name = S.person.name;
+    $("#p-missing-title").textContent = name;
+    document.title = L("pageTitleOf", { name });
+    $("#p-missing-text").textContent = F("noGames", { name });
+    $("#p-missing-links").replaceChildren();
+    void friendPart(player, name, $("#p-missing-links"));
+    return;
+  }
   const guest = player === "me" && !(S.me && S.me.signed_in);
   const [title, text] = S.status === "failed" ? ["failedTitle", "failed"]
     : guest ? ["nothingYetTitle", "nothingYetGuest"] : ["noPlayerTitle", "noPlayer"];
@@ -195,6 +226,7 @@ function renderProfile() {
   $("#p-name").textContent = name;
   document.title = L("pageTitleOf", { name });
   $("#p-kind").replaceChildren(L("kind_" + kind), ...(kind === "guest" ? [" ", ...withLinks("guestHint")] : []));
+  void friendPart(kind === "person" && !S.own && ref ? ref.id : null, name);
   const r = a ? a.rating : null;
   const box = $("#p-rating");
   if (r) {
@@ -294,7 +326,9 @@ function renderStats() {
         L("kontraNote", { dn: k.declarer.games, dw: k.declarer.won, fn: k.defender.games, fw: k.defender.won }))
       : figure("kontra", "–", L("noKontra")),
     figure("passed", formatNumber(stats.passed, LANG, 0)),
-    figure("ramsch", formatNumber(stats.ramsch, LANG, 0), stats.ramsch ? L("ramschLost", { n: stats.ramsch_lost }) : null));
+    figure("ramsch", formatNumber(stats.ramsch, LANG, 0), stats.ramsch ? L("ramschLost", { n: stats.ramsch_lost }) : null),
+    figure("standIn", formatNumber(stats.stand_in.deals, LANG, 0),
+      stats.stand_in.deals ? L("standInNote", { n: stats.stand_in.decisions }) : null));
   renderGamesChart(stats);
   $("#p-seats tbody").replaceChildren(...stats.by_seat.map((seat, i) => h("tr", {},
     h("th", { scope: "row" }, L("seat_" + SEATS[i])), h("td", { cls: "num" }, formatNumber(seat.games, LANG, 0)),
@@ -420,6 +454,7 @@ function gameWords(d) {
   if (d.kontra >= 2) words += " · " + t("re");
   else if (d.kontra === 1) words += " · " + t("kontra");
   if (d.overbid) words += " · " + L("overbidMark");
+  if (d.stand_in) words += " · " + L("standInMark", { n: d.stand_in });
   return words;
 }
 

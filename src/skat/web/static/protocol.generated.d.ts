@@ -89,6 +89,14 @@ export interface AuctionTurn {
   value: number;
 }
 
+/**
+ * A person whose computer stand-in took over (their time ran out, docs/clock.md) takes the seat back.
+ */
+export interface Back {
+  type: "back";
+  [k: string]: unknown;
+}
+
 export interface BidEstimate {
   value: number;
   game: string | null;
@@ -170,6 +178,74 @@ export interface ChangesRequest {
 }
 
 /**
+ * Who wrote a chat message: the name, the table position (null: a spectator, the lobby) and ``author``, an id
+ * to mute by (a hash of the person's key: never an account's id, a guest's or a seat's token).
+ */
+export interface ChatAuthor {
+  name: string;
+  position: Position | null;
+  author: string;
+}
+
+/**
+ * The server's operator deleted a chat message: no longer show it.
+ */
+export interface ChatDeleted {
+  type: "chat_deleted";
+  id: number;
+}
+
+/**
+ * The table's recent chat messages (after ``welcome``), oldest first.
+ */
+export interface ChatHistory {
+  type: "chat_history";
+  messages: ChatLine[];
+}
+
+/**
+ * One chat message: its ``text`` (plain text: show it as text, never as markup) or a preset ``phrase``'s key.
+ */
+export interface ChatLine {
+  id: number;
+  channel: "players" | "spectators" | "lobby";
+  from: ChatAuthor;
+  text: string | null;
+  phrase: string | null;
+  at: number;
+}
+
+/**
+ * A chat message said at the table now.
+ */
+export interface ChatMessage {
+  id: number;
+  channel: "players" | "spectators" | "lobby";
+  from: ChatAuthor;
+  text: string | null;
+  phrase: string | null;
+  at: number;
+  type: "chat";
+}
+
+/**
+ * Say something at the table (docs/chat.md): ``text`` (plain text, 1 to 300 characters) or a preset ``phrase``.
+ * A player's message goes to the players' channel, a spectator's to the spectators'.
+ */
+export interface ChatSend {
+  type: "chat";
+  /**
+   * plain text, 1 to 300 characters after trimming (control characters removed): more is chat_too_long, nothing chat_empty; markup is kept as text
+   */
+  text?: string | null;
+  /**
+   * a preset phrase's key instead of a text (another one: bad_phrase)
+   */
+  phrase?: "hello" | "good_luck" | "well_played" | "good_game" | "thanks" | "sorry" | "oops" | "bye" | null;
+  [k: string]: unknown;
+}
+
+/**
  * ``POST /api/keeper/{id}/check``: ``ok`` with the game's ``line`` of the sheet as it would be, or refused.
  */
 export interface CheckAnswer {
@@ -196,7 +272,37 @@ export interface CheckRequest {
   [k: string]: unknown;
 }
 
-export type ClientMessage = Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest;
+export type ClientMessage =
+  Hello | Action | NextDeal | StateRequest | SheetRequest | Ping | HintRequest | ChatSend | Mute | Back;
+
+/**
+ * A table's move clock (docs/clock.md): its settings, the decision it runs for, the reserves left this deal
+ * (by position) and the positions whose computer stand-in decides (``away``).
+ */
+export interface ClockInfo {
+  decision: number;
+  reserve: number;
+  grace: number;
+  ready: number;
+  stand_in: string;
+  turn: ClockTurn | null;
+  ready_ends: number | null;
+  reserve_left: {
+    [k: string]: number;
+  };
+  away: Position[];
+}
+
+/**
+ * The decision the move clock runs for: whose, when it began, when its own time ends and when the person's
+ * reserve ends too (wall-clock seconds).
+ */
+export interface ClockTurn {
+  position: Position;
+  started: number;
+  decision_ends: number;
+  ends: number;
+}
 
 /**
  * ``POST /api/tables/{id}/close``: a seated person's token.
@@ -266,6 +372,15 @@ export interface CreateTableRequest {
   claim?: number | null;
   public?: boolean;
   hints?: boolean;
+  /**
+   * the move clock (docs/clock.md): true, false or an object such as {"decision": 30, "reserve": 60, "grace": 20, "ready": 60, "stand_in": "strong"}; left out: on at a table of two or more people (out of range: bad_clock)
+   */
+  clock?:
+    | boolean
+    | {
+        [k: string]: unknown;
+      }
+    | null;
   [k: string]: unknown;
 }
 
@@ -321,13 +436,17 @@ export interface ErrorAnswer {
  */
 export type ErrorCode =
   | "account_disabled"
+  | "already_registered"
   | "analysis_failed"
   | "bad_account_name"
   | "bad_action"
   | "bad_claim"
+  | "bad_clock"
+  | "bad_friend"
   | "bad_date"
   | "bad_deals"
   | "bad_filter"
+  | "bad_games"
   | "bad_hints"
   | "bad_invite"
   | "bad_json"
@@ -337,17 +456,26 @@ export type ErrorCode =
   | "bad_name"
   | "bad_options"
   | "bad_password"
+  | "bad_phrase"
   | "bad_position"
   | "bad_public"
   | "bad_request"
+  | "bad_rounds"
   | "bad_rule"
   | "bad_ruleset"
   | "bad_seats"
   | "bad_seed"
+  | "bad_start"
   | "bad_store"
   | "bad_token"
+  | "blocked"
   | "bad_variant"
   | "busy"
+  | "chat_empty"
+  | "chat_flood"
+  | "chat_forbidden"
+  | "chat_muted"
+  | "chat_too_long"
   | "closed"
   | "cross_origin"
   | "db_unavailable"
@@ -376,11 +504,14 @@ export type ErrorCode =
   | "no_member"
   | "no_player"
   | "no_season"
+  | "no_seat"
   | "no_series"
   | "no_table"
   | "no_tournament"
   | "not_a_player"
+  | "not_at_table"
   | "not_in_play"
+  | "not_registered"
   | "not_your_turn"
   | "protocol"
   | "rate_limited"
@@ -394,8 +525,12 @@ export type ErrorCode =
   | "table_full"
   | "table_stopped"
   | "throttled"
+  | "too_few_players"
   | "too_large"
   | "too_many_sockets"
+  | "tournament_full"
+  | "tournament_over"
+  | "tournament_started"
   | "unsupported_media_type"
   | "weak_password";
 
@@ -444,6 +579,45 @@ export interface FormGame {
   at: number;
   won: boolean | null;
   role: string;
+}
+
+/**
+ * A person you follow: online (seen in the last two minutes) and at which table.
+ */
+export interface Friend {
+  player: string;
+  name: string;
+  online: boolean;
+  table: FriendTable | null;
+}
+
+/**
+ * A person: ``player`` as in the URLs (``a-ID``) and the name.
+ */
+export interface FriendRef {
+  player: string;
+  name: string;
+}
+
+/**
+ * The table a friend sits at: ``id`` and ``name`` when you may see it (a public table, or yours too); both
+ * null at a private table of others.
+ */
+export interface FriendTable {
+  id: string | null;
+  name: string | null;
+  public: boolean;
+}
+
+/**
+ * ``GET /api/friends``: the people you follow (online first), how many follow you, whom you blocked, and the
+ * invitations to you.
+ */
+export interface FriendsAnswer {
+  following: Friend[];
+  followers: number;
+  blocked: FriendRef[];
+  invitations: Invitation[];
 }
 
 export interface GameEntry {
@@ -502,6 +676,10 @@ export interface Hello {
    * the invite secret of a private table, to watch it (a wrong one: bad_invite)
    */
   invite?: string | null;
+  /**
+   * true: send the table's recent chat (chat_history) after the state (docs/chat.md)
+   */
+  chat?: boolean;
   [k: string]: unknown;
 }
 
@@ -601,7 +779,41 @@ export interface HistoryDeal {
   sf: number;
   kontra: number;
   overbid: boolean;
+  stand_in: number;
   players: string[];
+}
+
+/**
+ * An invitation to a table (it stands an hour): ``by`` whom, which table, and the address that takes you
+ * there (with a private table's invite).
+ */
+export interface Invitation {
+  id: number;
+  by: FriendRef;
+  table: InvitationTable;
+  at: number;
+  url: string;
+}
+
+export interface InvitationTable {
+  id: string;
+  name: string;
+}
+
+/**
+ * ``POST /api/friends/{player}/invite``: the table you sit at, and at a private table its invite secret (your
+ * browser has it; the invited person's link carries it).
+ */
+export interface InviteRequest {
+  /**
+   * the id of an open table you sit at
+   */
+  table_id?: string;
+  /**
+   * the private table's invite secret (a wrong one: bad_invite)
+   */
+  invite?: string | null;
+  [k: string]: unknown;
 }
 
 /**
@@ -837,6 +1049,23 @@ export interface MetaAnswer {
   [k: string]: unknown;
 }
 
+/**
+ * Hide (``on``: true) or show again (false) the messages of one ``author`` (the ``from.author`` of a chat
+ * message) for this connection; the page keeps its list and sends it again after each ``hello``.
+ */
+export interface Mute {
+  type: "mute";
+  /**
+   * the author's id, as chat messages give it
+   */
+  author?: string;
+  /**
+   * true: hide the author's messages; false: show them
+   */
+  on?: boolean;
+  [k: string]: unknown;
+}
+
 export interface NextDeal {
   type: "next_deal";
   [k: string]: unknown;
@@ -950,6 +1179,238 @@ export interface OfficersView {
   options: {
     [k: string]: JsonValue;
   };
+}
+
+export interface OnlineClock {
+  decision: number;
+  reserve: number;
+  grace: number;
+  ready: number;
+  stand_in: string;
+}
+
+/**
+ * ``POST /api/online-tournaments``: a new online tournament.
+ */
+export interface OnlineCreateRequest {
+  name?: string;
+  /**
+   * the start, Unix seconds, from now to a year ahead (default: now; another: bad_start)
+   */
+  starts_at?: number | null;
+  /**
+   * a server table's rule set (default isko2018; another: bad_ruleset)
+   */
+  ruleset?: string | null;
+  /**
+   * rounds, 1 to 12 (default 3; another: bad_rounds)
+   */
+  rounds?: number | null;
+  /**
+   * games a table plays each round, 1 to 48, or by table size {"4": n, "3": m} (default 12; another: bad_games)
+   */
+  games?:
+    | number
+    | {
+        [k: string]: unknown;
+      }
+    | null;
+  /**
+   * the tables' move clock: true or the settings to change (docs/clock.md; default a minute's grace and half a minute between deals; false or another: bad_clock)
+   */
+  clock?:
+    | boolean
+    | {
+        [k: string]: unknown;
+      }
+    | null;
+}
+
+export interface OnlineCreated {
+  id: string;
+  name: string;
+  url: string;
+  status: "registering" | "running" | "finished" | "cancelled";
+  seq: number;
+  created: number;
+  starts_at: number;
+  started: number | null;
+  finished: number | null;
+  /**
+   * why it was cancelled
+   */
+  reason: string | null;
+  ruleset: string;
+  rounds: number;
+  games: OnlineGames;
+  clock: OnlineClock;
+  /**
+   * the registered players, in the order they registered
+   */
+  players: OnlinePlayer[];
+  /**
+   * the round being played (0 before the start)
+   */
+  round: number;
+  /**
+   * every round so far with its tables
+   */
+  series: OnlineSeries[];
+  ranking: OnlineStanding[];
+  /**
+   * the signed-in person (null: nobody is signed in)
+   */
+  you: OnlineYou | null;
+  /**
+   * the director's key, given once
+   */
+  key: string;
+  director_url: string;
+}
+
+/**
+ * ``GET /api/online-tournaments/{id}/director`` with the right key (a wrong one: ``403 bad_key``).
+ */
+export interface OnlineDirector {
+  director: true;
+}
+
+export interface OnlineGames {
+  /**
+   * games a table of 3 plays each round
+   */
+  "3": number;
+  /**
+   * games a table of 4 plays each round
+   */
+  "4": number;
+}
+
+/**
+ * ``GET /api/online-tournaments``: registering and running (soonest first), then the last 20 over.
+ */
+export interface OnlineList {
+  tournaments: OnlineSummary[];
+}
+
+export interface OnlinePlayer {
+  name: string;
+  account: string;
+}
+
+/**
+ * ``POST /api/online-tournaments/{id}/seat``: your table in the current round, with a fresh seat token.
+ */
+export interface OnlineSeat {
+  round: number;
+  table_id: string;
+  position: number;
+  /**
+   * the seat's new token (an older one of this seat no longer opens it)
+   */
+  token: string;
+  /**
+   * the table's page with the token: /t/ID#token=TOKEN
+   */
+  url: string;
+  status: string;
+}
+
+export interface OnlineSeries {
+  number: number;
+  tables: OnlineTable[];
+}
+
+export interface OnlineStanding {
+  rank: number;
+  player: string;
+  /**
+   * the player's account (null: the computer player who makes 5 into 3+3)
+   */
+  account: string | null;
+  /**
+   * Seeger-Fabian points over the rounds, live
+   */
+  points: number;
+  won: number;
+  lost: number;
+  /**
+   * each round's points (null: not played)
+   */
+  series: (number | null)[];
+  withdrawn: boolean;
+}
+
+export interface OnlineState {
+  id: string;
+  name: string;
+  url: string;
+  status: "registering" | "running" | "finished" | "cancelled";
+  seq: number;
+  created: number;
+  starts_at: number;
+  started: number | null;
+  finished: number | null;
+  /**
+   * why it was cancelled
+   */
+  reason: string | null;
+  ruleset: string;
+  rounds: number;
+  games: OnlineGames;
+  clock: OnlineClock;
+  /**
+   * the registered players, in the order they registered
+   */
+  players: OnlinePlayer[];
+  /**
+   * the round being played (0 before the start)
+   */
+  round: number;
+  /**
+   * every round so far with its tables
+   */
+  series: OnlineSeries[];
+  ranking: OnlineStanding[];
+  /**
+   * the signed-in person (null: nobody is signed in)
+   */
+  you: OnlineYou | null;
+}
+
+export interface OnlineSummary {
+  id: string;
+  name: string;
+  url: string;
+  status: "registering" | "running" | "finished" | "cancelled";
+  starts_at: number;
+  players: number;
+  rounds: number;
+  round: number;
+  ruleset: string;
+}
+
+export interface OnlineTable {
+  number: number;
+  /**
+   * the server table's id (null while it is being made)
+   */
+  table: string | null;
+  /**
+   * the names in seat order
+   */
+  players: string[];
+  /**
+   * the table's status (waiting, playing, between_deals, finished, ...); null where this server cannot reach it
+   */
+  status: string | null;
+  deal_no: number | null;
+  games: number;
+}
+
+export interface OnlineYou {
+  registered: boolean;
+  name: string;
 }
 
 /**
@@ -1260,7 +1721,18 @@ export interface SeriesKeys {
 }
 
 export type ServerMessage =
-  Welcome | State | SheetMessage | ErrorMessage | HintMessage | Pong | Closed | Stopped | Spectators;
+  | Welcome
+  | State
+  | SheetMessage
+  | ErrorMessage
+  | HintMessage
+  | Pong
+  | Closed
+  | Stopped
+  | Spectators
+  | ChatMessage
+  | ChatHistory
+  | ChatDeleted;
 
 export interface SheetAnswer {
   table: TableInfo;
@@ -1434,6 +1906,7 @@ export interface State {
   view: (SkatView | OfficersView) | null;
   hints: Hints;
   dealt: Dealt | null;
+  now: number;
 }
 
 export interface StateRequest {
@@ -1534,6 +2007,7 @@ export interface TableInfo {
   ready: Position[];
   spectators: number;
   totals: SkatTotals | OfficersTotals;
+  clock: ClockInfo | null;
 }
 
 export interface TableKey {

@@ -223,6 +223,22 @@ export function lastWord(steps, index, seat, w) {
 export function stepText(a, index, w, names) {
   const step = a.steps[index];
   if (!step || step.action === null || step.seat === null) return w.r("stepDealt");
+  const text = actionText(a, index, w, names);
+  return byStandIn(a, index) ? text + " " + w.r("stepStandIn") : text;
+}
+
+/** Whether the computer stand-in made a step's action for the person in that seat (their time ran out; the record's
+ * `stand_in` lists the numbers of those actions). */
+/** @param {ReplayAnswer} a @param {number} index */
+export function byStandIn(a, index) {
+  const marked = /** @type {{stand_in?: unknown}} */ (a.record).stand_in;
+  return index > 0 && Array.isArray(marked) && marked.includes(index - 1);
+}
+
+/** @param {ReplayAnswer} a @param {number} index @param {ReplayWords} w @param {string[]} names */
+function actionText(a, index, w, names) {
+  const step = a.steps[index];
+  if (!step || step.action === null || step.seat === null) return w.r("stepDealt");
   const who = names[step.seat] || "";
   const token = step.action;
   const before = a.steps[index - 1];

@@ -19,7 +19,8 @@
  *   declarer_won: number, declarer_won_share: number | null, defender: number, defender_won_share: number | null,
  *   by_game: Record<string, GameFigures>, by_seat: SeatFigures[], grands: number, nulls: number, overbid: number,
  *   passed: number, ramsch: number, ramsch_lost: number, kontra: {declarer: KontraFigures, defender: KontraFigures},
- *   sf: number, score: number, sf_per_game: number | null, sf_per_list: number | null}} Stats
+ *   sf: number, score: number, sf_per_game: number | null, sf_per_list: number | null,
+ *   stand_in: {deals: number, decisions: number}}} Stats
  */
 
 /** The game types a declarer plays, in the order of their base values. */
@@ -76,6 +77,7 @@ export function readStats(open) {
     ramsch: num(o.ramsch), ramsch_lost: num(o.ramsch_lost),
     kontra: { declarer: kontraOf(kontra.declarer), defender: kontraOf(kontra.defender) },
     sf: num(o.sf), score: num(o.score), sf_per_game: share(o.sf_per_game), sf_per_list: share(o.sf_per_list),
+    stand_in: { deals: num(o.stand_in?.deals), decisions: num(o.stand_in?.decisions) },
   };
 }
 

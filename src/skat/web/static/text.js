@@ -11,7 +11,7 @@ export const LANGUAGES = /** @type {const} */ (["en", "de", "ru", "pl", "ko"]);
 /** @typedef {string | ({other: string} & Partial<Record<PluralCategory, string>>)} Text */
 /** @typedef {Record<string, Text>} Section */
 /** The pages' parts, each a section of every catalog. */
-export const SECTIONS = /** @type {const} */ (["table", "keeper", "tournament", "officers", "cards", "learn", "account", "players", "replay", "season"]);
+export const SECTIONS = /** @type {const} */ (["table", "keeper", "tournament", "officers", "cards", "learn", "account", "players", "replay", "season", "chat", "friends", "online"]);
 /** @typedef {typeof SECTIONS[number]} SectionName */
 /** @typedef {Record<SectionName, Section>} Catalog */
 /** @typedef {Partial<Record<Lang, Catalog>> & {en: Catalog}} Catalogs */

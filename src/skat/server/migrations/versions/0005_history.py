@@ -86,7 +86,7 @@ def upgrade() -> None:
     op.create_index("ix_rating_history_player_at", "rating_history", ["player", "at"])
     from skat.server.history import rebuild
 
-    rebuild(op.get_bind())
+    rebuild(op.get_bind(), stand_in_column=False)  # the stand-in's marks come with 0007
 
 
 def downgrade() -> None:
