@@ -354,6 +354,8 @@ function setUpTableChat() {
     canWrite: () => !S.state || S.state.you.role === "player" || !!(reader && reader.signed_in),
   });
   badge.addEventListener("click", () => { if (tableChat) tableChat.setOpen(!tableChat.open); });
+  // a window narrowed to a phone's width: the open chat would cover the hand, so it closes (its button opens it)
+  matchMedia("(max-width: 760px)").addEventListener("change", (e) => { if (e.matches && tableChat && tableChat.open) tableChat.setOpen(false); });
 }
 
 function setUpLobbyChat() {

@@ -17,8 +17,7 @@ import { api as request, keep, TableSocket } from "./net.js";
 /**
  * @typedef {{table: string, seat: Seat, seq: number, game_no: number | null | undefined, variant: string | null | undefined,
  *   view: OfficersView & {seat: Seat}, legal: string[], position: Position | null, totals: number[], positions: Position[],
- *   games: number, people: {name: string | null, bot: boolean}[], clock: import("./clock.js").ClockInfo | null,
- *   clockOffset: number}} OfficersState
+ *   games: number, people: {name: string | null, bot: boolean}[], clock: import("./clock.js").ClockInfo | null}} OfficersState
  */
 
 /** A text of this page in the page's language. */
@@ -402,11 +401,14 @@ function render() {
   tickClock();
 }
 
+/** Seconds to add to this browser's clock to read the server's (the last state's `now`). */
+const CLOCK = { offset: 0 };
+
 /** The move clock's countdown beside the player to move (the decision's time, then the reserve). */
 function tickClock() {
   const st = O.state;
   if (!st) return;
-  const running = countdown(st.clock, Date.now() / 1000, st.clockOffset);
+  const running = countdown(st.clock, Date.now() / 1000, CLOCK.offset);
   const mine = st.positions[st.view.seat];
   for (const [id, pos] of [["o-my-clock", mine], ["o-opp-clock", st.positions[1 - st.view.seat]]]) {
     const el = $(String(id));
@@ -602,6 +604,7 @@ function onMessage(m) {
 // computer plays it; ``positions``: the table position of game seat 0 (forehand) and 1 (dealer) in this game.
 /** @param {OfficersStateMessage} m @param {OfficersView} view @returns {OfficersState} */
 function wsState(m, view) {
+  CLOCK.offset = clockOffset(m.now, Date.now() / 1000);
   const seat = view.seat === null ? 0 : view.seat;
   return {
     table: m.table.id, seat, seq: m.seq, game_no: m.table.game_no,
@@ -609,7 +612,7 @@ function wsState(m, view) {
     totals: (m.table.totals && m.table.totals.scores) || [0, 0], positions: m.table.positions,
     games: ((O.sheet && O.sheet.rows) || []).length,
     people: m.table.seats.map((s) => ({ name: s.name, bot: s.kind !== "human" })),
-    clock: m.table.clock || null, clockOffset: clockOffset(m.now, Date.now() / 1000),
+    clock: m.table.clock || null,
   };
 }
 
