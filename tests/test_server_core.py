@@ -372,7 +372,8 @@ def test_a_second_core_catches_up_from_the_store_and_the_notices(variant, seats,
     there = make_core(variant, seats, ruleset=ruleset)  # built again from the stored settings
     there.replay(stored(here, history, starts))
     assert there.seen() == here.seen() and there.game.history == here.game.history
-    assert there.game_results() == here.game_results() and there.state_for(0) == here.state_for(0)
+    assert there.game_results() == here.game_results()
+    assert _without_now(there.state_for(0)) == _without_now(here.state_for(0))
 
     late = make_core(variant, seats, ruleset=ruleset)  # hears every notice, in order
     for notice in notices:
@@ -418,3 +419,8 @@ def test_a_table_between_two_deals_is_not_finished_while_the_next_deal_is_being_
     assert core.status == "between_deals"
     core.series.start_deal()  # taken, not yet entered
     assert core.status == "between_deals"
+
+
+def _without_now(state: dict) -> dict:
+    """A state less its ``now`` (the server's clock as it was built: no fact of the table)."""
+    return {k: v for k, v in state.items() if k != "now"}
