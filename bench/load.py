@@ -320,7 +320,10 @@ async def load(bases: list[str], tables: int, seconds: float, seed: int, pace: f
         seats = [(base, t["table_id"], t["token"])]
         for k in (1, 2):
             http.cookies.clear()
-            j = (await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})).json()
+            answer = await http.post(f"{base}/api/tables/{t['table_id']}/join", json={})
+            j = answer.json()
+            if "token" not in j:
+                raise RuntimeError(f"joining table {t['table_id']} at {base} answered {answer.status_code}: {j}")
             seats.append((bases[(i + k) % n if route == "spread" else i % n], t["table_id"], j["token"]))
         counts["made"] += 1
         return seats

@@ -17,9 +17,11 @@ from skat.server.clock import ClockError, MoveClock, plan_clock
 from skat.server.database import actions_t, player_deals_t
 from skat.server.games import table_game
 from skat.server.history import player_stats
+from test_server_support import postgres  # noqa: F401 - the fixture
 
 SCALE = 0.04
 """Real seconds per clock second in these tests: a 5-second decision lasts 0.2 s."""
+ORIGIN = {"Origin": "http://testserver"}
 
 
 # ------------------------------------------------------------------ the settings
@@ -319,3 +321,23 @@ def test_a_rebuilt_table_knows_which_actions_the_stand_in_made():
                                            stand_ins=frozenset({1}))])
     rebuilt.replay(stored)
     assert len(rebuilt.game.history) == 3 and rebuilt.stand_ins == {1}
+
+
+def test_people_join_a_new_clock_table_on_postgresql_at_once(postgres):  # noqa: F811 - the fixture
+    """A table of people with a clock takes its lease when it is made, and the lease's catch-up with the database
+    ran between a join's seat in memory and its row: the next person was told the seat was taken (bench/load.py,
+    session 20). Joining takes the seat under the table's lock."""
+    with TestClient(create_app(postgres.new_database())) as browser:
+        for _ in range(5):
+            browser.cookies.clear()
+            t = browser.post("/api/tables", json={"seats": ["human"] * 3, "public": True}, headers=ORIGIN).json()
+            assert t["table"]["clock"]["decision"] == 30
+            joined = []
+            for _seat in (1, 2):
+                browser.cookies.clear()
+                r = browser.post(f"/api/tables/{t['table_id']}/join", json={}, headers=ORIGIN)
+                assert r.status_code == 200, r.text
+                joined.append(r.json()["position"])
+            assert joined == [1, 2]
+            seats = browser.get(f"/api/tables/{t['table_id']}").json()["seats"]
+            assert [s["taken"] for s in seats] == [True, True, True]

@@ -31,7 +31,7 @@ __all__ = ["StoredTable", "StoredDeal", "StoredOfficersTable", "metadata", "migr
            "tables_t", "seats_t", "deals_t", "actions_t", "ready_t", "keeper_lists_t", "keeper_changes_t",
            "tournaments_t", "officers_tables_t", "officers_games_t", "officers_actions_t", "accounts_t",
            "account_sessions_t", "login_failures_t", "player_deals_t", "player_stats_t", "player_days_t", "ratings_t",
-           "rating_history_t", "seasons_t", "chat_messages_t", "online_tournaments_t"]
+           "rating_history_t", "seasons_t", "chat_messages_t", "online_tournaments_t", "dialect_insert"]
 
 log = logging.getLogger("skat.server.database")
 
@@ -320,6 +320,15 @@ online_tournaments_t = Table(
     Column("seq", Integer, nullable=False),  # every change adds one: a change is written only over the seq it read
     Index("ix_online_tournaments_status_starts", "status", "starts_at"),
 )
+
+
+def dialect_insert(conn: Connection, table: Any) -> Any:
+    """An ``INSERT`` of ``table`` in the connection's dialect (PostgreSQL or SQLite), for ``ON CONFLICT`` clauses."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+    return sqlite_insert(table)
 
 
 def default_db_url() -> str:

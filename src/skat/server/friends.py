@@ -17,6 +17,7 @@ import json
 import logging
 import time
 from collections import Counter
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ from skat.server.core import TableError
 from skat.server.database import (
     accounts_t,
     blocks_t,
+    dialect_insert,
     follows_t,
     invitations_t,
     presence_t,
@@ -35,7 +37,6 @@ from skat.server.database import (
     tables_t,
 )
 from skat.server.errors import ErrorCode
-from skat.server.history import _dialect_insert
 
 __all__ = ["FriendsService", "ONLINE_SECONDS", "PRESENCE_SECONDS", "INVITATION_SECONDS", "MAX_FOLLOWS",
            "PresenceBook"]
@@ -121,7 +122,7 @@ class FriendsService:
             if count >= MAX_FOLLOWS:
                 raise TableError(ErrorCode.BAD_FRIEND, f"you follow {MAX_FOLLOWS} people, the most there may be: "
                                  "stop following somebody first")
-            conn.execute(_dialect_insert(conn, follows_t).values(follower=me, followed=other, at=_now())
+            conn.execute(dialect_insert(conn, follows_t).values(follower=me, followed=other, at=_now())
                          .on_conflict_do_nothing())
 
     def block(self, me: str, other: str, on: bool = True) -> None:
@@ -132,7 +133,7 @@ class FriendsService:
             if not on:
                 conn.execute(delete(blocks_t).where(blocks_t.c.blocker == me, blocks_t.c.blocked == other))
                 return
-            conn.execute(_dialect_insert(conn, blocks_t).values(blocker=me, blocked=other, at=_now())
+            conn.execute(dialect_insert(conn, blocks_t).values(blocker=me, blocked=other, at=_now())
                          .on_conflict_do_nothing())
             conn.execute(delete(follows_t).where(or_(
                 and_(follows_t.c.follower == me, follows_t.c.followed == other),
@@ -181,7 +182,7 @@ class FriendsService:
         now = _now() if now is None else now
         with self.engine.begin() as conn:
             for account_id in account_ids:
-                stmt = _dialect_insert(conn, presence_t).values(account_id=account_id, table_id=table_id, at=now)
+                stmt = dialect_insert(conn, presence_t).values(account_id=account_id, table_id=table_id, at=now)
                 changes: dict[str, Any] = {"at": now} if keep_table else {"at": now, "table_id": table_id}
                 conn.execute(stmt.on_conflict_do_update(index_elements=["account_id"], set_=changes))
 
@@ -299,17 +300,32 @@ class PresenceBook:
         self.service = service
         self.at: dict[str, Counter[str]] = {}
         self.task: asyncio.Task[None] | None = None
-        self.telling: set[asyncio.Task[None]] = set()
+        self._writer: ThreadPoolExecutor | None = None
+
+    def _write_later(self, account_id: str) -> Future[None]:
+        """Queue a write of where the person is to the book's one writer thread: the writes are made in the order
+        the arrivals and leavings came, each of the state when it is made (so the database ends with the last),
+        and a leaving is written even when the event loop that saw it ends (a test client's)."""
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skat-presence")
+        return self._writer.submit(self._write_where, account_id)
+
+    def _write_where(self, account_id: str) -> None:
+        try:
+            tables = list(self.at.get(account_id) or ())
+            self.service.seen([account_id], tables[0] if tables else None)
+        except Exception:  # presence is a courtesy: the table goes on
+            log.exception("the presence of person %s could not be written", account_id)
 
     async def arrive(self, account_id: str, table_id: str) -> None:
         """A connection of a signed-in person to a table began."""
         self.at.setdefault(account_id, Counter())[table_id] += 1
-        await self._tell([account_id], table_id)
+        await asyncio.wrap_future(self._write_later(account_id))
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self._keep())
 
     def leave(self, account_id: str, table_id: str) -> None:
-        """A connection counted by :meth:`arrive` ended: told to the database in a task of its own (the connection's
+        """A connection counted by :meth:`arrive` ended: told to the database by the writer thread (the connection's
         own task may be ending)."""
         tables = self.at.get(account_id)
         if tables is None:
@@ -319,10 +335,7 @@ class PresenceBook:
             del tables[table_id]
         if not tables:
             del self.at[account_id]
-        task = asyncio.get_running_loop().create_task(
-            self._tell([account_id], next(iter(tables), None) if tables else None))
-        self.telling.add(task)
-        task.add_done_callback(self.telling.discard)
+        self._write_later(account_id)
 
     async def _tell(self, account_ids: list[str], table_id: str | None, keep_table: bool = False) -> None:
         try:
@@ -343,3 +356,6 @@ class PresenceBook:
     def stop(self) -> None:
         if self.task is not None:
             self.task.cancel()
+        if self._writer is not None:  # what is queued is still written
+            self._writer.shutdown(wait=False)
+            self._writer = None

@@ -37,6 +37,7 @@ from skat.server.database import (
     accounts_t,
     actions_t,
     deals_t,
+    dialect_insert,
     player_days_t,
     player_deals_t,
     player_stats_t,
@@ -80,14 +81,6 @@ def player_of_seat(seat: Any) -> str | None:
 def player_kind(player: str) -> str:
     """``person``, ``guest`` or ``computer``."""
     return {"a": "person", "g": "guest", "b": "computer"}.get(player[:1], "guest")
-
-
-def _dialect_insert(conn: Connection, table: Any) -> Any:
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-        return pg_insert(table)
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-    return sqlite_insert(table)
 
 
 # ------------------------------------------------------------------ counting
@@ -250,7 +243,7 @@ def _count(conn: Connection, rows: list[dict[str, Any]], at: float) -> None:
             for person in people:
                 changes[(row["player"], person)].append(row)
     keys = sorted(changes)  # one lock order for every process (no deadlock between two tables' writes)
-    ins = _dialect_insert(conn, player_stats_t)
+    ins = dialect_insert(conn, player_stats_t)
     conn.execute(ins.on_conflict_do_nothing(), [
         {"player": p, "scope": s, "games": 0, "data": "{}", "updated": at} for p, s in keys])
     for player, scope in keys:
@@ -277,7 +270,7 @@ def _add_days(conn: Connection, rows: list[dict[str, Any]], at: float) -> None:
 
 def _add_day(conn: Connection, player: str, day: int, games: int, sf: int, score: int) -> None:
     """Add to a player's sums of one day (the row made when it is the day's first)."""
-    stmt = _dialect_insert(conn, player_days_t).values(player=player, day=day, games=games, sf=sf, score=score)
+    stmt = dialect_insert(conn, player_days_t).values(player=player, day=day, games=games, sf=sf, score=score)
     conn.execute(stmt.on_conflict_do_update(
         index_elements=["player", "day"],
         set_={"games": player_days_t.c.games + games, "sf": player_days_t.c.sf + sf,
@@ -296,7 +289,7 @@ def _rate_list(conn: Connection, table_id: str, first: int, last: int, at: float
     players = sorted({p for p, _ in seats})
     if len(players) < 2:
         return
-    ins = _dialect_insert(conn, ratings_t)
+    ins = dialect_insert(conn, ratings_t)
     conn.execute(ins.on_conflict_do_nothing(), [
         {"player": p, "kind": player_kind(p), "mu": MU, "sigma": SIGMA, "conservative": MU - 3 * SIGMA, "lists": 0,
          "games": 0, "updated": at} for p in players])

@@ -281,29 +281,30 @@ class TableManager:
         told the seat is taken."""
         table = await self.table(table_id)
         table.check_invite(invite)
-        table.check_running()
-        free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
-        if position is None:
-            if not free:
-                raise TableError("table_full", "every seat at this table is taken; you can watch as a spectator", 409)
-            position = free[0]
-        elif position not in free:
-            raise TableError("seat_taken", f"seat {position} is not free; free seats: {free or 'none'}", 409)
-        token = secrets.token_urlsafe(18)
-        seat = table.seats[position]
-        token_hash, seat_name = hash_token(token), clean_name(name) or f"Player {position + 1}"
-        seat.token_hash, seat.name = token_hash, seat_name  # held at once: a second join here finds it taken
-        try:
-            taken = await self.store.take_seat(table_id, position, token_hash, seat_name)
-        except BaseException:
-            seat.token_hash, seat.name = None, ""
-            raise
-        if not taken:
-            async with table.lock:
+        async with table.lock:  # a catch-up with the database (a lease taken, a notice) never runs in between
+            table.check_running()
+            free = [s.position for s in table.seats if s.kind == "human" and s.token_hash is None]
+            if position is None:
+                if not free:
+                    raise TableError("table_full", "every seat at this table is taken; you can watch as a spectator",
+                                     409)
+                position = free[0]
+            elif position not in free:
+                raise TableError("seat_taken", f"seat {position} is not free; free seats: {free or 'none'}", 409)
+            token = secrets.token_urlsafe(18)
+            seat = table.seats[position]
+            token_hash, seat_name = hash_token(token), clean_name(name) or f"Player {position + 1}"
+            seat.token_hash, seat.name = token_hash, seat_name  # held at once: a second join here finds it taken
+            try:
+                taken = await self.store.take_seat(table_id, position, token_hash, seat_name)
+            except BaseException:
+                seat.token_hash, seat.name = None, ""
+                raise
+            if not taken:
                 await table.catch_up()
-            raise TableError("seat_taken", f"seat {position} was taken a moment ago; free seats: "
-                             f"{[s.position for s in table.seats if s.kind == 'human' and s.token_hash is None] or 'none'}",
-                             409)
+                raise TableError("seat_taken", f"seat {position} was taken a moment ago; free seats: "
+                                 f"{[s.position for s in table.seats if s.kind == 'human' and s.token_hash is None] or 'none'}",
+                                 409)
         return {"table_id": table_id, "position": position, "token": token}
 
     def position_for_token(self, table: ServerTable, token: str | None) -> int | None:

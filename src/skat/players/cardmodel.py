@@ -1,0 +1,125 @@
+"""The learned card-play model: a small network over one seat's view with a policy over the 32 cards and a value
+head, run with numpy (no PyTorch at play time; ``tools/train_cardplay.py`` trains it).
+
+Input: the observation of :func:`skat.players.encoding.encode_view` followed by the mask of the legal cards
+(:func:`skat.players.encoding.legal_cards`). A multilayer perceptron (ReLU) feeds two heads:
+
+* **policy**: a logit per card; illegal cards get no weight (their probability is exactly 0);
+* **value**: the declarer's chance to win the deal (a logit) and the declarer's expected card points (/ 120),
+  whoever the seat is (the encoding says who the declarer is, relative to the seat).
+
+The weights are one ``.npz`` file (float16 on disk, float32 in memory; its ``meta`` entry is a JSON text with the
+layer sizes, the encoding's size and what the model was trained on). The shipped model is
+``skat/data/card_model.npz`` (:func:`shipped_card_model`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from skat.players.encoding import OBSERVATION_SIZE, encode_view, legal_cards
+
+__all__ = ["CardModel", "INPUT_SIZE", "features", "shipped_card_model", "SHIPPED_MODEL"]
+
+INPUT_SIZE = OBSERVATION_SIZE + 32
+"""The model's input: the observation, then the legal cards."""
+SHIPPED_MODEL = "card_model.npz"
+"""The file name of the shipped model in the package's data."""
+
+
+def features(view: Any) -> np.ndarray:
+    """The model's input for one seat's view (``float32``, :data:`INPUT_SIZE` values)."""
+    return np.concatenate([encode_view(view), legal_cards(view).astype(np.float32)])
+
+
+class CardModel:
+    """The network's weights and its forward pass (numpy)."""
+
+    def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> None:
+        self.hidden = [(weights[f"w{i}"].astype(np.float32), weights[f"b{i}"].astype(np.float32))
+                       for i in range(_count_layers(weights))]
+        self.policy_w = weights["policy_w"].astype(np.float32)
+        self.policy_b = weights["policy_b"].astype(np.float32)
+        self.value_w = weights["value_w"].astype(np.float32)
+        self.value_b = weights["value_b"].astype(np.float32)
+        self.meta = dict(meta or {})
+        first = self.hidden[0][0] if self.hidden else self.policy_w
+        if first.shape[0] != INPUT_SIZE:
+            raise ValueError(f"the model reads {first.shape[0]} inputs, the encoding gives {INPUT_SIZE}: it was "
+                             "trained on another encoding; train it again (tools/train_cardplay.py)")
+
+    @classmethod
+    def load(cls, path: str | Path) -> CardModel:
+        """A model from its ``.npz`` file."""
+        with np.load(path, allow_pickle=False) as data:
+            weights = {k: data[k] for k in data.files if k != "meta"}
+            meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+        return cls(weights, meta)
+
+    def save(self, path: str | Path) -> None:
+        """Write the model (float16 weights, the ``meta`` as JSON text)."""
+        out: dict[str, Any] = {}
+        for i, (w, b) in enumerate(self.hidden):
+            out[f"w{i}"], out[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
+        out.update(policy_w=self.policy_w.astype(np.float16), policy_b=self.policy_b.astype(np.float16),
+                   value_w=self.value_w.astype(np.float16), value_b=self.value_b.astype(np.float16),
+                   meta=np.array(json.dumps(self.meta, sort_keys=True)))
+        np.savez_compressed(path, **out)
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Policy logits (n × 32, illegal cards at -inf) and value outputs (n × 2: the win logit, the points
+        / 120) for inputs ``x`` (n × :data:`INPUT_SIZE`)."""
+        h = np.asarray(x, dtype=np.float32)
+        legal = h[:, OBSERVATION_SIZE:] > 0.5
+        for w, b in self.hidden:
+            h = np.maximum(h @ w + b, 0.0)
+        logits = h @ self.policy_w + self.policy_b
+        logits = np.where(legal, logits, -np.inf)
+        return logits, h @ self.value_w + self.value_b
+
+    def policy(self, view: Any) -> np.ndarray:
+        """The chance of each of the 32 cards in this view (0 for every card not legal; sums to 1)."""
+        return self.policies(features(view)[None, :])[0]
+
+    def policies(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`policy` for a batch of inputs (n × :data:`INPUT_SIZE`)."""
+        logits, _ = self.forward(x)
+        top = logits.max(axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
+        p = np.exp(logits - top)
+        total = p.sum(axis=1, keepdims=True)
+        return p / np.where(total > 0, total, 1.0)
+
+    def value(self, view: Any) -> tuple[float, float]:
+        """The declarer's chance to win and his expected card points, as the model sees this seat's view."""
+        _, v = self.forward(features(view)[None, :])
+        return float(1.0 / (1.0 + np.exp(-v[0, 0]))), float(v[0, 1] * 120.0)
+
+    @property
+    def size_bytes(self) -> int:
+        """The weights' size as shipped (float16)."""
+        arrays = [a for pair in self.hidden for a in pair] + [self.policy_w, self.policy_b, self.value_w, self.value_b]
+        return sum(a.size * 2 for a in arrays)
+
+
+def _count_layers(weights: dict[str, np.ndarray]) -> int:
+    n = 0
+    while f"w{n}" in weights:
+        n += 1
+    return n
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_card_model() -> CardModel:
+    """The model shipped in ``skat/data`` (loaded once); FileNotFoundError when this install has none."""
+    path = resources.files("skat") / "data" / SHIPPED_MODEL
+    if not path.is_file():
+        raise FileNotFoundError(f"no card-play model at {path}; train one with tools/train_cardplay.py")
+    with resources.as_file(path) as file:
+        return CardModel.load(file)

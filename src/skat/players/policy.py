@@ -1,0 +1,68 @@
+"""``learned``: a fast player for bot authors, its card play the learned model's policy alone (no search).
+
+Card play: the legal card the card-play model (:mod:`skat.players.cardmodel`) gives the most weight, one forward
+pass of a small network (well under a millisecond). Bidding, hand game or pickup, discard and declaration: the
+learned chances of :class:`skat.players.learned.LearnedBidder` (as ``strong``); Null and Ramsch, Kontra and Re and
+every decision the model does not cover: the heuristic player.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import numpy as np
+
+from skat.cards import Card
+from skat.deal.game import Phase, SeatView
+from skat.players.base import Player
+from skat.players.cardmodel import CardModel, shipped_card_model
+from skat.players.heuristic import HeuristicPlayer
+from skat.players.learned import LearnedBidder
+from skat.rules.actions import Action, Play
+
+__all__ = ["PolicyPlayer", "FACTORIES"]
+
+
+class PolicyPlayer:
+    """Card play by the model's policy (the most likely legal card; ``sample`` draws one by its chances instead)."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, *, model: CardModel | None = None, sample: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.model = model or shipped_card_model()
+        self.sample = sample
+        self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
+        self.bidder = LearnedBidder(self.rng, margin=5.0, worlds=20, time_budget=1.0)
+
+    def side_action(self, view: SeatView) -> Action | None:
+        """Kontra and Re (house rules), by the heuristic's judgement."""
+        return self.heuristic.side_action(view)
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do now")
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase is Phase.PLAY and all(isinstance(a, Play) for a in legal):
+            if view.declarer is None:  # a Ramsch: the model learned games with a declarer
+                return self.heuristic.choose(view)
+            return self.play(view)
+        action = self.bidder.decide(view, self.heuristic)
+        return action if action is not None and action in legal else self.heuristic.choose(view)
+
+    def play(self, view: SeatView) -> Action:
+        """The card of the policy."""
+        p = self.model.policy(view)
+        if self.sample:
+            card = int(self.rng.choices(range(32), weights=p.tolist())[0])
+        else:
+            card = int(np.argmax(p))
+        action = Play(Card(card))
+        return action if action in view.legal_actions else self.heuristic.choose(view)
+
+
+FACTORIES: dict[str, Callable[[int | None], Player]] = {"learned": PolicyPlayer}
+"""The players of this module by name (:mod:`skat.players.registry`)."""
