@@ -36,6 +36,61 @@ from skat.players.cardmodel import INPUT_SIZE, CardModel, features
 from skat.players.playcorpus import positions
 
 HELD_OUT = 0.2
+_JACK = 4  # a card's rank index within its suit (skat.cards: 7 8 9 T J Q K A)
+
+
+def suit_maps() -> tuple[np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
+    """The suit permutations that leave a game as it is, as index maps: the inputs' map (n × INPUT_SIZE), the
+    cards' map (n × 32) and, by the game's index in the encoding (0-3 a suit game, 4 grand, 5 Null), the range
+    of maps that game allows. Suit games: the three side suits in any order (the trump suit and the jacks stay);
+    grand: the four suits (the jacks stay: they rank by suit); Null: the four suits with their jacks. ``new[j] =
+    old[map[j]]`` for every card block of the input (hand, skat, discard, open, played, trick, legal), and the
+    shown voids follow their suits."""
+    import itertools
+
+    from skat.players.encoding import OFFSET
+
+    card_blocks = [OFFSET["hand"] + 32 * k for k in range(10)] + [INPUT_SIZE - 32]
+    inputs, cards, ranges = [], [], {}
+
+    def add(perm: tuple[int, ...], move_jacks: bool) -> None:
+        card_map = np.arange(32)
+        for j in range(32):
+            suit, rank = divmod(j, 8)
+            if rank != _JACK or move_jacks:
+                card_map[j] = 8 * perm[suit] + rank
+        in_map = np.arange(INPUT_SIZE)
+        for base in card_blocks:
+            in_map[base:base + 32] = base + card_map
+        for seat in range(2):
+            base = OFFSET["void"] + 5 * seat
+            for suit in range(4):
+                in_map[base + suit] = base + perm[suit]
+        inputs.append(in_map)
+        cards.append(card_map)
+
+    for trump in range(4):  # suit games: the side suits permuted
+        start = len(cards)
+        sides = [s for s in range(4) if s != trump]
+        for order in itertools.permutations(sides):
+            perm = list(range(4))
+            for a, b in zip(sides, order, strict=True):
+                perm[a] = b
+            add(tuple(perm), move_jacks=False)
+        ranges[trump] = (start, len(cards))
+    for game, move_jacks in ((4, False), (5, True)):
+        start = len(cards)
+        for perm in itertools.permutations(range(4)):
+            add(perm, move_jacks)
+        ranges[game] = (start, len(cards))
+    return np.stack(inputs), np.stack(cards), ranges
+
+
+def game_index(x: np.ndarray) -> np.ndarray:
+    """The game of each input row as the encoding's index (0-3 suit, 4 grand, 5 Null, 6 none)."""
+    from skat.players.encoding import OFFSET
+
+    return x[:, OFFSET["game"]:OFFSET["game"] + 7].argmax(axis=1)
 
 
 def read_corpus(path: Path) -> tuple[dict, list[dict]]:
@@ -51,7 +106,8 @@ def read_corpus(path: Path) -> tuple[dict, list[dict]]:
 @dataclass
 class Data:
     """The positions as arrays: inputs, legal cards, the search's values from the mover's side (NaN where not
-    legal), the card played, the declarer's win and points, the deal each came from, the tricks played."""
+    legal), the card played, the declarer's win and points, the deal each came from, the tricks played, and the
+    search's value of the mover's best card for the declarer (clipped to 0..1: his chance to win as it saw it)."""
 
     x: np.ndarray
     legal: np.ndarray
@@ -61,6 +117,7 @@ class Data:
     points: np.ndarray
     deal: np.ndarray
     trick: np.ndarray
+    search: np.ndarray
 
     def take(self, rows: np.ndarray) -> Data:
         return Data(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
@@ -68,7 +125,7 @@ class Data:
 
 def build(deals: list[dict], ruleset: str) -> Data:
     """Replay every deal and encode its labelled positions."""
-    xs, legal, values, played, won, points, deal_of, trick = [], [], [], [], [], [], [], []
+    xs, legal, values, played, won, points, deal_of, trick, search = [], [], [], [], [], [], [], [], []
     for record in deals:
         for pos in positions(record, ruleset):
             x = features(pos.view)
@@ -84,8 +141,10 @@ def build(deals: list[dict], ruleset: str) -> Data:
             points.append(np.nan if pos.declarer_points is None else pos.declarer_points / 120.0)  # Null: none
             deal_of.append(record["deal"])
             trick.append(len(pos.view.tricks))
+            search.append(min(1.0, max(0.0, sign * float(np.nanmax(v)))))
     return Data(np.stack(xs), np.stack(legal), np.stack(values), np.array(played), np.array(won, dtype=np.float32),
-                np.array(points, dtype=np.float32), np.array(deal_of), np.array(trick))
+                np.array(points, dtype=np.float32), np.array(deal_of), np.array(trick),
+                np.array(search, dtype=np.float32))
 
 
 def policy_target(data: Data, temperature: float, target: str) -> np.ndarray:
@@ -107,9 +166,13 @@ class Setup:
     name: str = "model"
     hidden: tuple[int, ...] = (512, 256)
     value_head: bool = True
+    value_hidden: tuple[int, ...] = (128,)
+    value_target: str = "mix"
+    win_weight: float = 0.2
     target: str = "search"
     temperature: float = 0.05
     epochs: int = 30
+    augment: bool = True
     batch: int = 256
     lr: float = 1e-3
     weight_decay: float = 1e-5
@@ -129,22 +192,30 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
         layers += [nn.Linear(width, h), nn.ReLU()]
         width = h
     trunk = nn.Sequential(*layers)
-    policy_head, value_head = nn.Linear(width, 32), nn.Linear(width, 2)
-    params = [*trunk.parameters(), *policy_head.parameters(), *value_head.parameters()]
+    value_layers: list[nn.Module] = []
+    value_width = INPUT_SIZE
+    for h in setup.value_hidden:
+        value_layers += [nn.Linear(value_width, h), nn.ReLU()]
+        value_width = h
+    value_trunk = nn.Sequential(*value_layers)
+    policy_head = nn.Linear(width, 32)
+    value_head = nn.Linear(value_width if setup.value_hidden else width, 2)
+    params = [*trunk.parameters(), *value_trunk.parameters(), *policy_head.parameters(), *value_head.parameters()]
     opt = torch.optim.AdamW(params, lr=setup.lr, weight_decay=setup.weight_decay)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=setup.epochs)
 
     def tensors(data: Data) -> tuple[torch.Tensor, ...]:
+        win = {"outcome": data.won, "search": data.search, "mix": (data.won + data.search) / 2}[setup.value_target]
         return (torch.from_numpy(data.x), torch.from_numpy(data.legal),
                 torch.from_numpy(policy_target(data, setup.temperature, setup.target)),
-                torch.from_numpy(data.won), torch.from_numpy(data.points))
+                torch.from_numpy(np.asarray(win, dtype=np.float32)), torch.from_numpy(data.points))
 
     def losses(batch: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         x, legal, target, won, pts = batch
         h = trunk(x)
         logits = policy_head(h).masked_fill(~legal, -1e9)
         policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-        v = value_head(h)
+        v = value_head(value_trunk(x) if setup.value_hidden else h)
         win_loss = nn.functional.binary_cross_entropy_with_logits(v[:, 0], won)
         counted = ~torch.isnan(pts)  # Null games have no card points to predict
         points_loss = ((v[:, 1] - torch.nan_to_num(pts)) ** 2 * counted).sum() / counted.sum().clamp(min=1)
@@ -152,6 +223,23 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
 
     train_t, held_t = tensors(train_data), tensors(held)
     n = len(train_data.x)
+    in_maps, card_maps, ranges = suit_maps()
+    in_maps_t, card_maps_t = torch.from_numpy(in_maps), torch.from_numpy(card_maps)
+    games = game_index(train_data.x)
+    low = torch.from_numpy(np.array([ranges.get(int(g), (0, 1))[0] for g in games]))
+    span = torch.from_numpy(np.array([ranges.get(int(g), (0, 1))[1] - ranges.get(int(g), (0, 1))[0]
+                                      for g in games]))
+
+    def augmented(rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        """The rows with each deal's suits permuted at random as its game allows (a fresh draw every time)."""
+        x, legal, target, won, pts = (t[rows] for t in train_t)
+        if not setup.augment:
+            return x, legal, target, won, pts
+        which = low[rows] + (torch.rand(len(rows), generator=gen) * span[rows]).long()
+        x = torch.gather(x, 1, in_maps_t[which])
+        cm = card_maps_t[which]
+        return x, torch.gather(legal, 1, cm), torch.gather(target, 1, cm), won, pts
+
     best: tuple[float, dict] | None = None
     curve = []
     gen = torch.Generator().manual_seed(setup.seed)
@@ -160,8 +248,8 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
         order = torch.randperm(n, generator=gen)
         for start in range(0, n, setup.batch):
             rows = order[start:start + setup.batch]
-            p, w, pt = losses(tuple(t[rows] for t in train_t))
-            loss = p + (0.5 * w + 2.0 * pt if setup.value_head else 0.0)
+            p, w, pt = losses(augmented(rows))
+            loss = p + (setup.win_weight * w + pt if setup.value_head else 0.0)
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -172,6 +260,7 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
         if best is None or p < best[0]:
             state = {k: v.detach().clone() for k, v in
                      {**{f"t{k}": v for k, v in trunk.state_dict().items()},
+                      **{f"u{k}": v for k, v in value_trunk.state_dict().items()},
                       **{f"p{k}": v for k, v in policy_head.state_dict().items()},
                       **{f"v{k}": v for k, v in value_head.state_dict().items()}}.items()}
             best = (p, state)
@@ -182,9 +271,13 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
     for k, i in enumerate(linear):
         weights[f"w{k}"] = state[f"t{i}.weight"].numpy().T.copy()
         weights[f"b{k}"] = state[f"t{i}.bias"].numpy().copy()
+    for k, i in enumerate(i for i, m in enumerate(value_trunk) if isinstance(m, nn.Linear)):
+        weights[f"vw{k}"] = state[f"u{i}.weight"].numpy().T.copy()
+        weights[f"vb{k}"] = state[f"u{i}.bias"].numpy().copy()
     weights["policy_w"], weights["policy_b"] = state["pweight"].numpy().T.copy(), state["pbias"].numpy().copy()
     weights["value_w"], weights["value_b"] = state["vweight"].numpy().T.copy(), state["vbias"].numpy().copy()
-    meta = {"setup": setup.__dict__ | {"hidden": list(setup.hidden)}, "input": INPUT_SIZE,
+    meta = {"setup": setup.__dict__ | {"hidden": list(setup.hidden), "value_hidden": list(setup.value_hidden)},
+            "input": INPUT_SIZE,
             "train_positions": int(n), "train_deals": int(len(set(train_data.deal.tolist())))}
     return CardModel(weights, meta), {"curve": curve}
 
@@ -299,29 +392,39 @@ def text_report(header: dict, results: dict[str, dict], sizes: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("corpus", type=Path)
+    parser.add_argument("corpus", type=Path, nargs="+", help="corpus files (each split by its own deals)")
     parser.add_argument("--model", type=Path, default=None, help="write the trained model here (.npz)")
     parser.add_argument("--report", type=Path, default=None, help="a directory for the report and the plots")
     parser.add_argument("--ablations", action="store_true", help="also train the variants and report them")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hidden", default="512,256", help="hidden layer widths")
-    parser.add_argument("--first", type=int, default=None, help="use only the first N deals of the corpus")
+    parser.add_argument("--first", type=int, default=None, help="use only the first N deals of each corpus")
     args = parser.parse_args(argv)
     try:
         import torch  # noqa: F401
     except ImportError:
         print("train_cardplay: PyTorch is needed to train: pip install -e '.[train]'", file=sys.stderr)
         return 2
-    header, deals = read_corpus(args.corpus)
-    if args.first:
-        deals = deals[:args.first]
-    if len(deals) < 10:
-        print(f"train_cardplay: {len(deals)} deals are too few to train on", file=sys.stderr)
-        return 2
+    parts, held_masks, headers, count = [], [], [], 0
     started = time.perf_counter()
-    data = build(deals, header.get("ruleset", "isko2018"))
-    cut = deals[int(len(deals) * (1 - HELD_OUT))]["deal"]
-    train_data, held = data.take(np.flatnonzero(data.deal < cut)), data.take(np.flatnonzero(data.deal >= cut))
+    for number, path in enumerate(args.corpus):
+        header, deals = read_corpus(path)
+        deals = deals[:args.first] if args.first else deals
+        if len(deals) < 10:
+            print(f"train_cardplay: {path} has {len(deals)} deals, too few to train on", file=sys.stderr)
+            return 2
+        part = build(deals, header.get("ruleset", "isko2018"))
+        cut = deals[int(len(deals) * (1 - HELD_OUT))]["deal"]
+        held_masks.append(part.deal >= cut)
+        part.deal = part.deal + number * 10_000_000  # deals of two corpora never share a number
+        parts.append(part)
+        headers.append(header)
+        count += len(deals)
+    data = Data(*(np.concatenate([getattr(p, f) for p in parts]) for f in Data.__dataclass_fields__))
+    held_rows = np.concatenate(held_masks)
+    train_data, held = data.take(np.flatnonzero(~held_rows)), data.take(np.flatnonzero(held_rows))
+    header = {"seed": [h.get("seed") for h in headers], "players": sorted({p for h in headers for p in h["players"]})}
+    deals = [None] * count
     sizes = {"train_positions": len(train_data.x), "train_deals": len(set(train_data.deal.tolist())),
              "held_positions": len(held.x), "held_deals": len(set(held.deal.tolist()))}
     print(f"{len(data.x)} positions from {len(deals)} deals encoded in {time.perf_counter() - started:.0f} s; "
@@ -329,7 +432,11 @@ def main(argv: list[str] | None = None) -> int:
     base = Setup(hidden=tuple(int(h) for h in args.hidden.split(",")), epochs=args.epochs)
     setups = [replace(base, name="model")]
     if args.ablations:
-        setups += [replace(base, name="no value head", value_head=False),
+        setups += [replace(base, name="shared trunk", value_hidden=()),
+                   replace(base, name="win: outcome", value_target="outcome"),
+                   replace(base, name="win: search", value_target="search"),
+                   replace(base, name="no suit permutations", augment=False),
+                   replace(base, name="no value head", value_head=False),
                    replace(base, name="played card", target="played"),
                    replace(base, name="small (128)", hidden=(128,))]
     results: dict[str, dict] = {}
@@ -346,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
     print(text_report(header, results, sizes))
     if args.model is not None:
         model = models["model"]
-        model.meta.update(corpus=args.corpus.name, corpus_seed=header.get("seed"), held_out=HELD_OUT,
+        model.meta.update(corpus=[c.name for c in args.corpus], corpus_seed=header.get("seed"), held_out=HELD_OUT,
                           held_out_best_card_agreement=round(results["model"]["best_card_agreement"], 4))
         model.save(args.model)
         print(f"wrote {args.model} ({args.model.stat().st_size} bytes)")
@@ -355,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
         for path in plots(results, held, args.report):
             print(f"wrote {path}")
         slim = {k: {kk: vv for kk, vv in r.items() if kk != "win_probabilities"} for k, r in results.items()}
-        (args.report / "report.json").write_text(json.dumps({"corpus": str(args.corpus), "sizes": sizes,
+        (args.report / "report.json").write_text(json.dumps({"corpus": [str(c) for c in args.corpus], "sizes": sizes,
                                                              "results": slim}, indent=1) + "\n")
         (args.report / "report.txt").write_text(text_report(header, results, sizes))
     if not all(math.isfinite(r["regret"]) for r in results.values()):

@@ -2,7 +2,8 @@
 head, run with numpy (no PyTorch at play time; ``tools/train_cardplay.py`` trains it).
 
 Input: the observation of :func:`skat.players.encoding.encode_view` followed by the mask of the legal cards
-(:func:`skat.players.encoding.legal_cards`). A multilayer perceptron (ReLU) feeds two heads:
+(:func:`skat.players.encoding.legal_cards`). A multilayer perceptron (ReLU) feeds the policy; the value head has a smaller perceptron of its own over the
+same input (trained on a shared trunk it made the policy worse: ``tools/train_cardplay.py --ablations``):
 
 * **policy**: a logit per card; illegal cards get no weight (their probability is exactly 0);
 * **value**: the declarer's chance to win the deal (a logit) and the declarer's expected card points (/ 120),
@@ -44,6 +45,9 @@ class CardModel:
     def __init__(self, weights: dict[str, np.ndarray], meta: dict[str, Any] | None = None) -> None:
         self.hidden = [(weights[f"w{i}"].astype(np.float32), weights[f"b{i}"].astype(np.float32))
                        for i in range(_count_layers(weights))]
+        self.value_hidden = [(weights[f"vw{i}"].astype(np.float32), weights[f"vb{i}"].astype(np.float32))
+                             for i in range(_count_layers(weights, "vw"))]
+        """The value head's own layers over the input (empty: it reads the policy's last hidden layer)."""
         self.policy_w = weights["policy_w"].astype(np.float32)
         self.policy_b = weights["policy_b"].astype(np.float32)
         self.value_w = weights["value_w"].astype(np.float32)
@@ -67,6 +71,8 @@ class CardModel:
         out: dict[str, Any] = {}
         for i, (w, b) in enumerate(self.hidden):
             out[f"w{i}"], out[f"b{i}"] = w.astype(np.float16), b.astype(np.float16)
+        for i, (w, b) in enumerate(self.value_hidden):
+            out[f"vw{i}"], out[f"vb{i}"] = w.astype(np.float16), b.astype(np.float16)
         out.update(policy_w=self.policy_w.astype(np.float16), policy_b=self.policy_b.astype(np.float16),
                    value_w=self.value_w.astype(np.float16), value_b=self.value_b.astype(np.float16),
                    meta=np.array(json.dumps(self.meta, sort_keys=True)))
@@ -75,12 +81,17 @@ class CardModel:
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Policy logits (n × 32, illegal cards at -inf) and value outputs (n × 2: the win logit, the points
         / 120) for inputs ``x`` (n × :data:`INPUT_SIZE`)."""
-        h = np.asarray(x, dtype=np.float32)
-        legal = h[:, OBSERVATION_SIZE:] > 0.5
+        x = np.asarray(x, dtype=np.float32)
+        legal = x[:, OBSERVATION_SIZE:] > 0.5
+        h = x
         for w, b in self.hidden:
             h = np.maximum(h @ w + b, 0.0)
         logits = h @ self.policy_w + self.policy_b
         logits = np.where(legal, logits, -np.inf)
+        if self.value_hidden:
+            h = x
+            for w, b in self.value_hidden:
+                h = np.maximum(h @ w + b, 0.0)
         return logits, h @ self.value_w + self.value_b
 
     def policy(self, view: Any) -> np.ndarray:
@@ -104,13 +115,14 @@ class CardModel:
     @property
     def size_bytes(self) -> int:
         """The weights' size as shipped (float16)."""
-        arrays = [a for pair in self.hidden for a in pair] + [self.policy_w, self.policy_b, self.value_w, self.value_b]
+        arrays = [a for pair in (*self.hidden, *self.value_hidden) for a in pair] + [
+            self.policy_w, self.policy_b, self.value_w, self.value_b]
         return sum(a.size * 2 for a in arrays)
 
 
-def _count_layers(weights: dict[str, np.ndarray]) -> int:
+def _count_layers(weights: dict[str, np.ndarray], prefix: str = "w") -> int:
     n = 0
-    while f"w{n}" in weights:
+    while f"{prefix}{n}" in weights:
         n += 1
     return n
 
