@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skat.server import create_app
+from skat.server.accounts import SESSION_COOKIE
 from skat.server.friends import ONLINE_SECONDS
 from test_server_support import postgres  # noqa: F401 - the fixture
 
@@ -22,6 +23,7 @@ def app(request, tmp_path):
     url = f"sqlite:///{tmp_path / 'f.sqlite'}" if request.param == "sqlite" else \
         request.getfixturevalue("postgres").new_database()
     with TestClient(create_app(url)) as client:
+        client.app.state.test_client = client  # the one event loop: sockets that must reach each other use it
         yield client.app
 
 
@@ -181,6 +183,52 @@ def test_a_blocked_persons_chat_does_not_reach_the_blocker(app):
     assert bernd.post("/api/lobby/chat", json={"text": "Wer spielt mit?"}, headers=ORIGIN).status_code == 201
     assert [m["text"] for m in TestClient(app).get("/api/lobby/chat").json()["messages"]] == ["Wer spielt mit?"]
     assert anna.get("/api/lobby/chat").json()["messages"] == []
+
+
+def test_a_block_made_at_the_table_applies_at_once(app):
+    anna, a = person(app, "Anna")
+    bernd, b = person(app, "Bernd")
+    t = bernd.post("/api/tables", json={"seats": ["human", "human", "strong"], "public": True}, headers=ORIGIN).json()
+    seat = anna.post(f"/api/tables/{t['table_id']}/join", json={}, headers=ORIGIN).json()
+    loop = app.state.test_client  # both sockets on the app's own event loop
+
+    def cookie(browser: TestClient) -> dict[str, str]:
+        return {**ORIGIN, "cookie": f"{SESSION_COOKIE}={browser.cookies.get(SESSION_COOKIE)}"}
+
+    with loop.websocket_connect(f"/ws/{t['table_id']}", headers=cookie(bernd)) as bernd_ws, \
+            loop.websocket_connect(f"/ws/{t['table_id']}", headers=cookie(anna)) as anna_ws:
+        bernd_ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"], "chat": True}))
+        anna_ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": seat["token"], "chat": True}))
+        for ws in (bernd_ws, anna_ws):
+            while json.loads(ws.receive_text())["type"] != "chat_history":
+                pass
+        def say(text: str) -> tuple[list[dict], list[dict]]:
+            """Bernd says something; what he and then Anna were sent until each answered a ping (his message is
+            handled, and delivered, before his pong)."""
+            bernd_ws.send_text(json.dumps({"type": "chat", "text": text}))
+            return _settle(bernd_ws), _settle(anna_ws)
+
+        _his, hers = say("eins")
+        assert [m["text"] for m in hers if m["type"] == "chat"] == ["eins"]
+        assert anna.put(f"/api/friends/{b}/block", headers=ORIGIN).status_code == 200  # while both sit there
+        his, hers = say("zwei")
+        assert [m["code"] for m in his if m["type"] == "error"] == ["chat_muted"]
+        assert not [m for m in hers if m["type"] == "chat"]
+        assert anna.delete(f"/api/friends/{b}/block", headers=ORIGIN).status_code == 200
+        _his, hers = say("drei")
+        assert [m["text"] for m in hers if m["type"] == "chat"] == ["drei"]
+
+
+def _settle(ws) -> list[dict]:
+    """What a socket was sent before it answered a ping."""
+    ws.send_text(json.dumps({"type": "ping", "t": "settle"}))
+    got = []
+    for _ in range(500):
+        m = json.loads(ws.receive_text())
+        if m["type"] == "pong":
+            return got
+        got.append(m)
+    raise AssertionError("no pong came")
 
 
 def _next(ws, kind: str) -> dict:

@@ -122,6 +122,7 @@ def create_app(db_url: str, *, bot_delay: float = 0.0, trick_pause: float = 0.0,
     app.state.friends = FriendsService(manager.store.engine)
     app.state.presence = PresenceBook(app.state.friends)  # the signed-in people at this process's tables
     app.state.chat = ChatService(manager.store, app.state.accounts, limits, manager.tables.get)
+    app.state.chat.blocked_by = app.state.friends.blocked_by  # a block reaches the blocker's open tables at once
     app.state.online = OnlineService(manager.store, manager, app.state.accounts)  # docs/online-tournaments.md
     manager.listeners.append(app.state.chat)  # the chat of the other server processes (docs/chat.md)
     app.state.monitor = LoopMonitor()

@@ -202,6 +202,11 @@ class ChatService:
         self.blocks: weakref.WeakKeyDictionary[Client, set[str]] = weakref.WeakKeyDictionary()
         """The authors (their tags) each connection's signed-in person blocked (docs/friends.md): never shown to it,
         whatever its mutes."""
+        self.people: weakref.WeakKeyDictionary[Client, str] = weakref.WeakKeyDictionary()
+        """The signed-in person (account id) of each connection whose blocks are kept: a block made later reaches it."""
+        self.blocked_by: Callable[[str], set[str]] | None = None
+        """Reads the people an account blocked (the friends service's; set by the app): a block made at another
+        server process is read again here when its notice comes."""
 
     # ------------------------------------------------------------ authors
     async def _table_author(self, table: ServerTable, client: Client, cookies: Mapping[str, str]) -> Author:
@@ -285,9 +290,25 @@ class ChatService:
         """Whether a connection does not see an author's messages: muted, or blocked by its person."""
         return tag in self.mutes.get(client, ()) or tag in self.blocks.get(client, ())
 
-    def block_for(self, client: Client, blocked_accounts: set[str]) -> None:
-        """The people a connection's signed-in person blocked (account ids): their messages are not sent to it."""
-        self.blocks[client] = {author_tag(f"a:{account_id}") for account_id in blocked_accounts}
+    def block_for(self, client: Client, blocked_accounts: set[str], account_id: str | None = None) -> None:
+        """The people a connection's signed-in person (``account_id``) blocked (account ids): their messages are not
+        sent to it."""
+        self.blocks[client] = {author_tag(f"a:{blocked}") for blocked in blocked_accounts}
+        if account_id is not None:
+            self.people[client] = account_id
+
+    def blocks_changed(self, account_id: str, blocked_accounts: set[str]) -> int:
+        """A person blocked or unblocked somebody: every connection of theirs here follows at once (not only at the
+        next connect). How many connections."""
+        clients = [client for client, person in list(self.people.items()) if person == account_id]
+        for client in clients:
+            self.block_for(client, blocked_accounts)
+        return len(clients)
+
+    async def _read_blocks(self, account_id: str) -> None:
+        if self.blocked_by is None or account_id not in set(self.people.values()):
+            return
+        self.blocks_changed(account_id, await asyncio.to_thread(self.blocked_by, account_id))
 
     def without_blocked(self, client: Client, history: dict[str, Any]) -> dict[str, Any]:
         """A ``chat_history`` less the messages of the people the connection's person blocked."""
@@ -331,7 +352,11 @@ class ChatService:
 
     # ------------------------------------------------------------ other processes, the sweep
     def on_notice(self, notice: dict[str, Any]) -> None:
-        """A notice of another server process: a message said at a table held here too, or one deleted."""
+        """A notice of another server process: a message said at a table held here too, or one deleted, or a
+        person's blocks changed."""
+        if isinstance(notice.get("blocks"), str):
+            _background(self._read_blocks(notice["blocks"]))
+            return
         room = notice.get("chat") or notice.get("room")
         if not isinstance(room, str):
             return

@@ -289,7 +289,7 @@ class Connection:
                 except Exception:
                     log.exception("table %s: the blocks of a person could not be read", self.table.id)
                 else:
-                    self.chat.block_for(self.client, blocked)
+                    self.chat.block_for(self.client, blocked, account.id)
 
     # ------------------------------------------------------------------ the messages
     async def on_hello(self, message: Hello) -> None:

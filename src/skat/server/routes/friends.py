@@ -142,7 +142,14 @@ async def _set(request: Request, player: str, what: str, on: bool) -> dict[str, 
     service = friends_service(request)
     other = _person(player)
     await asyncio.to_thread(service.follow if what == "follow" else service.block, me.id, other, on)
+    if what == "block":  # the blocker's connections here follow at once, the other server processes by a notice
+        request.app.state.chat.blocks_changed(me.id, await asyncio.to_thread(service.blocked_by, me.id))
+        await request.app.state.manager.store.submit(_nothing, {"blocks": me.id})
     return await asyncio.to_thread(service.friends, me.id)
+
+
+def _nothing(_conn: Any) -> None:
+    """A write of nothing: what carries a notice to the other server processes."""
 
 
 @router.put("/api/friends/{player}/follow", response_model=FriendsAnswer)
