@@ -18,6 +18,10 @@ issue 16 beside them):
   ``ablation-play-inference`` (2038) the card plays' likelihood, ``ablation-inference-whole`` (2040) both
   (``strong`` itself), ``ablation-alphamu`` (2039) alpha-mu for the declarer's last four tricks,
   ``ablation-close-worlds`` (2037) more worlds on close calls.
+* issue 31, the learned card-play model: ``learned-medium`` (2041) the policy alone against ``medium`` (goal: at
+  least 0); ``policy-inference`` (2042) ``strong`` with the card plays weighed by the policy against ``strong`` as
+  it was (:func:`skat.players.ablation.strong_2026_12`); ``policy-prune`` (2043) that, searching only the
+  policy's three best cards early, with up to 60 worlds.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -41,6 +45,7 @@ from skat.players.learned import shipped_model
 from skat.solver import warm_up
 
 _PLAIN = "skat.players.ablation:strong_plain"
+_TODAY = "skat.players.ablation:strong_2026_12"
 MATCHES = {
     "strong-medium": (("strong", "medium"), 2031),
     "strong-heuristic": (("strong", "heuristic"), 2032),
@@ -52,6 +57,9 @@ MATCHES = {
     "ablation-play-inference": (("skat.players.ablation:strong_play_inference", _PLAIN), 2038),
     "ablation-alphamu": (("skat.players.ablation:strong_alphamu", _PLAIN), 2039),
     "ablation-inference-whole": (("strong", _PLAIN), 2040),
+    "learned-medium": (("learned", "medium"), 2041),
+    "policy-inference": (("skat.players.ablation:strong_policy_inference", _TODAY), 2042),
+    "policy-prune": (("skat.players.ablation:strong_policy_prune", _TODAY), 2043),
 }
 """name -> (players, seed)."""
 
@@ -64,6 +72,12 @@ ABLATION_PARTS = {
     "ablation-alphamu": "alpha-mu for the declarer's last four tricks",
 }
 """ablation match -> the part of ``strong`` it measures alone."""
+
+
+def _ms(seconds: float) -> str:
+    """Milliseconds as a figure reads well: ``35 ms``, ``0.08 ms``."""
+    ms = 1000 * seconds
+    return f"{ms:.0f} ms" if ms >= 10 else f"{ms:.2f} ms"
 
 
 def short_name(player: str) -> str:
@@ -182,8 +196,8 @@ def main() -> None:
         anchor = timing("heuristic", args.timing_deals, 2026)
         strong = timing(args.timing_player, args.timing_deals, 2026)
         ratio = strong["card_median_s"] / anchor["card_median_s"] if anchor["card_median_s"] else float("inf")
-        print(f"{args.timing_player}, CPU seconds: {1000 * strong['card_median_s']:.0f} ms median per card "
-              f"(p95 {1000 * strong['card_p95_s']:.0f} ms, max {1000 * strong['card_max_s']:.0f} ms, "
+        print(f"{args.timing_player}, CPU seconds: {_ms(strong['card_median_s'])} median per card "
+              f"(p95 {_ms(strong['card_p95_s'])}, max {_ms(strong['card_max_s'])}, "
               f"{strong['cards']} cards), bidding/skat {1000 * strong['bidding_median_s']:.1f} ms median "
               f"(p95 {1000 * strong['bidding_p95_s']:.1f} ms, max {1000 * strong['bidding_max_s']:.1f} ms); "
               f"anchor heuristic {1000 * anchor['card_median_s']:.2f} ms per card, ratio {ratio:.0f}x", flush=True)

@@ -161,3 +161,96 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     assert (report / "calibration.png").stat().st_size > 1000 and (report / "accuracy.png").exists()
     view = play_to(2, "isko2018", 13)
     assert Card(int(np.argmax(model.policy(view.view(view.to_move))))) is not None
+
+
+def shown_void_position():
+    """A card decision after a seat other than the mover failed to follow suit (with the true hands)."""
+    from skat.rules.ranking import FOLLOW_MASK
+
+    for seed in range(200):
+        game = new_game(seed, get_ruleset("isko2018"))
+        rng = np.random.default_rng(seed)
+        while not game.is_over:
+            seat = game.to_move
+            if game.phase is Phase.PLAY and game.contract is not None and game.tricks:
+                gt = int(game.contract.game_type)
+                view = game.view(seat)
+                for leader, cards, _w in view.tricks:
+                    for k in (1, 2):
+                        s = (leader + k) % 3
+                        follow = FOLLOW_MASK[gt][int(cards[0])]
+                        hand_now = game.view(s).hand.mask
+                        holder = [o for o in range(3) if o not in (s, seat) and game.view(o).hand.mask & follow]
+                        if s != seat and not (1 << int(cards[k])) & follow and gt <= 4 and hand_now and holder:
+                            return game, view, s, follow
+            legal = game.legal_actions(seat)
+            game.apply(legal[int(rng.integers(len(legal)))], seat)
+    raise AssertionError("no deal with a shown void")
+
+
+def test_the_policy_likelihood_is_consistent_with_every_shown_void():
+    from skat.players.inference import PolicyLikelihood
+    from skat.players.worlds import Knowledge, World, sample_worlds
+
+    game, view, void_seat, follow = shown_void_position()
+    know = Knowledge.from_view(view)
+    likelihood = PolicyLikelihood(random_model(3), weight=1.0, max_events=None)
+    prepared = likelihood.prepare(view, know)
+    hands = [game.view(s).hand.mask for s in range(3)]
+    pool = sample_worlds(know, 30, __import__("random").Random(4))
+    true = World(tuple(hands), pool[0].skat)
+    # a world where the seat that showed the void holds a card of that suit after all
+    other = next(s for s in range(3) if s not in (void_seat, view.seat) and hands[s] & follow)
+    weights = likelihood.log_weights(prepared, [*pool, true])
+    assert all(w > PolicyLikelihood.IMPOSSIBLE for w in weights)  # consistent worlds: a real chance
+    assert weights == pytest.approx([likelihood.log_weight(prepared, w) for w in [*pool, true]], abs=1e-4)
+    bad = hands[other] & follow & -(hands[other] & follow)  # one card of the suit
+    give = hands[void_seat] & -hands[void_seat]
+    broken = list(hands)
+    broken[other] = (hands[other] & ~bad) | give
+    broken[void_seat] = (hands[void_seat] & ~give) | bad
+    assert likelihood.log_weight(prepared, World(tuple(broken), pool[0].skat)) <= PolicyLikelihood.IMPOSSIBLE
+    # nobody else has played: every world alike
+    fresh = play_to(9, "isko2018", 0)
+    assert likelihood.prepare(fresh.view(0), Knowledge.from_view(fresh.view(0))) is None
+    assert likelihood.log_weights(None, pool) == [0.0] * len(pool)
+
+
+def test_the_learned_player_plays_every_game_with_no_illegal_action():
+    from skat.players.arena import ArenaConfig, run_match
+    from skat.players.registry import make_player
+
+    player = make_player("learned", 1)
+    assert player.name == "learned" and player.model.size_bytes < 10_000_000
+    out = run_match(ArenaConfig(("learned", "heuristic"), deals=4, seed=3), workers=1, progress=False)
+    assert out["deals"] == 4 and out["illegal_actions"] == 0 and not out["errors"]
+    pub = run_match(ArenaConfig(("learned", "random"), deals=3, seed=4, ruleset="pub"), workers=1, progress=False)
+    assert pub["illegal_actions"] == 0 and not pub["errors"]
+    # in the card play it plays the policy's card
+    game = None
+    for seed in range(30):
+        game = play_to(seed, "isko2018", 13)
+        if game.phase is Phase.PLAY and len(game.legal_actions(game.to_move)) > 1 and game.contract is not None:
+            break
+    view = game.view(game.to_move)
+    assert int(player.choose(view).card) == int(np.argmax(player.model.policy(view)))
+
+
+def test_the_search_keeps_to_the_policys_best_cards_when_told_to_prune():
+    from skat.players.cardmodel import shipped_card_model
+    from skat.players.pimc import PIMCPlayer
+
+    game = None
+    for seed in range(60):
+        game = play_to(seed, "isko2018", 12)
+        if (game.phase is Phase.PLAY and game.contract is not None and not game.tricks
+                and len(game.legal_actions(game.to_move)) >= 4):
+            break
+    view = game.view(game.to_move)
+    p = shipped_card_model().policy(view)
+    legal = [int(a.card) for a in view.legal_actions]
+    pruned = PIMCPlayer(1, worlds=6, min_worlds=2, time_budget=0.5, bidding=False, policy_prune=2)
+    card, totals, solved = pruned.rank_cards(view)
+    assert sorted(totals) == sorted(sorted(legal, key=lambda c: -p[c])[:2]) and int(card.card) in totals
+    whole = PIMCPlayer(1, worlds=6, min_worlds=2, time_budget=0.5, bidding=False)
+    assert sorted(whole.rank_cards(view)[1]) == sorted(legal)

@@ -22,7 +22,7 @@ SKAT = [sys.executable, "-m", "skat"]
 
 def test_the_list_of_names():
     assert LEVELS == ("easy", "medium", "strong")
-    assert PLAYER_NAMES == ("easy", "medium", "strong", "heuristic", "random")
+    assert PLAYER_NAMES == ("easy", "medium", "strong", "learned", "heuristic", "random")
     for name in PLAYER_NAMES:
         assert callable(make_player(name, 1).choose)
 
@@ -31,7 +31,7 @@ def test_the_list_of_names():
 def test_an_unknown_name_is_refused_with_the_known_ones(name):
     with pytest.raises(ValueError) as info:
         make_player(name, 1)
-    assert repr(name) in str(info.value) and "easy, medium, strong, heuristic, random" in str(info.value)
+    assert repr(name) in str(info.value) and "easy, medium, strong, learned, heuristic, random" in str(info.value)
     with pytest.raises(ValueError, match="FILE.py:Factory"):
         check_player_name(name, own_bots=True)
 
@@ -64,7 +64,7 @@ def test_skat_play_help_names_the_levels(capsys):
 def test_arena_and_bot_refuse_an_unknown_player_before_they_start(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "'superstrong'" in err and "easy, medium, strong, heuristic, random" in err and "FILE.py:Factory" in err
+    assert "'superstrong'" in err and "easy, medium, strong, learned, heuristic, random" in err and "FILE.py:Factory" in err
 
 
 def test_a_match_and_arena_player_check_names():
@@ -79,7 +79,7 @@ def test_the_lobby_offers_the_same_names(client):
     before = client.get("/api/tables").json()["tables"]
     r = client.post("/api/tables", json={"seats": ["human", "superstrong", "random"]})
     assert r.status_code == 400 and r.json()["error"] == "bad_seats"
-    assert "'superstrong'" in r.json()["message"] and "easy, medium, strong, heuristic, random" in r.json()["message"]
+    assert "'superstrong'" in r.json()["message"] and "easy, medium, strong, learned, heuristic, random" in r.json()["message"]
     assert client.get("/api/tables").json()["tables"] == before  # nothing was created
     for name in PLAYER_NAMES:
         r = client.post("/api/tables", json={"seats": ["human", name, "random"]})

@@ -7,7 +7,9 @@ PyTorch (the ``train`` extra; the shipped model is numpy weights):
 * policy: cross-entropy against the search's values turned into a distribution over the legal cards
   (``softmax(±value / temperature)``, + for the declarer, - for a defender; ``--target played`` imitates the card
   played instead);
-* value: the declarer's win (log loss) and his card points / 120 (squared error), from the deal's outcome.
+* value: the declarer's win (log loss) and his card points / 120 (squared error), from the deal's outcome (its own
+  small perceptron: on the policy's trunk it made the policy worse; ``--ablations`` also trains it on the search's
+  value of the best card, and on the mean of both).
 
 The report (``--report DIR``: report.json, report.txt, calibration.png, accuracy.png) gives on the held-out deals
 the policy's agreement with the search's best card (any card of the best value counts), the value lost per
@@ -167,7 +169,7 @@ class Setup:
     hidden: tuple[int, ...] = (512, 256)
     value_head: bool = True
     value_hidden: tuple[int, ...] = (128,)
-    value_target: str = "mix"
+    value_target: str = "outcome"
     win_weight: float = 0.2
     target: str = "search"
     temperature: float = 0.05
@@ -333,7 +335,7 @@ def plots(results: dict[str, dict], held: Data, directory: Path) -> list[Path]:
     ax.plot([0, 1], [0, 1], color="grey", linestyle=":", label="perfect")
     for name, res in results.items():
         p = np.array(res["win_probabilities"])
-        if not len(p):
+        if not len(p) or not res.get("value_head", True):
             continue
         edges = np.linspace(0, 1, 11)
         which = np.clip(np.digitize(p, edges) - 1, 0, 9)
@@ -433,10 +435,9 @@ def main(argv: list[str] | None = None) -> int:
     setups = [replace(base, name="model")]
     if args.ablations:
         setups += [replace(base, name="shared trunk", value_hidden=()),
-                   replace(base, name="win: outcome", value_target="outcome"),
+                   replace(base, name="win: mix", value_target="mix"),
                    replace(base, name="win: search", value_target="search"),
                    replace(base, name="no suit permutations", augment=False),
-                   replace(base, name="no value head", value_head=False),
                    replace(base, name="played card", target="played"),
                    replace(base, name="small (128)", hidden=(128,))]
     results: dict[str, dict] = {}
@@ -445,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         model, info = train(setup, train_data, held)
         results[setup.name] = evaluate(model, held) | info | {"train_s": round(time.perf_counter() - t0, 1),
-                                                               "size_bytes": model.size_bytes}
+                                                               "size_bytes": model.size_bytes,
+                                                               "value_head": setup.value_head}
         models[setup.name] = model
         r = results[setup.name]
         print(f"{setup.name}: agreement {r['best_card_agreement']:.3f}, regret {r['regret']:.4f}, "

@@ -16,7 +16,12 @@ add one part to it, so that a match against it measures that part alone:
 * :func:`strong_close_worlds`: up to 40 more worlds, within the time budget, when the best card is not
   clearly ahead of the next (:func:`skat.players.pimc.close_call`).
 
-``strong`` itself (:mod:`skat.players.levels`) is :func:`strong_plain` with both likelihoods.
+``strong`` itself (:mod:`skat.players.levels`) is :func:`strong_plain` with both likelihoods; :func:`strong_2026_12`
+keeps it as it was before the learned card-play model (issue 31 compares the re-tuned ``strong`` with it), and
+:func:`strong_policy_inference` is that ``strong`` with the card plays weighed by the learned model's policy
+(:class:`skat.players.inference.PolicyLikelihood`) instead of the hand-written likelihood;
+:func:`strong_policy_prune` adds the search of the policy's three best cards only in the first seven tricks, with
+up to 60 worlds in the same time budget.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
-           "strong_close_worlds", "strong_alphamu"]
+           "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune"]
 
 
 def strong_plain(seed: int | None = None) -> PIMCPlayer:
@@ -78,4 +83,37 @@ def strong_alphamu(seed: int | None = None) -> PIMCPlayer:
     player = strong_plain(seed)
     player.alphamu_tricks = 4
     player.name = "strong-alphamu"
+    return player
+
+
+def strong_2026_12(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` as it was in December 2026 before the learned card play: :func:`strong_plain` with the auction's
+    and the hand-written card plays' likelihoods (160 worlds for 40)."""
+    from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
+
+    player = strong_plain(seed)
+    player.inference = Inference(AuctionLikelihood(temperature=10.0), PlayLikelihood(sharpness=2.0))
+    player.pool = 4
+    player.name = "strong-2026-12"
+    return player
+
+
+def strong_policy_inference(seed: int | None = None) -> PIMCPlayer:
+    """:func:`strong_2026_12` with the others' card plays weighed by the learned model's policy."""
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+
+    player = strong_plain(seed)
+    player.inference = Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood())
+    player.pool = 4
+    player.name = "strong-policy-inference"
+    return player
+
+
+def strong_policy_prune(seed: int | None = None) -> PIMCPlayer:
+    """:func:`strong_policy_inference` searching only the policy's three best cards in the first seven tricks, up to
+    60 worlds (240 drawn from) in the same 0.5 s."""
+    player = strong_policy_inference(seed)
+    player.policy_prune, player.policy_prune_tricks = 3, 7
+    player.worlds = 60
+    player.name = "strong-policy-prune"
     return player

@@ -358,8 +358,8 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
-PLAYER_DATA = ("win_model.npz",)
-"""The files in ``skat/data`` that the players' decisions depend on (the learned bidder's model)."""
+PLAYER_DATA = ("win_model.npz", "card_model.npz")
+"""The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
 
 def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:

@@ -94,6 +94,14 @@ class CardModel:
                 h = np.maximum(h @ w + b, 0.0)
         return logits, h @ self.value_w + self.value_b
 
+    def policy_logits(self, x: np.ndarray) -> np.ndarray:
+        """The policy's logits alone (n × 32, illegal cards at -inf): :meth:`forward` without the value head."""
+        h = np.asarray(x, dtype=np.float32)
+        legal = h[:, OBSERVATION_SIZE:] > 0.5
+        for w, b in self.hidden:
+            h = np.maximum(h @ w + b, 0.0)
+        return np.where(legal, h @ self.policy_w + self.policy_b, -np.inf)
+
     def policy(self, view: Any) -> np.ndarray:
         """The chance of each of the 32 cards in this view (0 for every card not legal; sums to 1)."""
         return self.policies(features(view)[None, :])[0]

@@ -14,7 +14,10 @@ replacement), so the solver spends its time on the worlds the auction makes like
 cards: the last player of a trick who cannot take it gives the fewest points he may, and one whose partner
 has it gives the most (he "smears"). A defender who threw a seven on his partner's trick probably had no ace
 or ten to give; a declarer who gave a ten to a trick he could not win had nothing smaller to follow with.
-:class:`Inference` multiplies both.
+:class:`PolicyLikelihood` reads every card play of the others with the learned card-play model instead
+(:mod:`skat.players.cardmodel`): in a world, each such card had the chance the model's policy gives it from that
+seat's view at the time (its hand then is its hand in the world and the cards it played since). One batched
+forward pass weighs every world of the pool. :class:`Inference` multiplies the parts it is given.
 """
 
 from __future__ import annotations
@@ -22,9 +25,12 @@ from __future__ import annotations
 import functools
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
-from skat.cards import CARD_POINTS, iter_mask
+import numpy as np
+
+from skat.cards import CARD_POINTS, CardSet, iter_mask
 from skat.deal.game import SeatView
 from skat.players.bidding import candidate_contracts
 from skat.players.heuristic import expected_score, game_value
@@ -34,8 +40,11 @@ from skat.rules.bidding import next_bid
 from skat.rules.contract import Contract
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
 
+if TYPE_CHECKING:
+    from skat.players.cardmodel import CardModel
+
 __all__ = ["AuctionFacts", "auction_facts", "AuctionLikelihood", "PlayEvent", "play_events", "PlayLikelihood",
-           "Inference", "select_worlds"]
+           "PolicyLikelihood", "PolicyEvents", "policy_events", "Inference", "select_worlds"]
 
 _NO_CONTRACT = -200.0
 """The expected score of a hand with no candidate contract worth the value (it would not bid it)."""
@@ -217,11 +226,138 @@ class PlayLikelihood:
         return total
 
 
+@dataclass(frozen=True)
+class PolicyEvents:
+    """The other seats' card plays of a deal so far, as :class:`PolicyLikelihood` weighs them: per play the seat,
+    the card, the cards the seat played from then on (with it), the cards that followed the suit led (0: the seat
+    led), whether the seat is a declarer who put two cards away, and the model's input for the seat's view then
+    without its own cards (filled in per world)."""
+
+    seats: np.ndarray
+    cards: np.ndarray
+    later: list[int]
+    follow: list[int]
+    discarded: np.ndarray
+    base: np.ndarray
+
+
+def policy_events(view: SeatView, know: Knowledge, max_events: int | None = None) -> PolicyEvents | None:
+    """The other seats' card plays in ``view`` (the latest ``max_events``; None: all), each with the public part of
+    that seat's view at the time (:func:`skat.players.encoding.encode_view` of the view with no own cards); None in
+    a Ramsch or when the others have played nothing."""
+    from skat.players.cardmodel import INPUT_SIZE
+    from skat.players.encoding import encode_view
+
+    gt, declarer = know.game_type, know.declarer
+    if gt is None or declarer is None or gt > 5 or view.seat is None:
+        return None
+    plays: list[tuple[int, int, int, int]] = []  # (trick number, position in it, seat, card)
+    for t, (leader, cards, _winner) in enumerate(view.tricks):
+        plays += [(t, i, (leader + i) % 3, int(c)) for i, c in enumerate(cards)]
+    plays += [(len(view.tricks), i, s, int(c)) for i, (s, c) in enumerate(view.trick)]
+    later = [0, 0, 0]
+    chosen: list[tuple[int, int, int, int, int]] = []
+    for t, i, s, c in reversed(plays):
+        later[s] |= 1 << c
+        if s != view.seat and (max_events is None or len(chosen) < max_events):
+            chosen.append((t, i, s, c, later[s]))
+    if not chosen:
+        return None
+    chosen.reverse()
+    empty = CardSet.from_mask(0)
+    points = [0, 0, 0]
+    done = 0
+    bases, seats, played_cards, laters, follows, discarded = [], [], [], [], [], []
+    for t, i, s, c, held_later in chosen:
+        while done < t:  # the trick points of the tricks finished before this play
+            _leader, trick_cards, winner = view.tricks[done]
+            points[winner] += sum(CARD_POINTS[int(x)] for x in trick_cards)
+            done += 1
+        if t < len(view.tricks):
+            leader, trick_cards, _winner = view.tricks[t]
+            so_far = [((leader + k) % 3, trick_cards[k]) for k in range(i)]
+        else:
+            so_far = list(view.trick[:i])
+        then = replace(view, seat=s, hand=empty, skat=None, discard=None, tricks=list(view.tricks[:t]), trick=so_far,
+                       trick_points=(points[0], points[1], points[2]), legal_actions=[], side_actions=[])
+        base = np.zeros(INPUT_SIZE, dtype=np.float32)
+        base[:-32] = encode_view(then)
+        bases.append(base)
+        seats.append(s)
+        played_cards.append(c)
+        laters.append(held_later)
+        follows.append(FOLLOW_MASK[gt][int(so_far[0][1])] if so_far else 0)
+        discarded.append(s == declarer and know.picked_up)
+    return PolicyEvents(np.array(seats), np.array(played_cards), laters, follows, np.array(discarded),
+                        np.stack(bases))
+
+
+_BITS = np.arange(32, dtype=np.int64)
+
+
+def _bits(masks: np.ndarray) -> np.ndarray:
+    """Card masks (any shape) as 0/1 rows of 32 (float32)."""
+    return ((masks[..., None] >> _BITS) & 1).astype(np.float32)
+
+
+class PolicyLikelihood:
+    """The log-likelihood of the other seats' card plays in a world by the learned card-play model (see the module
+    docstring), times ``weight`` (below 1: the model is trusted less than it believes itself). A world in which a
+    play broke a hard fact (a card that did not follow suit with the suit in hand) gets :data:`IMPOSSIBLE`."""
+
+    IMPOSSIBLE = -1000.0
+
+    def __init__(self, model: CardModel | None = None, *, weight: float = 1.0, max_events: int | None = 12) -> None:
+        if not weight >= 0:
+            raise ValueError(f"the weight must be zero or more, not {weight}")
+        if model is None:
+            from skat.players.cardmodel import shipped_card_model
+
+            model = shipped_card_model()
+        self.model = model
+        self.weight = float(weight)
+        self.max_events = max_events
+        """The latest plays weighed (the cost grows with them; None: all)."""
+
+    def prepare(self, view: SeatView, know: Knowledge) -> PolicyEvents | None:
+        """What :meth:`log_weights` needs of a decision (:func:`policy_events`)."""
+        return policy_events(view, know, self.max_events)
+
+    def log_weight(self, prepared: PolicyEvents | None, world: World) -> float:
+        """The log-likelihood of the plays in one world."""
+        return self.log_weights(prepared, [world])[0]
+
+    def log_weights(self, prepared: PolicyEvents | None, worlds: list[World]) -> list[float]:
+        """The log-likelihood of the plays in each world, in one forward pass of the model."""
+        if prepared is None or not worlds:
+            return [0.0] * len(worlds)
+        ev = prepared
+        hands_now = np.array([w.hands for w in worlds], dtype=np.int64)  # W x 3
+        hands = hands_now[:, ev.seats] | np.array(ev.later, dtype=np.int64)  # W x E: each hand at its play
+        follow = np.array(ev.follow, dtype=np.int64)
+        following = hands & follow
+        legal = np.where((follow != 0) & (following != 0), following, hands)
+        x = np.broadcast_to(ev.base, (len(worlds), *ev.base.shape)).copy()  # W x E x input
+        x[:, :, :32] = _bits(hands)
+        x[:, :, -32:] = _bits(legal)
+        if ev.discarded.any():
+            skats = np.array([w.skat for w in worlds], dtype=np.int64)
+            x[:, ev.discarded, 64:96] = _bits(skats)[:, None, :]
+        logits = self.model.policy_logits(x.reshape(-1, x.shape[-1])).reshape(len(worlds), len(ev.seats), 32)
+        top = logits.max(axis=2, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
+        log_total = np.log(np.exp(logits - top).sum(axis=2)) + top[:, :, 0]
+        chosen = np.take_along_axis(logits, ev.cards[None, :, None], axis=2)[:, :, 0]
+        log_p = np.where(np.isfinite(chosen), chosen - log_total, self.IMPOSSIBLE)
+        return (self.weight * log_p.sum(axis=1)).tolist()
+
+
 class Inference:
     """The auction's and the card plays' likelihoods together (either may be left out)."""
 
-    def __init__(self, auction: AuctionLikelihood | None = None, plays: PlayLikelihood | None = None) -> None:
-        self.parts = [part for part in (auction, plays) if part is not None]
+    def __init__(self, auction: AuctionLikelihood | None = None,
+                 plays: PlayLikelihood | PolicyLikelihood | None = None) -> None:
+        self.parts: list[Any] = [part for part in (auction, plays) if part is not None]
 
     def prepare(self, view: SeatView, know: Knowledge) -> list:
         """Each part's preparation of a decision."""
@@ -230,6 +366,15 @@ class Inference:
     def log_weight(self, prepared: list, world: World) -> float:
         """The sum of the parts' log-likelihoods."""
         return sum(part.log_weight(p, world) for part, p in zip(self.parts, prepared))
+
+    def log_weights(self, prepared: list, worlds: list[World]) -> list[float]:
+        """:meth:`log_weight` of each world (a part that weighs a batch at once, :class:`PolicyLikelihood`, does)."""
+        total = [0.0] * len(worlds)
+        for part, p in zip(self.parts, prepared):
+            batch = getattr(part, "log_weights", None)
+            weights = batch(p, worlds) if batch is not None else [part.log_weight(p, w) for w in worlds]
+            total = [a + b for a, b in zip(total, weights)]
+        return total
 
 
 def _log_sigmoid(x: float) -> float:

@@ -37,7 +37,7 @@ from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
 
 if TYPE_CHECKING:
-    from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
+    from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 
 __all__ = ["PIMCPlayer", "card_values", "close_call"]
 
@@ -54,6 +54,7 @@ def card_values(
     points_from_tricks_left: int = 5,
     budget: Budget | None = None,
     trace: list[dict[int, float]] | None = None,
+    cards: list[int] | None = None,
 ) -> tuple[dict[int, float], int]:
     """Sum over the worlds of each legal card's value for the declarer (higher is better for him).
 
@@ -62,7 +63,7 @@ def card_values(
     left).  Returns the totals and the number of worlds solved (it stops at
     ``deadline`` once ``min_worlds`` are done).  With a ``budget`` no search runs past its hard
     deadline: a world whose searches did not all finish is left out, and the worlds stop there. Each solved
-    world's values are appended to ``trace`` when one is given.
+    world's values are appended to ``trace`` when one is given. ``cards``: search only these of the legal cards.
     """
     from skat.solver.search import (
         SearchLimitExceeded,
@@ -82,6 +83,8 @@ def card_values(
     cards_left = sum(view.hand_sizes) + len(trick)
     tricks_left = -(-cards_left // 3)
     legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    if cards is not None:
+        legal = [c for c in legal if c in cards] or legal
     totals = {c: 0.0 for c in legal}
     declarer_tricks = sum(1 for _ld, _cs, w in view.tricks if w == declarer)
     defender_tricks = len(view.tricks) - declarer_tricks
@@ -187,12 +190,14 @@ class PIMCPlayer:
         search_from_trick: int = 0,
         max_time: float | None = None,
         bid_max_time: float | None = None,
-        inference: AuctionLikelihood | PlayLikelihood | Inference | None = None,
+        inference: AuctionLikelihood | PlayLikelihood | PolicyLikelihood | Inference | None = None,
         pool: int = 2,
         close_worlds: int = 0,
         alphamu_tricks: int = 0,
         alphamu_depth: int = 2,
         alphamu_worlds: int = 20,
+        policy_prune: int = 0,
+        policy_prune_tricks: int = 10,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -212,6 +217,10 @@ class PIMCPlayer:
         by :mod:`skat.players.alphamu` (``alphamu_depth`` own moves, ``alphamu_worlds`` worlds; 0: never)."""
         self.alphamu_depth = alphamu_depth
         self.alphamu_worlds = alphamu_worlds
+        self.policy_prune = max(0, int(policy_prune))
+        """Search only the cards the learned card-play model's policy likes best, this many (0: every legal card),
+        in the first ``policy_prune_tricks`` tricks: fewer searches a world, more worlds in the same time."""
+        self.policy_prune_tricks = policy_prune_tricks
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
@@ -262,7 +271,7 @@ class PIMCPlayer:
         worlds = self.sample(view, know, self.worlds)
         trace: list[dict[int, float]] = []
         totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
-                                     budget=budget, trace=trace)
+                                     budget=budget, trace=trace, cards=self._pruned(view))
         sign = 1.0 if view.declarer == view.seat else -1.0
         if (self.close_worlds and solved == len(worlds) and not budget.soft_passed()
                 and close_call(trace, sign)):
@@ -273,6 +282,16 @@ class PIMCPlayer:
         if self._alphamu_applies(view):
             totals = self._alphamu(view, worlds[:self.alphamu_worlds], totals, budget)
         return self._pick(view, totals), totals, solved
+
+    def _pruned(self, view: SeatView) -> list[int] | None:
+        """The cards to search when :attr:`policy_prune` applies (the policy's best), else None (all)."""
+        legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+        if not self.policy_prune or len(legal) <= self.policy_prune or len(view.tricks) >= self.policy_prune_tricks:
+            return None
+        from skat.players.cardmodel import shipped_card_model
+
+        p = shipped_card_model().policy(view)
+        return sorted(legal, key=lambda c: -p[c])[:self.policy_prune]
 
     def _alphamu_applies(self, view: SeatView) -> bool:
         contract = view.contract
@@ -314,7 +333,9 @@ class PIMCPlayer:
 
         pool = sample_worlds(know, n * self.pool, self.rng)
         prepared: Any = self.inference.prepare(view, know)  # of the likelihood's own type, for its log_weight
-        weights = [self.inference.log_weight(prepared, world) for world in pool]
+        batch = getattr(self.inference, "log_weights", None)  # a likelihood that weighs the whole pool at once
+        weights = (batch(prepared, pool) if batch is not None
+                   else [self.inference.log_weight(prepared, world) for world in pool])
         return select_worlds(pool, weights, n, self.rng)
 
     def _pick(self, view: SeatView, totals: dict[int, float]) -> Action:

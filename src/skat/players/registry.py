@@ -12,8 +12,9 @@ __all__ = ["register", "make_player", "check_player_name", "LEVELS", "PLAYER_NAM
 LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
 """The levels for people, weakest first (``strong`` is the web table's default)."""
 
-PLAYER_NAMES: tuple[str, ...] = (*LEVELS, "heuristic", "random")
-"""Every built-in player by name: the levels, then ``heuristic`` and ``random`` for bot authors.
+PLAYER_NAMES: tuple[str, ...] = (*LEVELS, "learned", "heuristic", "random")
+"""Every built-in player by name: the levels, then ``learned`` (the card-play model's policy alone, no search),
+``heuristic`` and ``random`` for bot authors.
 The command line, the lobby, ``skat bot``, ``skat arena`` and the README use these names."""
 
 OWN_BOT_FORMS = "FILE.py:Factory or package.module:Factory"
@@ -50,7 +51,8 @@ def make_player(name: str, seed: int | None = None) -> Player:
     return factory(seed)
 
 
-_BUILTIN: tuple[tuple[str, str], ...] = (("skat.players.heuristic", "FACTORIES"), ("skat.players.levels", "LEVELS"))
+_BUILTIN: tuple[tuple[str, str], ...] = (("skat.players.heuristic", "FACTORIES"), ("skat.players.levels", "LEVELS"),
+                                         ("skat.players.policy", "FACTORIES"))
 """The modules of the stronger players and their tables of factories by name, imported on first use (the
 players import the solver); a name given to :func:`register` is kept over a built-in one."""
 
