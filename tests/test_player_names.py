@@ -97,7 +97,7 @@ def test_the_readme_uses_the_same_names():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("### Computer players", 1)[1].split("###", 1)[0]
     listed = re.findall(r"^\| `(\w+)`", table, flags=re.M)
-    assert tuple(listed) == ("strong", "medium", "easy", "heuristic", "random")
+    assert tuple(listed) == ("strong", "medium", "easy", "learned", "heuristic", "random")
     assert "pimc" not in readme.split("## Commands", 1)[1].split("## Layout", 1)[0]
 
 
