@@ -21,11 +21,10 @@ import argparse
 import gzip
 import json
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
-from skat.players.arena import Checkpoint, arena_player, run_deals
+from skat.players.arena import Checkpoint, arena_player, fill_checkpoint
 from skat.players.corpus import CorpusConfig, corpus_deals
 from skat.rules.ranking import GameType
 
@@ -105,24 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"bidding_corpus: {exc}", file=sys.stderr)
         return 2
-    todo = [d for d in range(config.deals) if d not in saved.deals]
-    print(f"{len(saved.deals)} deals in {args.out} already, {len(todo)} to play", flush=True)
-    started = time.perf_counter()
-    done = [0]
-
-    def finished(chunk: list[dict]) -> None:
-        saved.add(chunk)
-        done[0] += len(chunk)
-        if done[0] % 50 < len(chunk) or done[0] == len(todo):
-            rate = done[0] / (time.perf_counter() - started)
-            print(f"  {done[0]}/{len(todo)} deals, {rate:.2f} a second", flush=True)
-
-    mode = run_deals(config, todo, finished, work=corpus_deals, workers=args.workers, ray_address=args.ray)
-    print(f"played {len(todo)} deals in {time.perf_counter() - started:.0f} s ({mode})")
+    fill_checkpoint(config, saved, corpus_deals, workers=args.workers, ray_address=args.ray,
+                    pack_to=packed if args.pack else None)
     print(summary([saved.deals[d] for d in sorted(saved.deals)]))
-    if args.pack:
-        packed.write_bytes(gzip.compress(out.read_bytes(), 9, mtime=0))
-        print(f"packed to {packed} ({packed.stat().st_size} bytes)")
     print(json.dumps({"deals": len(saved.deals), "file": args.out, "seed": config.seed,
                       "card_player": config.card_player}))
     return 0

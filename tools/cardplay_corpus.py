@@ -20,11 +20,10 @@ import argparse
 import gzip
 import json
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
-from skat.players.arena import Checkpoint, arena_player, run_deals
+from skat.players.arena import Checkpoint, arena_player, fill_checkpoint
 from skat.players.playcorpus import PlayCorpusConfig, labelled_deals
 
 
@@ -63,26 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"cardplay_corpus: {exc}", file=sys.stderr)
         return 2
-    todo = [d for d in range(config.deals) if d not in saved.deals]
-    print(f"{len(saved.deals)} deals in {args.out} already, {len(todo)} to play", flush=True)
-    started = time.perf_counter()
-    done = [0]
-
-    def finished(chunk: list[dict]) -> None:
-        saved.add(chunk)
-        done[0] += len(chunk)
-        if done[0] % 50 < len(chunk) or done[0] == len(todo):
-            rate = done[0] / (time.perf_counter() - started)
-            print(f"  {done[0]}/{len(todo)} deals, {rate:.2f} a second", flush=True)
-            if args.pack:
-                packed.write_bytes(gzip.compress(out.read_bytes(), 9, mtime=0))
-
-    mode = run_deals(config, todo, finished, work=labelled_deals, workers=args.workers, ray_address=args.ray)
-    print(f"played {len(todo)} deals in {time.perf_counter() - started:.0f} s ({mode})")
+    fill_checkpoint(config, saved, labelled_deals, workers=args.workers, ray_address=args.ray,
+                    pack_to=packed if args.pack else None)
     print(summary([saved.deals[d] for d in sorted(saved.deals)]))
-    if args.pack:
-        packed.write_bytes(gzip.compress(out.read_bytes(), 9, mtime=0))
-        print(f"packed to {packed} ({packed.stat().st_size} bytes)")
     print(json.dumps({"deals": len(saved.deals), "file": args.out, "seed": config.seed, "player": config.player}))
     return 0
 

@@ -34,6 +34,7 @@ deals a single run would have played.
 from __future__ import annotations
 
 import ast
+import gzip
 import hashlib
 import importlib
 import importlib.util
@@ -591,6 +592,33 @@ def run_deals(config: Any, todo: list[int], finished: Callable[[list[dict[str, A
     workers = workers or os.cpu_count() or 1
     _run_local(config, todo, workers, finished, work)
     return f"processes:{workers}"
+
+
+def fill_checkpoint(config: Any, saved: Checkpoint, work: Work, *, workers: int | None = None,
+                    ray_address: str | None = None, pack_to: Path | None = None) -> list[int]:
+    """Play the deals of ``config`` that checkpoint ``saved`` lacks with ``work`` (a corpus tool's loop), printing the
+    progress every 50 deals and, with ``pack_to``, writing the checkpoint gzipped there each time (the file to
+    commit). Returns the deal numbers played."""
+    todo = [d for d in range(config.deals) if d not in saved.deals]
+    print(f"{len(saved.deals)} deals in {saved.path} already, {len(todo)} to play", flush=True)
+    started = time.perf_counter()
+    done = [0]
+
+    def finished(chunk: list[dict[str, Any]]) -> None:
+        saved.add(chunk)
+        done[0] += len(chunk)
+        if done[0] % 50 < len(chunk) or done[0] == len(todo):
+            rate = done[0] / (time.perf_counter() - started)
+            print(f"  {done[0]}/{len(todo)} deals, {rate:.2f} a second", flush=True)
+            if pack_to is not None:
+                pack_to.write_bytes(gzip.compress(saved.path.read_bytes(), 9, mtime=0))
+
+    mode = run_deals(config, todo, finished, work=work, workers=workers, ray_address=ray_address)
+    print(f"played {len(todo)} deals in {time.perf_counter() - started:.0f} s ({mode})")
+    if pack_to is not None:
+        pack_to.write_bytes(gzip.compress(saved.path.read_bytes(), 9, mtime=0))
+        print(f"packed to {pack_to} ({pack_to.stat().st_size} bytes)")
+    return todo
 
 
 def _chunk_size(deals: int, workers: int) -> int:
