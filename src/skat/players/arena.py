@@ -709,11 +709,11 @@ def plot_cumulative(summary: dict[str, Any], path: str | Path) -> Path:
     ax.plot(range(1, len(cum) + 1), cum, color="#1f5f8b", lw=1.4)
     ax.axhline(0, color="grey", lw=0.8)
     d = summary["difference"]
-    ax.set_title(f"{a} vs {b}: {d['mean']:+.1f} SF points/game "
+    ax.set_title(f"{a} vs {b}\n{d['mean']:+.1f} SF points/game "
                  f"(95% CI {d['ci95'][0]:+.1f} .. {d['ci95'][1]:+.1f}), {summary['deals']} duplicate deals",
                  fontsize=10)
     ax.set_xlabel("deal")
-    ax.set_ylabel(f"sum of the per-deal differences ({a} - {b})\nin SF points per game", fontsize=9)
+    ax.set_ylabel("sum of the per-deal differences\n(first minus second), SF points per game", fontsize=9)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     path = Path(path)
