@@ -21,7 +21,13 @@ issue 16 beside them):
 * issue 31, the learned card-play model: ``learned-medium`` (2041) the policy alone against ``medium`` (goal: at
   least 0); ``policy-inference`` (2042) ``strong`` with the card plays weighed by the policy against ``strong`` as
   it was (:func:`skat.players.ablation.strong_2026_12`); ``policy-prune`` (2043) that, searching only the
-  policy's three best cards early, with up to 60 worlds.
+  policy's three best cards early, with up to 60 worlds; ``expert-strong`` (2044) the slow level (goal: above 0).
+* issue 31, every game the players play (:data:`RULES`): ``null-*`` (2045-2047) deals with a Null hand, its seat
+  declaring Null Hand (``skat arena --start null``: the card play of Null alone); ``ramsch-search`` (2048) and
+  ``schieberamsch-search`` (2049) every deal a Ramsch under the pub rules (``--start ramsch``): ``medium`` playing
+  a Ramsch by the search (:func:`skat.players.ablation.medium_ramsch_search`) against ``medium`` as it plays one,
+  by the heuristic's rules of thumb;
+  ``pub-strong-medium`` (2050) the pub rules as they are played (Ramsch when all pass, Kontra and Re).
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -60,8 +66,25 @@ MATCHES = {
     "learned-medium": (("learned", "medium"), 2041),
     "policy-inference": (("skat.players.ablation:strong_policy_inference", _TODAY), 2042),
     "policy-prune": (("skat.players.ablation:strong_policy_prune", _TODAY), 2043),
+    "expert-strong": (("expert", "strong"), 2044),
+    "null-learned-medium": (("learned", "medium"), 2045),
+    "null-strong-medium": (("strong", "medium"), 2046),
+    "null-medium-heuristic": (("medium", "heuristic"), 2047),
+    "ramsch-search": (("skat.players.ablation:medium_ramsch_search", "medium"), 2048),
+    "schieberamsch-search": (("skat.players.ablation:medium_ramsch_search", "medium"), 2049),
+    "pub-strong-medium": (("strong", "medium"), 2050),
 }
 """name -> (players, seed)."""
+
+RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
+    "null-learned-medium": ("isko2018", (), "null"),
+    "null-strong-medium": ("isko2018", (), "null"),
+    "null-medium-heuristic": ("isko2018", (), "null"),
+    "ramsch-search": ("pub", (), "ramsch"),
+    "schieberamsch-search": ("pub", ("schieberamsch=true",), "ramsch"),
+    "pub-strong-medium": ("pub", (), "auction"),
+}
+"""name -> (rule set, options, how every deal starts) of the matches not under ISKO rules with an auction."""
 
 ABLATION_PARTS = {
     "ablation-bidding": "learned bidding (vs bidding by double-dummy simulation)",
@@ -158,7 +181,8 @@ def main() -> None:
     out: dict[str, object] = {}
     for name in names:
         players, seed = MATCHES[name]
-        config = ArenaConfig(players, args.deals, seed)
+        ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))
+        config = ArenaConfig(players, args.deals, seed, ruleset=ruleset, options=options, start=start)
         stem = f"{name}-{seed}"
         checkpoint = args.data / f"{stem}.jsonl" if args.data else None
         if args.data:

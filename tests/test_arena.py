@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 
 import pytest
 
@@ -28,7 +29,8 @@ def _game(seating, declarer, won, score):
     scores = [0, 0, 0]
     if declarer is not None:
         scores[declarer] = score
-    return {"seating": list(seating), "declarer": declarer, "won": won, "contract": "clubs",
+    return {"seating": list(seating), "declarer": declarer, "won": won,
+            "contract": None if declarer is None else "clubs",
             "scores": scores, "sf": seeger_fabian(declarer, won, scores), "time_s": [0.5, 0.25],
             "decisions": [10, 5], "illegal": [0, 0], "errors": []}
 
@@ -232,3 +234,77 @@ def test_the_difference_splits_by_role_and_adds_up() -> None:
     assert all(r["a"] in ("declares", "defends", "no declarer") for r in rows)
     both_declare = [r for r in rows if r["a"] == r["b"] == "declares"]
     assert all(math.isclose(r["share"], r["cases"] * r["mean_difference"] / 24) for r in both_declare)
+
+
+def test_the_difference_splits_by_the_kind_of_game_and_adds_up() -> None:
+    out = run_match(ArenaConfig(("heuristic", "random"), deals=8, seed=21), workers=1, progress=False)
+    rows = out["by_game"]
+    assert sum(r["cases"] for r in rows) == 3 * out["deals"]
+    assert math.isclose(sum(r["share"] for r in rows), out["difference"]["mean"], abs_tol=1e-9)
+    kinds = ("suit", "grand", "null")
+    labels = {f"{role} {kind}" for role in ("declares", "defends") for kind in kinds} | {"passed in"}
+    assert all(r["a"] in labels and r["b"] in labels for r in rows)
+    # the roles' rows are these rows summed over the kinds of game
+    declared = sum(r["cases"] for r in rows if r["a"].startswith("declares") and r["b"].startswith("declares"))
+    assert declared == sum(r["cases"] for r in out["by_role"] if r["a"] == r["b"] == "declares")
+
+
+def test_records_without_the_kind_of_game_are_read_by_their_contract() -> None:
+    from skat.players.arena import _family_of
+
+    assert _family_of({"contract": "null ouvert hand", "scores": [0, 0, 0]}) == "null"
+    assert _family_of({"contract": "grand", "scores": [0, 0, 0]}) == "grand"
+    assert _family_of({"contract": "hearts hand", "scores": [0, 0, 0]}) == "suit"
+    assert _family_of({"contract": None, "scores": [0, 0, 0]}) == "passed in"
+    assert _family_of({"contract": None, "scores": [0, -40, 0]}) == "ramsch"
+
+
+def test_a_match_of_ramsch_deals_under_changed_rule_options(tmp_path) -> None:
+    config = ArenaConfig(("heuristic", "random"), deals=3, seed=5, ruleset="pub", options=("schieberamsch=true",),
+                         start="ramsch")
+    path = tmp_path / "ramsch.jsonl"
+    out = run_match(config, workers=1, progress=False, checkpoint=path)
+    assert out["ruleset"] == "pub, schieberamsch=true, every deal a Ramsch"
+    assert out["passed_in"] == 0 and out["illegal_actions"] == 0
+    # pub lets a player announce Grand Hand instead of the Ramsch; every other deal is a Ramsch
+    kinds = {r["a"] for r in out["by_game"]} | {r["b"] for r in out["by_game"]}
+    assert "ramsch" in kinds and kinds <= {"ramsch", "declares grand", "defends grand"}
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["options"] == ["schieberamsch=true"] and header["start"] == "ramsch"
+    games = [g for line in path.read_text().splitlines()[1:] for g in json.loads(line)["games"]]
+    ramsch = [g for g in games if g["kind"] == "ramsch"]
+    assert ramsch and all(g["declarer"] is None and sum(g["scores"]) < 0 for g in ramsch)  # a Ramsch has a loser
+    with pytest.raises(ValueError, match="start is 'ramsch' there, None now"):
+        run_match(ArenaConfig(("heuristic", "random"), deals=3, seed=5, ruleset="pub",
+                              options=("schieberamsch=true",)), workers=1, progress=False, checkpoint=path)
+
+
+def test_bad_rule_options_of_a_match_are_refused(capsys) -> None:
+    with pytest.raises(ValueError, match="plays no Ramsch"):
+        ArenaConfig(("heuristic", "random"), deals=1, start="ramsch")
+    with pytest.raises(ValueError, match="unknown rule option"):
+        ArenaConfig(("heuristic", "random"), deals=1, options=("ramsh_scoring=fixed",))
+    with pytest.raises(ValueError, match="start as one of auction, ramsch, null, not 'bock'"):
+        ArenaConfig(("heuristic", "random"), deals=1, start="bock")
+    assert main(["arena", "--players", "heuristic,random", "--deals", "1", "--set", "schieberamsch=maybe",
+                 "--quiet"]) == 2
+    assert "schieberamsch" in capsys.readouterr().err
+
+
+def test_a_match_of_null_hand_deals(capsys) -> None:
+    from skat.players.arena import NULL_RISK, null_deal_seed, null_hand_game
+    from skat.players.heuristic import null_risk
+    from skat.rules.rulesets import ISKO
+
+    seed = null_deal_seed(5, 3)
+    assert seed == null_deal_seed(5, 3) != null_deal_seed(5, 4)
+    game = null_hand_game(seed, ISKO)
+    view = game.view(0)
+    assert view.contract is not None and view.contract.is_null and view.contract.hand and not view.contract.ouvert
+    risks = [null_risk(game.view(seat).hand.mask) for seat in range(3)]
+    assert view.declarer == risks.index(min(risks)) and min(risks) <= NULL_RISK
+    assert main(["arena", "--players", "heuristic,random", "--deals", "4", "--seed", "2", "--start", "null",
+                 "--workers", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "every deal a Null Hand" in out
+    assert re.search(r"declares null +declares null +4 ", out) and "passed in: 0 games" in out

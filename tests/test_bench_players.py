@@ -42,3 +42,16 @@ def test_plots_name_a_factory_without_its_module():
     assert bench.short_name("skat.players.ablation:strong_inference") == "strong_inference"
     assert bench.short_name("mybot.py:MyBot") == "MyBot"
     assert bench.short_name("strong") == "strong"
+
+
+def test_every_match_makes_a_valid_arena_configuration():
+    from skat.players.arena import ArenaConfig
+
+    bench = _bench()
+    assert set(bench.RULES) <= set(bench.MATCHES)
+    assert len({seed for _players, seed in bench.MATCHES.values()}) == len(bench.MATCHES)  # one seed each
+    for name, (players, seed) in bench.MATCHES.items():
+        ruleset, options, start = bench.RULES.get(name, ("isko2018", (), "auction"))
+        config = ArenaConfig(players, 1, seed, ruleset=ruleset, options=options, start=start)
+        assert config.rules().name == ruleset, name
+        assert start == "auction" or start in name  # the name says how its deals start

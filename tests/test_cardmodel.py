@@ -123,6 +123,18 @@ def test_a_labelled_deal_replays_to_its_positions():
     assert sum(best_played) >= 0.9 * len(found)
 
 
+def test_a_null_hand_corpus_labels_the_card_play_of_null():
+    config = PlayCorpusConfig(deals=2, player="medium", start="null")
+    record = labelled_deal(config, 1)
+    assert record["contract"] == "null hand" and record["labels"]
+    found = list(positions(record))
+    assert len(found) == len(record["labels"])
+    assert all(p.view.contract.is_null and p.declarer == record["declarer"] for p in found)
+    assert any(p.view.seat == record["declarer"] for p in found) and any(p.view.seat != record["declarer"] for p in found)
+    with pytest.raises(ValueError, match="'auction' or as 'null'"):
+        PlayCorpusConfig(deals=1, start="ramsch")
+
+
 def test_the_corpus_tool_resumes_where_its_file_ends(tmp_path):
     out = tmp_path / "play.jsonl"
     tool = [sys.executable, str(ROOT / "tools" / "cardplay_corpus.py"), "--player", "medium", "--workers", "1",
@@ -149,15 +161,23 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     corpus.write_text("\n".join(lines) + "\n")
     model_path, report = tmp_path / "m.npz", tmp_path / "report"
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "train_cardplay.py"), str(corpus), "--epochs", "8",
-                           "--hidden", "64", "--model", str(model_path), "--report", str(report)],
+                           "--hidden", "64", "--model", str(model_path), "--report", str(report),
+                           "--ablations", "declarer x3"],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     model = CardModel.load(model_path)
     # the first four fifths of the deals trained it (those with a game played: a deal passed in has no positions)
     assert model.meta["setup"]["hidden"] == [64] and model.meta["train_deals"] == sum(bool(r["labels"])
                                                                                        for r in records[:9])
-    figures = json.loads((report / "report.json").read_text())["results"]["model"]
+    results = json.loads((report / "report.json").read_text())["results"]
+    assert set(results) == {"model", "declarer x3"}
+    figures = results["model"]
     assert figures["regret"] <= figures["random_card_regret"]
+    parts = figures["regret_by_part"]
+    assert {"suit declarer", "suit defenders"} <= set(parts)
+    held = sum(p["positions"] for p in parts.values())
+    assert held == figures["positions"]
+    assert "value lost a decision by role and game" in (report / "report.txt").read_text()
     assert (report / "calibration.png").stat().st_size > 1000 and (report / "accuracy.png").exists()
     view = play_to(2, "isko2018", 13)
     assert Card(int(np.argmax(model.policy(view.view(view.to_move))))) is not None

@@ -21,17 +21,20 @@ SKAT = [sys.executable, "-m", "skat"]
 
 
 def test_the_list_of_names():
-    assert LEVELS == ("easy", "medium", "strong")
-    assert PLAYER_NAMES == ("easy", "medium", "strong", "learned", "heuristic", "random")
+    assert LEVELS == ("easy", "medium", "strong", "expert")
+    assert PLAYER_NAMES == ("easy", "medium", "strong", "expert", "learned", "heuristic", "random")
     for name in PLAYER_NAMES:
         assert callable(make_player(name, 1).choose)
+    from skat.server.bots import SEARCH_LEVELS
+
+    assert set(LEVELS) <= SEARCH_LEVELS  # every level for people thinks in the server's worker processes
 
 
 @pytest.mark.parametrize("name", ["superstrong", "pimc", "Strong", "", "mybot.py"])
 def test_an_unknown_name_is_refused_with_the_known_ones(name):
     with pytest.raises(ValueError) as info:
         make_player(name, 1)
-    assert repr(name) in str(info.value) and "easy, medium, strong, learned, heuristic, random" in str(info.value)
+    assert repr(name) in str(info.value) and "easy, medium, strong, expert, learned, heuristic, random" in str(info.value)
     with pytest.raises(ValueError, match="FILE.py:Factory"):
         check_player_name(name, own_bots=True)
 
@@ -54,7 +57,7 @@ def test_skat_play_help_names_the_levels(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    assert "easy, medium, strong" in out and "heuristic" in out and "random" in out
+    assert "easy, medium, strong, expert" in out and "heuristic" in out and "random" in out
 
 
 @pytest.mark.parametrize("argv", [
@@ -64,7 +67,7 @@ def test_skat_play_help_names_the_levels(capsys):
 def test_arena_and_bot_refuse_an_unknown_player_before_they_start(argv, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert "'superstrong'" in err and "easy, medium, strong, learned, heuristic, random" in err and "FILE.py:Factory" in err
+    assert "'superstrong'" in err and "easy, medium, strong, expert, learned, heuristic, random" in err and "FILE.py:Factory" in err
 
 
 def test_a_match_and_arena_player_check_names():
@@ -79,7 +82,7 @@ def test_the_lobby_offers_the_same_names(client):
     before = client.get("/api/tables").json()["tables"]
     r = client.post("/api/tables", json={"seats": ["human", "superstrong", "random"]})
     assert r.status_code == 400 and r.json()["error"] == "bad_seats"
-    assert "'superstrong'" in r.json()["message"] and "easy, medium, strong, learned, heuristic, random" in r.json()["message"]
+    assert "'superstrong'" in r.json()["message"] and "easy, medium, strong, expert, learned, heuristic, random" in r.json()["message"]
     assert client.get("/api/tables").json()["tables"] == before  # nothing was created
     for name in PLAYER_NAMES:
         r = client.post("/api/tables", json={"seats": ["human", name, "random"]})
@@ -87,17 +90,17 @@ def test_the_lobby_offers_the_same_names(client):
 
 
 def test_every_name_is_translated_in_the_lobby():
-    for lang in ("en", "de", "ru"):  # the catalogs of the pages' languages (src/skat/web/static/i18n)
+    for lang in ("en", "de", "ru", "pl", "ko"):  # the catalogs of the pages' languages (src/skat/web/static/i18n)
         table = json.loads((ROOT / f"src/skat/web/static/i18n/{lang}.json").read_text(encoding="utf-8"))["table"]
         for name in PLAYER_NAMES:
-            assert table.get(f"level_{name}"), (lang, name)
+            assert table.get(f"level_{name}") and table.get(f"lvl_{name}"), (lang, name)
 
 
 def test_the_readme_uses_the_same_names():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("### Computer players", 1)[1].split("###", 1)[0]
     listed = re.findall(r"^\| `(\w+)`", table, flags=re.M)
-    assert tuple(listed) == ("strong", "medium", "easy", "learned", "heuristic", "random")
+    assert tuple(listed) == ("expert", "strong", "medium", "easy", "learned", "heuristic", "random")
     assert "pimc" not in readme.split("## Commands", 1)[1].split("## Layout", 1)[0]
 
 

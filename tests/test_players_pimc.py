@@ -61,6 +61,23 @@ def test_strong_is_a_registered_level() -> None:
     assert isinstance(player, PIMCPlayer) and player.bidder is not None and player.name == "strong"
 
 
+def test_expert_is_a_registered_level_stronger_and_slower_than_strong() -> None:
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+    from skat.players.learned import LearnedBidder
+
+    player = make_player("expert", 1)
+    assert isinstance(player, PIMCPlayer) and player.name == "expert"
+    assert (player.worlds, player.min_worlds, player.time_budget, player.max_time, player.pool) == (160, 8, 2.0, 4.0, 4)
+    assert isinstance(player.inference, Inference)
+    assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
+    bidder = player.bidder
+    assert type(bidder) is LearnedBidder and bidder.margin == 5.0
+    assert (bidder.worlds, bidder.time_budget) == (40, 2.0)
+    strong = make_player("strong", 1)
+    assert isinstance(strong, PIMCPlayer)
+    assert player.worlds > strong.worlds and player.time_budget > strong.time_budget
+
+
 def _declared_game(seed: int) -> Game:
     game = Game(seed=seed)
     h = HeuristicPlayer(seed)
@@ -230,3 +247,36 @@ def test_more_worlds_on_a_close_call_stay_within_the_budget(monkeypatch):
             game.apply(action, s)
     assert extended > 0  # close calls got more worlds
     assert soft_stops > 0 and hard_stops > 0, (soft_stops, hard_stops)  # and both deadlines did cut work off
+
+
+def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_known_world():
+    from skat.players.ablation import medium_ramsch_search
+    from skat.players.pimc import ramsch_card_values
+
+    rules = [r for r in RULESETS if r.name == "pub"][0]
+    for seed in range(3):
+        game = Game(seed, ruleset=rules, start="ramsch")
+        players = [HeuristicPlayer(s) for s in range(3)]
+        while not game.is_over and len(game.tricks) < 6:  # into the middle of the Ramsch
+            seat = game.to_move
+            game.apply(players[seat].choose(game.view(seat)), seat)
+        if game.is_over:
+            continue
+        seat = game.to_move
+        view = game.view(seat)
+        assert view.contract is None and view.declarer is None
+        hands = tuple(game.view(s).hand.mask for s in range(3))
+        world = World(hands=hands, skat=0)
+        totals, solved = ramsch_card_values(view, [world])
+        assert solved == 1
+        trick = [int(c) for _s, c in view.trick]
+        leader = view.trick[0][0] if view.trick else view.tricks[-1][2]
+        exact = move_values_array(6, hands, trick, leader, seat, question="ramsch")
+        assert totals == {c: float(exact[c]) for c in totals}
+        # the others can take at most the points still out
+        out = sum(mask_points(h) for h in hands) + sum(mask_points(1 << c) for c in trick)
+        assert all(0 <= v <= out for v in totals.values())
+    player = medium_ramsch_search(1)
+    assert player.ramsch_search and not make_player("medium", 1).ramsch_search
+    game = play_out(Game(4, ruleset=rules, start="ramsch"), [player, HeuristicPlayer(2), player])
+    assert game.result is not None and game.result.kind in ("ramsch", "played")

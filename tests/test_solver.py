@@ -77,6 +77,20 @@ def test_all_tricks_equal_brute_force_minimax(chunk: int) -> None:
         assert declarer_takes_all(*_args(pos), pos.defender_tricks) == expected, pos.to_json()
 
 
+RAMSCH_ENDGAMES = _endgames((4,), 40, seed=6)  # grand's tricks, as a Ramsch's
+
+
+def test_ramsch_card_values_equal_brute_force_minimax() -> None:
+    """The "ramsch" question: the points the other two take after each card, the mover giving them the most."""
+    for pos in RAMSCH_ENDGAMES:
+        expected = ref.brute_force_ramsch_moves(pos)
+        got = move_values(6, pos.hands, pos.trick, pos.leader, pos.to_move, question="ramsch")
+        assert {int(c): v for c, v in got.items()} == expected, pos.to_json()
+    other = RAMSCH_ENDGAMES[0]
+    with pytest.raises(ValueError, match="seat to move"):
+        move_values(6, other.hands, other.trick, other.leader, (other.to_move + 1) % 3, question="ramsch")
+
+
 def test_null_equals_brute_force_minimax() -> None:
     for pos in NULL_ENDGAMES:
         expected_moves = ref.brute_force_null_moves(pos)

@@ -102,6 +102,11 @@ def _session(module: ModuleType, pos: Position, seed: int) -> list:
         module.move_values(gt, pos.declarer, module.MODE_TRICKS, h0, h1, h2, pos.leader, n, c0, c1, left, out,
                            *_next(module, ctx))
         note(out)
+        if gt == 4:  # the same cards as a Ramsch, for the seat to move
+            mover = (pos.leader + n) % 3
+            module.move_values(6, mover, module.MODE_RAMSCH, h0, h1, h2, pos.leader, n, c0, c1, -1, out,
+                               *_next(module, ctx))
+            note(out)
         note(module.solve_rest(gt, pos.declarer, module.MODE_POINTS, h0, h1, h2, pos.leader, n, c0, c1, exact // 2,
                                *_next(module, ctx)))
         # a search stopped by its node limit stops at the same node

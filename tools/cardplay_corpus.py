@@ -10,6 +10,7 @@ the corpus parameters and the players' code fingerprint: a corpus is never mixed
     nice -n 19 python tools/cardplay_corpus.py --deals 20000 --workers 2 \\
         --out bench/data/corpus/play-2041.jsonl --pack                               # stop and resume at will
     python tools/cardplay_corpus.py --deals 200000 --ray auto --out ...              # on a Ray cluster
+    python tools/cardplay_corpus.py --deals 2000 --start null --seed 2044 --out ...  # Null Hand deals only
 
 ``--pack`` writes OUT.gz beside it (the file to commit); a run with the same --out and no OUT goes on from it.
 """
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=2041)
     parser.add_argument("--player", default="strong", help="the player of all three seats (it labels, too)")
     parser.add_argument("--ruleset", default="isko2018")
+    parser.add_argument("--start", choices=("auction", "null"), default="auction",
+                        help="auction (default) or null: only deals with a Null hand, declared Null Hand")
     parser.add_argument("--out", required=True, help="the corpus file (JSON lines; resumed when it exists)")
     parser.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
     parser.add_argument("--pack", action="store_true", help="also write the corpus gzipped beside it (OUT.gz)")
@@ -50,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error("--deals must be at least 1")
-    config = PlayCorpusConfig(deals=args.deals, seed=args.seed, player=args.player, ruleset=args.ruleset)
+    config = PlayCorpusConfig(deals=args.deals, seed=args.seed, player=args.player, ruleset=args.ruleset,
+                              start=args.start)
     out = Path(args.out)
     packed = out.with_name(out.name + ".gz")
     if not out.exists() and packed.exists():  # the committed corpus: go on from it

@@ -108,8 +108,9 @@ def read_corpus(path: Path) -> tuple[dict, list[dict]]:
 @dataclass
 class Data:
     """The positions as arrays: inputs, legal cards, the search's values from the mover's side (NaN where not
-    legal), the card played, the declarer's win and points, the deal each came from, the tricks played, and the
-    search's value of the mover's best card for the declarer (clipped to 0..1: his chance to win as it saw it)."""
+    legal), the card played, the declarer's win and points, the deal each came from, the tricks played, the
+    search's value of the mover's best card for the declarer (clipped to 0..1: his chance to win as it saw it), and
+    whether the mover is the declarer."""
 
     x: np.ndarray
     legal: np.ndarray
@@ -120,6 +121,7 @@ class Data:
     deal: np.ndarray
     trick: np.ndarray
     search: np.ndarray
+    declares: np.ndarray
 
     def take(self, rows: np.ndarray) -> Data:
         return Data(*(getattr(self, f)[rows] for f in self.__dataclass_fields__))
@@ -127,7 +129,7 @@ class Data:
 
 def build(deals: list[dict], ruleset: str) -> Data:
     """Replay every deal and encode its labelled positions."""
-    xs, legal, values, played, won, points, deal_of, trick, search = [], [], [], [], [], [], [], [], []
+    xs, legal, values, played, won, points, deal_of, trick, search, declares = [], [], [], [], [], [], [], [], [], []
     for record in deals:
         for pos in positions(record, ruleset):
             x = features(pos.view)
@@ -144,9 +146,10 @@ def build(deals: list[dict], ruleset: str) -> Data:
             deal_of.append(record["deal"])
             trick.append(len(pos.view.tricks))
             search.append(min(1.0, max(0.0, sign * float(np.nanmax(v)))))
+            declares.append(sign > 0)
     return Data(np.stack(xs), np.stack(legal), np.stack(values), np.array(played), np.array(won, dtype=np.float32),
                 np.array(points, dtype=np.float32), np.array(deal_of), np.array(trick),
-                np.array(search, dtype=np.float32))
+                np.array(search, dtype=np.float32), np.array(declares, dtype=bool))
 
 
 def policy_target(data: Data, temperature: float, target: str) -> np.ndarray:
@@ -171,6 +174,8 @@ class Setup:
     value_hidden: tuple[int, ...] = (128,)
     value_target: str = "outcome"
     win_weight: float = 0.2
+    declarer_weight: float = 1.0
+    """The policy loss of the declarer's positions counts this many times a defender's (a third of the positions)."""
     target: str = "search"
     temperature: float = 0.05
     epochs: int = 30
@@ -208,15 +213,17 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
 
     def tensors(data: Data) -> tuple[torch.Tensor, ...]:
         win = {"outcome": data.won, "search": data.search, "mix": (data.won + data.search) / 2}[setup.value_target]
+        weight = np.where(data.declares, setup.declarer_weight, 1.0).astype(np.float32)
         return (torch.from_numpy(data.x), torch.from_numpy(data.legal),
                 torch.from_numpy(policy_target(data, setup.temperature, setup.target)),
-                torch.from_numpy(np.asarray(win, dtype=np.float32)), torch.from_numpy(data.points))
+                torch.from_numpy(np.asarray(win, dtype=np.float32)), torch.from_numpy(data.points),
+                torch.from_numpy(weight))
 
     def losses(batch: tuple[torch.Tensor, ...]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        x, legal, target, won, pts = batch
+        x, legal, target, won, pts, weight = batch
         h = trunk(x)
         logits = policy_head(h).masked_fill(~legal, -1e9)
-        policy_loss = -(target * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        policy_loss = (-(target * torch.log_softmax(logits, dim=1)).sum(dim=1) * weight).sum() / weight.sum()
         v = value_head(value_trunk(x) if setup.value_hidden else h)
         win_loss = nn.functional.binary_cross_entropy_with_logits(v[:, 0], won)
         counted = ~torch.isnan(pts)  # Null games have no card points to predict
@@ -234,13 +241,13 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
 
     def augmented(rows: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """The rows with each deal's suits permuted at random as its game allows (a fresh draw every time)."""
-        x, legal, target, won, pts = (t[rows] for t in train_t)
+        x, legal, target, won, pts, weight = (t[rows] for t in train_t)
         if not setup.augment:
-            return x, legal, target, won, pts
+            return x, legal, target, won, pts, weight
         which = low[rows] + (torch.rand(len(rows), generator=gen) * span[rows]).long()
         x = torch.gather(x, 1, in_maps_t[which])
         cm = card_maps_t[which]
-        return x, torch.gather(legal, 1, cm), torch.gather(target, 1, cm), won, pts
+        return x, torch.gather(legal, 1, cm), torch.gather(target, 1, cm), won, pts, weight
 
     best: tuple[float, dict] | None = None
     curve = []
@@ -284,6 +291,20 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
     return CardModel(weights, meta), {"curve": curve}
 
 
+def regret_by_part(data: Data, regret: np.ndarray) -> dict[str, dict[str, float]]:
+    """The mean regret of the declarer's and the defenders' decisions in suit, grand and Null games (and the number
+    of positions of each)."""
+    games = game_index(data.x)
+    family = np.where(games == 5, "null", np.where(games == 4, "grand", "suit"))
+    out = {}
+    for part in ("suit", "grand", "null"):
+        for role, rows in (("declarer", data.declares), ("defenders", ~data.declares)):
+            at = rows & (family == part)
+            if at.any():
+                out[f"{part} {role}"] = {"positions": int(at.sum()), "regret": float(regret[at].mean())}
+    return out
+
+
 def evaluate(model: CardModel, data: Data) -> dict:
     """Held-out figures of a model (numpy forward pass, as at play time)."""
     logits, v = model.forward(data.x)
@@ -318,6 +339,7 @@ def evaluate(model: CardModel, data: Data) -> dict:
         "win_base_rate_brier": float(np.mean((data.won.mean() - data.won) ** 2)),
         "points_mae": float(np.nanmean(np.abs(v[:, 1] - data.points)) * 120.0),
         "best_card_agreement_by_trick": by_trick,
+        "regret_by_part": regret_by_part(data, best - chosen),
         "win_probabilities": p.tolist(),
     }
 
@@ -386,6 +408,13 @@ def text_report(header: dict, results: dict[str, dict], sizes: dict) -> str:
     for key, label in keys:
         lines.append(f"{label:40s}" + "".join(f"{results[n][key]:18.4f}" for n in names))
     first = results[names[0]]
+    parts = list(first["regret_by_part"])
+    lines += ["", "value lost a decision by role and game (positions held out):"]
+    lines.append(f"{'':40s}" + "".join(f"{n:>18s}" for n in names))
+    for part in parts:
+        label = f"{part} ({first['regret_by_part'][part]['positions']})"
+        lines.append(f"{label:40s}" + "".join(f"{results[n]['regret_by_part'].get(part, {}).get('regret', float('nan')):18.4f}"
+                                              for n in names))
     lines += ["", f"reference: a random legal card loses {first['random_card_regret']:.4f} a decision; "
               f"predicting the base rate gives a win Brier of {first['win_base_rate_brier']:.4f}; "
               f"{first['legal_cards_mean']:.2f} legal cards on average"]
@@ -397,7 +426,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("corpus", type=Path, nargs="+", help="corpus files (each split by its own deals)")
     parser.add_argument("--model", type=Path, default=None, help="write the trained model here (.npz)")
     parser.add_argument("--report", type=Path, default=None, help="a directory for the report and the plots")
-    parser.add_argument("--ablations", action="store_true", help="also train the variants and report them")
+    parser.add_argument("--ablations", nargs="?", const="all", default=None, metavar="NAMES",
+                        help="also train the variants and report them: all of them, or the comma-separated NAMES")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hidden", default="512,256", help="hidden layer widths")
     parser.add_argument("--first", type=int, default=None, help="use only the first N deals of each corpus")
@@ -434,12 +464,21 @@ def main(argv: list[str] | None = None) -> int:
     base = Setup(hidden=tuple(int(h) for h in args.hidden.split(",")), epochs=args.epochs)
     setups = [replace(base, name="model")]
     if args.ablations:
-        setups += [replace(base, name="shared trunk", value_hidden=()),
+        setups += [replace(base, name="declarer x3", declarer_weight=3.0),
+                   replace(base, name="shared trunk", value_hidden=()),
                    replace(base, name="win: mix", value_target="mix"),
                    replace(base, name="win: search", value_target="search"),
                    replace(base, name="no suit permutations", augment=False),
                    replace(base, name="played card", target="played"),
                    replace(base, name="small (128)", hidden=(128,))]
+        if args.ablations != "all":
+            wanted = {n.strip() for n in args.ablations.split(",")}
+            unknown = wanted - {s.name for s in setups}
+            if unknown:
+                print(f"train_cardplay: no variant {', '.join(sorted(unknown))}; the variants are "
+                      f"{', '.join(s.name for s in setups[1:])}", file=sys.stderr)
+                return 2
+            setups = [s for s in setups if s.name == "model" or s.name in wanted]
     results: dict[str, dict] = {}
     models: dict[str, CardModel] = {}
     for setup in setups:

@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from skat.players.arena import ArenaConfig, format_summary, plot_cumulative, run_match, write_json
+from skat.players.arena import STARTS, ArenaConfig, format_summary, plot_cumulative, run_match, write_json
 from skat.players.registry import OWN_BOT_FORMS, PLAYER_NAMES
 
 
@@ -20,6 +20,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deals", type=int, default=100, help="number of deals (each is played 6 times)")
     parser.add_argument("--seed", type=int, default=0, help="match seed: deals and player seeds derive from it")
     parser.add_argument("--ruleset", default="isko2018", help="rule set name (default isko2018)")
+    parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
+                        help="change one rule option on top of the rule set (repeatable), e.g. schieberamsch=true; "
+                             "skat rules show NAME lists them")
+    parser.add_argument("--start", choices=tuple(STARTS), default="auction",
+                        help="how every deal starts: auction (default); ramsch: a Ramsch without an auction, as in a "
+                             "Ramsch round (a rule set with Ramsch, e.g. --ruleset pub); null: the hand that suits "
+                             "Null best declares Null Hand. ramsch and null measure that card play alone")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--workers", type=int, default=None, help="local processes (default: all cores)")
     where.add_argument("--ray", metavar="ADDRESS", default=None,
@@ -36,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     names = [p.strip() for p in args.players.split(",") if p.strip()]
     try:
-        config = ArenaConfig(players=tuple(names), deals=args.deals, seed=args.seed, ruleset=args.ruleset)
+        config = ArenaConfig(players=tuple(names), deals=args.deals, seed=args.seed, ruleset=args.ruleset,
+                             options=tuple(args.set), start=args.start)
         if args.workers is not None and args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
         summary = run_match(config, workers=args.workers, ray_address=args.ray, progress=not args.quiet,

@@ -50,9 +50,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skat.deal.game import Game
+from skat.deal.game import Game, Phase
 from skat.players.registry import check_player_name, make_player
-from skat.rules.rulesets import RuleSet, get_ruleset
+from skat.rules.rulesets import SCHEMA, RuleSet, get_ruleset
 from skat.variants.registry import variant_for_rules
 
 __all__ = [
@@ -80,6 +80,14 @@ SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
 SF_WIN, SF_LOSS, SF_OTHERS = 50, -50, 40
 
 
+STARTS: dict[str, str] = {
+    "auction": "every deal bid for",
+    "ramsch": "every deal a Ramsch",
+    "null": "every deal a Null Hand",
+}
+"""How a match's deals can start (:attr:`ArenaConfig.start`) and how a report names it."""
+
+
 @dataclass(frozen=True)
 class ArenaConfig:
     """What a match plays: two player names, the number of deals, a seed and a rule set."""
@@ -88,12 +96,35 @@ class ArenaConfig:
     deals: int
     seed: int = 0
     ruleset: str = "isko2018"
+    options: tuple[str, ...] = ()
+    """Rule options changed on top of the preset, each ``OPTION=VALUE`` (``schieberamsch=true``), checked by
+    :data:`skat.rules.rulesets.SCHEMA` as ``skat series --set`` does."""
+    start: str = "auction"
+    """How each deal starts (:data:`STARTS`): ``auction`` (bid for as usual), ``ramsch`` (every deal a Ramsch, as in a
+    Ramsch round) or ``null`` (the seat whose hand suits Null best declares Null Hand after a bid of 18)."""
 
     def __post_init__(self) -> None:
         if len(self.players) != 2:
             raise ValueError(f"a duplicate match needs exactly two players, got {len(self.players)}")
         if self.deals < 1:
             raise ValueError(f"play at least one deal, got --deals {self.deals}")
+        if self.start not in STARTS:
+            raise ValueError(f"a match's deals start as one of {', '.join(STARTS)}, not {self.start!r}")
+        rules = self.rules()
+        if self.start == "ramsch" and not rules.ramsch_possible:
+            raise ValueError(f"rule set {self.ruleset!r} plays no Ramsch; use pub (or --set all_pass=ramsch)")
+
+    def rules(self) -> RuleSet:
+        """The rule set of the match: the preset with :attr:`options` (RuleSetError, a ValueError, names a bad one)."""
+        rules = get_ruleset(self.ruleset)
+        changes = SCHEMA.parse_assignments(list(self.options))
+        return rules.replace(**changes) if changes else rules
+
+    @property
+    def rules_label(self) -> str:
+        """The rule set as a report names it: ``pub``, ``pub, schieberamsch=true, every deal a Ramsch``."""
+        extra = [*self.options] + ([STARTS[self.start]] if self.start != "auction" else [])
+        return ", ".join([self.ruleset, *extra])
 
 
 def arena_player(name: str, seed: int | None = None) -> Any:
@@ -152,6 +183,27 @@ def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int])
     return sf
 
 
+def game_family(result: Any) -> str:
+    """The kind of a finished game for the statistics: ``suit``, ``grand``, ``null``, ``ramsch`` or ``passed in``."""
+    if result.contract is None:
+        return "ramsch" if result.kind == "ramsch" else "passed in"
+    if result.contract.is_null:
+        return "null"
+    return "grand" if result.contract.game_type.label == "grand" else "suit"
+
+
+def _family_of(game: dict[str, Any]) -> str:
+    """:func:`game_family` of a game record (records written before it was kept: from its contract and scores)."""
+    kind = game.get("kind")
+    if kind:
+        return str(kind)
+    contract = game.get("contract")
+    if contract is None:
+        return "ramsch" if any(game.get("scores") or ()) else "passed in"
+    word = str(contract).split()[0]
+    return word if word in ("null", "grand") else "suit"
+
+
 @dataclass
 class GameOutcome:
     """One game of a duplicate deal, as the statistics need it."""
@@ -162,6 +214,8 @@ class GameOutcome:
     contract: str | None
     scores: tuple[int, int, int]
     sf: list[int]
+    kind: str = "passed in"
+    """The kind of game (:func:`game_family`): ``suit``, ``grand``, ``null``, ``ramsch`` or ``passed in``."""
     time_s: list[float] = field(default_factory=lambda: [0.0, 0.0])
     decisions: list[int] = field(default_factory=lambda: [0, 0])
     illegal: list[int] = field(default_factory=lambda: [0, 0])
@@ -170,7 +224,7 @@ class GameOutcome:
     def to_json(self) -> dict[str, Any]:
         return {
             "seating": list(self.seating), "declarer": self.declarer, "won": self.won, "contract": self.contract,
-            "scores": list(self.scores), "sf": self.sf, "time_s": self.time_s, "decisions": self.decisions,
+            "scores": list(self.scores), "sf": self.sf, "kind": self.kind, "time_s": self.time_s, "decisions": self.decisions,
             "illegal": self.illegal, "errors": self.errors,
         }
 
@@ -212,7 +266,7 @@ def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 
     return GameOutcome(
         seating=seating, declarer=result.declarer, won=result.won,
         contract=None if result.contract is None else str(result.contract), scores=result.scores,
-        sf=seeger_fabian(result.declarer, result.won, result.scores),
+        sf=seeger_fabian(result.declarer, result.won, result.scores), kind=game_family(result),
         time_s=time_s, decisions=decisions, illegal=illegal, errors=errors[:5],
     )
 
@@ -245,20 +299,69 @@ def _offer_calls(game: Game, players: list, seating: tuple[int, int, int], illeg
             errors.append(f"illegal call {action} by seat {seat}")
 
 
-def new_game(seed: int, ruleset: RuleSet) -> Any:
-    """A deal under a rule set, of the variant the rule set plays (:mod:`skat.variants`)."""
+def new_game(seed: int, ruleset: RuleSet, start: str = "auction") -> Any:
+    """A deal under a rule set, of the variant the rule set plays (:mod:`skat.variants`); ``start="ramsch"``: a
+    Ramsch without an auction (a Ramsch round)."""
+    if start == "ramsch":
+        return Game(seed, ruleset=ruleset, start="ramsch")
+    if start == "null":
+        return null_hand_game(seed, ruleset)
     return variant_for_rules(ruleset).new_game(seed, ruleset)
+
+
+NULL_RISK = 0.5
+"""A Null Hand match plays only deals with a hand of at most this :func:`skat.players.heuristic.null_risk` (about one
+deal in twenty): hands a player would declare Null with, so that the card play decides."""
+
+
+def null_deal_seed(seed: int, deal: int, kind: str = "deal") -> int:
+    """The seed of deal number ``deal`` of a Null Hand match: the first of the deal's seeds whose best hand for Null
+    has a risk of at most :data:`NULL_RISK` (each deal on its own, so a resumed or parallel match plays the same);
+    ``kind`` keeps the seeds of matches and corpora apart."""
+    from skat.players.heuristic import null_risk
+    from skat.rules.deal import deal_masks
+
+    for attempt in range(10_000):
+        candidate = derive_seed(kind, seed, deal, attempt)
+        if min(null_risk(hand) for hand in deal_masks(candidate)[:3]) <= NULL_RISK:
+            return candidate
+    raise RuntimeError(f"no Null hand in 10,000 deals of seed {seed}")  # about 1 deal in 20 has one
+
+
+def null_hand_game(seed: int, ruleset: RuleSet) -> Game:
+    """A deal where the seat whose hand suits Null best (the least :func:`skat.players.heuristic.null_risk`, forehand
+    first on a tie) has won the auction at 18 and declared Null Hand: the card play of Null alone, the same declarer in
+    every seating of a duplicate deal."""
+    from skat.players.heuristic import null_risk
+
+    game = Game(seed, ruleset=ruleset)
+    risks = [null_risk(game.view(seat).hand.mask) for seat in range(3)]
+    declarer = risks.index(min(risks))
+    while game.phase is not Phase.PLAY:
+        seat = game.to_move
+        assert seat is not None
+        legal = game.view(seat).legal_actions
+        tokens = [str(a) for a in legal]
+        if game.phase is Phase.BIDDING:
+            wanted = "pass" if seat != declarer else ("18" if "18" in tokens else next(t for t in tokens if t != "pass"))
+        else:
+            wanted = "declare null hand"
+        game.apply(legal[tokens.index(wanted)], seat)
+    return game
 
 
 def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
     """The six games of deal number ``deal`` (0-based) of a match."""
-    ruleset = get_ruleset(config.ruleset)
+    ruleset = config.rules()
+    start = getattr(config, "start", "auction")
     deal_seed = derive_seed("deal", config.seed, deal)
+    if start == "null":
+        deal_seed = null_deal_seed(config.seed, deal)
     games = []
     for seating in SEATINGS:
         players = [arena_player(config.players[who], derive_seed("player", config.seed, deal, seat))
                    for seat, who in enumerate(seating)]
-        game = new_game(deal_seed, ruleset)
+        game = new_game(deal_seed, ruleset, start)
         games.append(play_game(game, players, seating).to_json())
     return {"deal": deal, "seed": deal_seed, "games": games}
 
@@ -293,9 +396,10 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
     passed_in = 0
     diffs: list[float] = []
     roles: dict[tuple[str, str], list[float]] = {}
+    games_by: dict[tuple[str, str], list[float]] = {}
     for deal in deals:
         per_player: list[list[float]] = [[], []]
-        solo: dict[tuple[int, int], tuple[str, float]] = {}
+        solo: dict[tuple[int, int], tuple[str, float, str]] = {}
         for g in deal["games"]:
             seating = g["seating"]
             solo_seat = next(s for s in range(3) if seating.count(seating[s]) == 1)
@@ -303,8 +407,10 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
             per_player[who].append(g["sf"][solo_seat])
             role = "no declarer" if g["declarer"] is None else (
                 "declares" if g["declarer"] == solo_seat else "defends")
-            solo[(who, solo_seat)] = (role, g["sf"][solo_seat])
-            if g["declarer"] is None:
+            family = _family_of(g)
+            game_role = family if g["declarer"] is None else f"{role} {family}"
+            solo[(who, solo_seat)] = (role, g["sf"][solo_seat], game_role)
+            if family == "passed in":
                 passed_in += 1
             elif g["declarer"] == solo_seat:
                 declared[who] += 1
@@ -319,13 +425,18 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         diffs.append(_mean(per_player[0]) - _mean(per_player[1]))
         for seat in range(3):
             if (0, seat) in solo and (1, seat) in solo:
-                (role_a, sf_a), (role_b, sf_b) = solo[(0, seat)], solo[(1, seat)]
+                (role_a, sf_a, game_a), (role_b, sf_b, game_b) = solo[(0, seat)], solo[(1, seat)]
                 roles.setdefault((role_a, role_b), []).append(sf_a - sf_b)
+                games_by.setdefault((game_a, game_b), []).append(sf_a - sf_b)
     n = len(diffs)
     cases = sum(len(v) for v in roles.values())
     by_role: list[dict[str, Any]] = sorted(
         ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
          for (a, b), v in roles.items()),
+        key=lambda r: -abs(r["share"]))
+    by_game: list[dict[str, Any]] = sorted(
+        ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
+         for (a, b), v in games_by.items()),
         key=lambda r: -abs(r["share"]))
     mean, sd = _mean(diffs), _sd(diffs)
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
@@ -347,7 +458,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         "deals": n,
         "games": 6 * n,
         "seed": config.seed,
-        "ruleset": config.ruleset,
+        "ruleset": getattr(config, "rules_label", config.ruleset),
         "per_player": per_player_stats,
         "difference": {"mean": mean, "sd": sd, "ci95": [mean - half, mean + half], "n": n},
         "passed_in": passed_in,
@@ -355,6 +466,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         "errors": errors[:20],
         "per_deal_difference": diffs,
         "by_role": by_role,
+        "by_game": by_game,
     }
 
 
@@ -480,6 +592,10 @@ class Checkpoint:
         code = config.fingerprint() if hasattr(config, "fingerprint") else players_fingerprint(config.players)
         self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
                        "ruleset": config.ruleset, "players_code": code}
+        if getattr(config, "options", ()):
+            self.header["options"] = list(config.options)
+        if getattr(config, "start", "auction") != "auction":
+            self.header["start"] = config.start
         self.deals: dict[int, dict[str, Any]] = {}
         try:
             if self.path.exists() and self.path.stat().st_size:
@@ -504,12 +620,12 @@ class Checkpoint:
             header = None
         if not isinstance(header, dict) or header.get("skat_arena_checkpoint") != 1:
             raise ValueError(f"checkpoint {self.path} is not an arena checkpoint (bad first line)")
-        for key in ("players", "seed", "ruleset", "players_code"):
-            if header.get(key) != self.header[key]:
+        for key in ("players", "seed", "ruleset", "options", "start", "players_code"):
+            if header.get(key) != self.header.get(key):
                 what = "the players' code has changed since" if key == "players_code" else "another match"
                 raise ValueError(
                     f"checkpoint {self.path} belongs to {what}: {key} is {header.get(key)!r} there, "
-                    f"{self.header[key]!r} now; use another file or delete it to start afresh")
+                    f"{self.header.get(key)!r} now; use another file or delete it to start afresh")
         for number, line in enumerate(complete[1:], start=2):
             try:
                 deal = json.loads(line)
@@ -551,7 +667,7 @@ def run_match(
     """
     for name in config.players:  # fail fast on a bad name, before any process starts
         arena_player(name, 0)
-    get_ruleset(config.ruleset)
+    config.rules()
     saved = Checkpoint(checkpoint, config) if checkpoint is not None else None
     results: list[dict[str, Any]] = list(saved.deals.values()) if saved else []
     todo = [d for d in range(config.deals) if not saved or d not in saved.deals]
@@ -745,6 +861,11 @@ def format_summary(summary: dict[str, Any]) -> str:
         lines.append(f"where the difference comes from (the same seat of a deal: {a} alone vs {b} alone):")
         lines.append(f"  {a + ' solo':<{solo}}{b + ' solo':<{solo}}{'cases':>7}{'diff/case':>11}{'share':>9}")
         for r in summary["by_role"]:
+            lines.append(f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}"
+                         f"{r['share']:>+9.2f}")
+    if summary.get("by_game"):
+        lines.append("by the kind of game (the ten largest shares):")
+        for r in summary["by_game"][:10]:
             lines.append(f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}"
                          f"{r['share']:>+9.2f}")
     return "\n".join(lines)

@@ -1,4 +1,4 @@
-"""Levels for people: ``easy``, ``medium`` and ``strong`` (the default at the web table).
+"""Levels for people: ``easy``, ``medium``, ``strong`` (the default at the web table) and ``expert``.
 
 * ``easy``: the heuristic player that plays a random legal card one time in four
   and bids a little too boldly: beatable by a casual player.
@@ -10,6 +10,11 @@
   bidding, hand game or pickup, discard and declaration by the learned chances of
   its contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games
   played out with hidden cards, bidding only above an expected +5).
+* ``expert``: meant to be stronger than ``strong``, and slower: perfect-information Monte Carlo with up to
+  160 worlds and 2 s a card (hard limit 4 s), the worlds drawn from 640 by the auction's likelihood and by the
+  learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`);
+  the learned bidder with 40 worlds (2 s a decision). Its strength against ``strong`` is being measured
+  (docs/players.md).
 
 Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
 Seeger-Fabian points per game, 95 % CI; the README's table of players):
@@ -46,7 +51,7 @@ from collections.abc import Callable
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player
 from skat.players.heuristic import HeuristicPlayer
-from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood
+from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action, Play
@@ -92,13 +97,22 @@ def _strong(seed: int | None) -> PIMCPlayer:
     return player
 
 
-LEVELS: dict[str, Callable[[int | None], Player]] = {"easy": EasyPlayer, "medium": _medium, "strong": _strong}
-"""The level names and their factories (seed -> player)."""
+def _expert(seed: int | None) -> PIMCPlayer:
+    player = PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False,
+                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4)
+    player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=40, time_budget=2.0)
+    player.name = "expert"
+    return player
+
+
+LEVELS: dict[str, Callable[[int | None], Player]] = {"easy": EasyPlayer, "medium": _medium, "strong": _strong,
+                                                     "expert": _expert}
+"""The level names and their factories (seed -> player), weakest first."""
 
 
 def make_level(name: str, seed: int | None = None) -> Player:
-    """A player for a level name (``easy``, ``medium``, ``strong``)."""
+    """A player for a level name (``easy``, ``medium``, ``strong``, ``expert``)."""
     try:
         return LEVELS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; choose easy, medium or strong") from None
+        raise ValueError(f"unknown level {name!r}; choose easy, medium, strong or expert") from None

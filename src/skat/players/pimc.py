@@ -39,7 +39,7 @@ from skat.rules.ranking import GameType, winner_index
 if TYPE_CHECKING:
     from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 
-__all__ = ["PIMCPlayer", "card_values", "close_call"]
+__all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "close_call"]
 
 _NULL = int(GameType.NULL)
 
@@ -147,6 +147,43 @@ def card_values(
     return totals, solved
 
 
+def ramsch_card_values(
+    view: SeatView,
+    worlds: list,
+    *,
+    deadline: float | None = None,
+    min_worlds: int = 1,
+    budget: Budget | None = None,
+) -> tuple[dict[int, float], int]:
+    """A Ramsch's card play: sum over the worlds of the card points the other two seats take from the trick on the
+    table to the end after each legal card (higher is better for the mover), each world solved double dummy with
+    the others playing together to give the mover the most (:func:`skat.solver.search.move_values_array`,
+    ``question="ramsch"``). The skat's points, the Jungfrau and the Durchmarsch are not weighed. Returns the totals
+    and the number of worlds solved, stopping at ``deadline`` (or ``budget``'s hard one) as :func:`card_values`."""
+    from skat.solver.search import SearchLimitExceeded, move_values_array
+
+    trick = [int(c) for _s, c in view.trick]
+    leader = view.trick[0][0] if view.trick else _next_leader(view)
+    mover = view.seat
+    assert mover is not None and (leader + len(trick)) % 3 == mover
+    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    totals = {c: 0.0 for c in legal}
+    solved = 0
+    limit = budget.time_limit if budget is not None else _no_limit
+    for world in worlds:
+        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
+            break
+        try:
+            out = move_values_array(int(GameType.RAMSCH), world.hands, trick, leader, mover, question="ramsch",
+                                    time_limit=limit())
+        except SearchLimitExceeded:
+            break
+        for c in legal:
+            totals[c] += float(out[c])
+        solved += 1
+    return totals, solved
+
+
 def close_call(trace: list[dict[int, float]], sign: float = 1.0, z: float = 2.0) -> bool:
     """Whether the best card over the solved worlds of ``trace`` is not clearly better than the next best:
     their mean difference per world is within ``z`` standard errors (cards that are worth the same in every
@@ -198,6 +235,7 @@ class PIMCPlayer:
         alphamu_worlds: int = 20,
         policy_prune: int = 0,
         policy_prune_tricks: int = 10,
+        ramsch_search: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -221,6 +259,9 @@ class PIMCPlayer:
         """Search only the cards the learned card-play model's policy likes best, this many (0: every legal card),
         in the first ``policy_prune_tricks`` tricks: fewer searches a world, more worlds in the same time."""
         self.policy_prune_tricks = policy_prune_tricks
+        self.ramsch_search = ramsch_search
+        """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget); False (the levels
+        today): by the heuristic's rules of thumb (``skat.players.ablation.medium_ramsch_search`` measures it)."""
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
@@ -249,6 +290,11 @@ class PIMCPlayer:
         return self.heuristic.side_action(view)
 
     def _decide(self, view: SeatView) -> Action | None:
+        if view.phase is Phase.PLAY and view.contract is None and view.declarer is None:  # a Ramsch
+            if self.ramsch_search and len(view.tricks) >= self.search_from_trick and all(
+                    isinstance(a, Play) for a in view.legal_actions):
+                return self.play_ramsch(view)
+            return None
         if view.phase is Phase.PLAY and view.contract is not None and view.declarer is not None:
             if len(view.tricks) < self.search_from_trick:
                 return None
@@ -261,6 +307,25 @@ class PIMCPlayer:
 
     def play(self, view: SeatView) -> Action:
         return self.rank_cards(view)[0]
+
+    def play_ramsch(self, view: SeatView) -> Action:
+        """A Ramsch's card: the one that leaves the others the most card points over the worlds (the fewest to this
+        seat); ties go to the heuristic's card among them, else the lowest."""
+        budget = Budget(self.time_budget, self.max_time)
+        know = Knowledge.from_view(view)
+        worlds = self.sample(view, know, self.worlds)
+        totals, solved = ramsch_card_values(view, worlds, deadline=budget.soft, min_worlds=self.min_worlds,
+                                            budget=budget)
+        if not solved:
+            return self.heuristic.choose(view)
+        best = max(totals.values())
+        ties = [c for c, v in totals.items() if v >= best - 1e-9]
+        if len(ties) == 1:
+            return Play(Card(ties[0]))
+        hint = self.heuristic.choose(view)
+        if isinstance(hint, Play) and int(hint.card) in ties:
+            return hint
+        return Play(Card(min(ties, key=lambda c: (mask_points(1 << c), c & 7))))
 
     def rank_cards(self, view: SeatView) -> tuple[Action, dict[int, float], int]:
         """The card this player plays in ``view`` (a suit, grand or null game's play, more than one legal card),

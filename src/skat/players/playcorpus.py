@@ -8,7 +8,9 @@ declarer (the chance that he reaches his goal; in the last five tricks the exact
 :func:`skat.players.pimc.card_values`). The deal's outcome (declarer, won, card points, Seeger-Fabian points)
 labels every position of it too.
 
-A deal's record holds the deal's seed and every action in order, so a position is rebuilt by replaying the
+A corpus of ``start="null"`` plays only deals with a Null hand, its best seat declaring Null Hand (the card play of
+Null, about one bid deal in a hundred otherwise). A deal's record holds the deal's seed and every action in order
+(a Null Hand deal's scripted auction too), so a position is rebuilt by replaying the
 actions up to its index (:func:`positions`): a record is a few hundred bytes, not a vector per position. Deals are
 seeded and numbered (:class:`PlayCorpusConfig`), so a corpus is reproducible and resumable
 (:class:`skat.players.arena.Checkpoint`, ``tools/cardplay_corpus.py``).
@@ -22,7 +24,7 @@ from typing import Any
 
 from skat.cards import Card
 from skat.deal.game import Phase
-from skat.players.arena import arena_player, derive_seed, new_game, players_fingerprint, seeger_fabian
+from skat.players.arena import arena_player, derive_seed, new_game, null_deal_seed, players_fingerprint, seeger_fabian
 from skat.rules.actions import Play, parse_action
 from skat.rules.rulesets import get_ruleset
 
@@ -38,6 +40,13 @@ class PlayCorpusConfig:
     seed: int = 2041
     player: str = "strong"
     ruleset: str = "isko2018"
+    start: str = "auction"
+    """``auction`` (every deal bid for) or ``null`` (deals with a Null hand, declared Null Hand: the card play of Null,
+    rare in bid deals; :func:`skat.players.arena.null_hand_game`)."""
+
+    def __post_init__(self) -> None:
+        if self.start not in ("auction", "null"):
+            raise ValueError(f"a corpus's deals start with the 'auction' or as 'null', not {self.start!r}")
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -55,8 +64,12 @@ CODE = ("playcorpus", "pimc", "heuristic", "worlds", "budget", "levels", "infere
 
 def labelled_deal(config: PlayCorpusConfig, deal: int) -> dict[str, Any]:
     """Deal number ``deal`` (0-based) played to the end, with the search's values of every card decision."""
-    deal_seed = derive_seed("play-corpus-deal", config.seed, deal)
-    game = new_game(deal_seed, get_ruleset(config.ruleset))
+    start = getattr(config, "start", "auction")
+    if start == "null":
+        deal_seed = null_deal_seed(config.seed, deal, "play-corpus-deal")
+    else:
+        deal_seed = derive_seed("play-corpus-deal", config.seed, deal)
+    game = new_game(deal_seed, get_ruleset(config.ruleset), start)
     players = [arena_player(config.player, derive_seed("play-corpus-player", config.seed, deal, s)) for s in range(3)]
     labels: list[dict[str, Any]] = []
     while not game.is_over:

@@ -9,8 +9,9 @@ from skat.players.base import Player, RandomPlayer
 
 __all__ = ["register", "make_player", "check_player_name", "LEVELS", "PLAYER_NAMES", "OWN_BOT_FORMS"]
 
-LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
-"""The levels for people, weakest first (``strong`` is the web table's default)."""
+LEVELS: tuple[str, ...] = ("easy", "medium", "strong", "expert")
+"""The levels for people, weakest first (``strong`` is the web table's default; ``expert`` is meant to be stronger and
+is slower, about 2 s a card: :mod:`skat.players.levels`)."""
 
 PLAYER_NAMES: tuple[str, ...] = (*LEVELS, "learned", "heuristic", "random")
 """Every built-in player by name: the levels, then ``learned`` (the card-play model's policy alone, no search),

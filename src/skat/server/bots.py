@@ -4,9 +4,10 @@ Every computer seat has the small interface :class:`ComputerSeat`; :class:`BotSe
 :mod:`skat.players.registry` by level), and a game with computer players of its own makes its seats in its table
 part (:meth:`skat.server.games.TableGame.computer`).
 
-Cheap players (``random``, ``heuristic``) think in a thread pool. Search players (``strong``,
+Cheap players (``random``, ``heuristic``) think in a thread pool. Search players (``expert``, ``strong``,
 ``medium``, ``easy``, ``pimc``) think in a process pool: their search holds the interpreter for
-seconds, and in a thread it would stall the event loop and with it every other table.
+seconds (``expert`` about 2 s a card), and in a thread it would stall the event loop and with it every other
+table.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ FALLBACKS = ("strong", "heuristic", "random")
 """The order in which a failing or missing computer player is replaced."""
 
 
-SEARCH_LEVELS = frozenset({"strong", "medium", "easy"})
+SEARCH_LEVELS = frozenset({"expert", "strong", "medium", "easy"})
 """Players whose thinking goes to the process pool."""
 
 

@@ -8,6 +8,7 @@ cpdef enum:
     MODE_POINTS = 0
     MODE_TRICKS = 1
     MODE_NULL = 2
+    MODE_RAMSCH = 3
     TT_BITS = 20
     P_GT = 0
     P_DECL = 1

@@ -27,8 +27,10 @@ FOLLOW_MASK, TRUMP_MASK) are the single source of the ranking.
 **Search.** :func:`search` is a fail-soft alpha-beta over the *rest value* of a position: the
 declarer's card points from the current trick and every later trick (``MODE_POINTS``), the number
 of tricks the declarer takes (``MODE_TRICKS``), or, for null, the number of tricks the *defenders*
-take (``MODE_NULL``; the declarer wins when that equals all remaining tricks).  The declarer is
-always the maximising side.  A transposition table keyed on (cards left, leader, generation)
+take (``MODE_NULL``; the declarer wins when that equals all remaining tricks), or, for a Ramsch, the
+card points the two *other* seats take (``MODE_RAMSCH``: the "declarer" is the seat that searches,
+taking as few points as it can against the others playing together to give it as many as they can,
+the paranoid view of a game of three).  The declarer is always the maximising side.  A transposition table keyed on (cards left, leader, generation)
 stores lower/upper bounds and the best lead at trick starts; a new generation per solved deal
 makes old entries invalid without clearing the table.  Trick starts that bounds or the table
 settle are answered in the parent's frame without a frame of their own.  Moves are ordered by
@@ -69,6 +71,7 @@ __all__ = [
     "MODE_POINTS",
     "MODE_TRICKS",
     "MODE_NULL",
+    "MODE_RAMSCH",
     "TT_BITS",
     "COMPILED",
     "new_context",
@@ -97,6 +100,7 @@ if not cython.compiled:
     MODE_POINTS = 0
     MODE_TRICKS = 1
     MODE_NULL = 2
+    MODE_RAMSCH = 3
 
     TT_BITS = 20
     """The transposition table holds ``2 ** TT_BITS`` entries of 16 bytes: key and data side by side,
@@ -398,6 +402,8 @@ def _trick_value(mode: i64, decl: i64, winner: i64, pts: i64) -> i64:
         return pts if winner == decl else 0
     if mode == 1:
         return 1 if winner == decl else 0
+    if mode == 3:
+        return pts if winner != decl else 0
     return 1 if winner != decl else 0
 
 
@@ -416,12 +422,12 @@ def _bounds(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, rem: i64) 
     they hold (two of them may fall in one trick).
     """
     hi: i64
-    if mode == 0:
+    if mode == 0 or mode == 3:
         hi = layout_points(gt, rem)
     else:
         hi = popcount(rem) // 3
     tg: i64 = _TG[gt]
-    if mode == 2 or tg < 0:
+    if mode >= 2 or tg < 0:
         return hi
     trumps: i64 = rem & _GMASK[8 * gt + tg]
     if trumps == 0:
@@ -453,7 +459,7 @@ def _rest_bounds(gt: int, mode: int, decl: int, h0: int, h1: int, h2: int, rem: 
 @cython.nogil
 @cython.exceptval(check=False)
 def _max_rest(gt: i64, mode: i64, rem: i64, n: i64) -> i64:
-    if mode == 0:
+    if mode == 0 or mode == 3:
         return layout_points(gt, rem)
     return (popcount(rem) + n) // 3
 
@@ -512,7 +518,8 @@ def _gen_moves(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, leader:
         above = alive >> (c + 1)
         if above:
             nxt = c + 1 + lowest_bit(above)
-            if _GRP[row + nxt] == _GRP[row + c] and (hand >> nxt) & 1 and (mode != 0 or _LPTS[row + nxt] == _LPTS[row + c]):
+            if _GRP[row + nxt] == _GRP[row + c] and (hand >> nxt) & 1 and (
+                    (mode != 0 and mode != 3) or _LPTS[row + nxt] == _LPTS[row + c]):
                 continue
         win_seat = leader
         if c == ttmove:
@@ -571,7 +578,7 @@ def _gen_moves(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, leader:
                     if b >= 0:
                         win_seat = q
                         wcard = b
-            my_side = (win_seat == decl) == maxer
+            my_side = ((win_seat == decl) != (mode == 3)) == maxer  # Ramsch: the others' trick is the maximiser's
             if my_side:
                 # cash points; when my own card wins, the cheapest winner first
                 key_c = tp * 64 - _GRANK[row + c] if win_seat == p else tp * 64 + _LPTS[row + c]
@@ -1073,7 +1080,7 @@ def _solve_rest(gt: i64, decl: i64, mode: i64, h0: i64, h1: i64, h2: i64, leader
         alive |= bit(t0)
     if n >= 2:
         alive |= bit(t1)
-    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 else _max_rest(gt, mode, rem, n)
+    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n)
     if guess < 0 or guess > hi:
         guess = hi * 4 // 5
     return _mtdf(l0, l1, l2, leader, n, t0, t1, -1, 0, hi, guess, P, TK, MB, MK, FS)
@@ -1119,7 +1126,7 @@ def _move_values(gt: i64, decl: i64, mode: i64, h0: i64, h1: i64, h2: i64, leade
         alive |= bit(t0)
     if n >= 2:
         alive |= bit(t1)
-    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 else _max_rest(gt, mode, rem, n)
+    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n)
     guess: i64 = hi * 4 // 5
     # walk from the top so that each card can copy the value of its equivalent higher neighbour
     order = cython.declare(cython.longlong[12])
@@ -1145,7 +1152,7 @@ def _move_values(gt: i64, decl: i64, mode: i64, h0: i64, h1: i64, h2: i64, leade
             if above:
                 nxt = c + 1 + lowest_bit(above)
                 if nxt == order[i + 1] and _GRP[row + nxt] == _GRP[row + c] and (
-                        mode != 0 or _LPTS[row + nxt] == _LPTS[row + c]):
+                        (mode != 0 and mode != 3) or _LPTS[row + nxt] == _LPTS[row + c]):
                     same = True
         if same:
             v = prev_val

@@ -28,14 +28,18 @@ __all__ = [
     "reference_all_tricks",
     "reference_null",
     "reference_move_points",
+    "brute_force_ramsch_moves",
 ]
 
 POINTS, DECLARER_TRICKS, DEFENDER_TRICKS = "points", "declarer_tricks", "defender_tricks"
+OTHERS_POINTS = "others_points"
 
 
 def _trick_value(kind: str, declarer: int, winner: int, trick: tuple[int, ...]) -> int:
     if kind == POINTS:
         return mask_points((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2])) if winner == declarer else 0
+    if kind == OTHERS_POINTS:
+        return mask_points((1 << trick[0]) | (1 << trick[1]) | (1 << trick[2])) if winner != declarer else 0
     if kind == DECLARER_TRICKS:
         return 1 if winner == declarer else 0
     return 1 if winner != declarer else 0
@@ -89,6 +93,24 @@ def brute_force_move_points(pos: Position) -> dict[int, int]:
     for c in iter_mask(pos.legal_cards().mask):
         tv, h, t, leader = _after(pos, c, POINTS)
         out[c] = pos.declarer_points + tv + _minimax(pos.game_type, pos.declarer, POINTS, h, t, leader)
+    return out
+
+
+def brute_force_ramsch_moves(pos: Position) -> dict[int, int]:
+    """For a Ramsch (grand's tricks; ``pos.game_type`` grand): the card points the two seats other than the one to
+    move take from the current trick on after each of its legal cards, when it plays to give them the most and they
+    play together to give it the most, by full minimax."""
+    seat = pos.to_move
+    out = {}
+    for c in iter_mask(pos.legal_cards().mask):
+        for card, h, t, winner in _children(pos.game_type, pos.hands, pos.trick, pos.leader):
+            if card != c:
+                continue
+            if winner is None:
+                out[c] = _minimax(pos.game_type, seat, OTHERS_POINTS, h, t, pos.leader)
+            else:
+                out[c] = (_trick_value(OTHERS_POINTS, seat, winner, t)
+                          + _minimax(pos.game_type, seat, OTHERS_POINTS, h, (), winner))
     return out
 
 

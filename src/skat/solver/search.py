@@ -284,7 +284,10 @@ def move_values_array(
 
     ``question`` is ``"points"`` (the default: final declarer card points after that card, or with
     ``target`` 1/0 for reaching ``target`` card points), ``"all_tricks"`` (1 if the declarer still
-    takes every trick) or ``"null"`` (1 if the null declarer still takes no trick).
+    takes every trick), ``"null"`` (1 if the null declarer still takes no trick) or ``"ramsch"`` (the card
+    points the two seats other than ``declarer``, the seat to move, take from the trick on the table to the end
+    of a Ramsch when they play together to give him the most: the more, the better for him; ``game_type`` is
+    ignored).
     ``node_limit`` / ``time_limit`` bound the whole call (all cards together); see the module
     docstring (:class:`SearchLimitExceeded`).
     """
@@ -307,8 +310,14 @@ def move_values_array(
         K.move_values(gt, declarer, mode, h0, h1, h2, leader, n, c0, c1, _tricks_left(hands, trick), out,
                       *_ctx.next(node_limit, time_limit))
         _ctx.done()
+    elif question == "ramsch":
+        if (leader + n) % 3 != declarer:
+            raise PositionError("a Ramsch is searched for the seat to move: declarer must be the seat to move")
+        K.move_values(int(GameType.RAMSCH), declarer, K.MODE_RAMSCH, h0, h1, h2, leader, n, c0, c1, -1, out,
+                      *_ctx.next(node_limit, time_limit))
+        _ctx.done()
     else:
-        raise ValueError(f"unknown question {question!r}: use 'points', 'all_tricks' or 'null'")
+        raise ValueError(f"unknown question {question!r}: use 'points', 'all_tricks', 'null' or 'ramsch'")
     return out
 
 

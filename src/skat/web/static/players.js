@@ -32,7 +32,7 @@ import { contractOfWords } from "./words.js";
 const L = (key, params) => fill("players", key, params);
 
 /** The computer levels in the order of their strength (docs/ratings.md), for the comparison's columns. */
-const LEVELS = ["strong", "medium", "learned", "heuristic", "easy", "random"];
+const LEVELS = ["expert", "strong", "medium", "learned", "heuristic", "easy", "random"];
 const params = new URLSearchParams(location.search);
 /** The history's page size (`?per=`: a test's few deals over several pages). */
 const PER = Math.min(200, Math.max(1, Number(params.get("per")) || 50));

@@ -25,7 +25,7 @@ import { actionLabel, bookedText, ramschWhy, resultSentence, SEAT_KEYS, seatLabe
 /** An entry of the step list: an action of the auction (or the deal itself), or a trick with its cards' steps. */
 /** @typedef {{kind: "step", index: number} | {kind: "trick", trick: number, steps: number[]}} ListEntry */
 
-const LEVELS = ["easy", "medium", "strong", "learned", "heuristic", "random"];
+const LEVELS = ["easy", "medium", "strong", "expert", "learned", "heuristic", "random"];
 
 /** Whether an action token is a card ("CJ", "HT"). */
 /** @param {string | null | undefined} token @returns {boolean} */
