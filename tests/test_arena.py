@@ -308,3 +308,23 @@ def test_a_match_of_null_hand_deals(capsys) -> None:
     out = capsys.readouterr().out
     assert "every deal a Null Hand" in out
     assert re.search(r"declares null +declares null +4 ", out) and "passed in: 0 games" in out
+
+
+def test_a_match_scored_at_a_table_of_four_gives_defenders_30(tmp_path) -> None:
+    assert seeger_fabian(0, False, (-96, 0, 0), table=4) == [-146, 30, 30]
+    assert seeger_fabian(1, True, (0, 48, 0), table=4) == [0, 98, 0]
+    path = tmp_path / "m.jsonl"
+    three = run_match(ArenaConfig(("heuristic", "random"), deals=4, seed=8), workers=1, progress=False,
+                      checkpoint=path)
+    four = run_match(ArenaConfig(("heuristic", "random"), deals=4, seed=8, table=4), workers=1, progress=False,
+                     checkpoint=path)
+    assert four["resumed_deals"] == 4 and four["ruleset"] == "isko2018, scored at a table of 4"
+    games = [g for line in path.read_text().splitlines()[1:] for g in json.loads(line)["games"]]
+    lost_by_the_other = sum(1 for g in games if g["declarer"] is not None and not g["won"]
+                            and g["seating"].count(g["seating"][g["declarer"]]) == 2)
+    # each lost game of a copy of the other player gives the player alone 10 points less
+    assert lost_by_the_other > 0
+    a_three, a_four = three["per_player"]["heuristic"]["sf_per_game"], four["per_player"]["heuristic"]["sf_per_game"]
+    assert a_three - a_four > 0
+    with pytest.raises(ValueError, match="3, 4 or 5 players"):
+        ArenaConfig(("heuristic", "random"), deals=1, table=6)

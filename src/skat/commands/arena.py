@@ -23,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                         help="change one rule option on top of the rule set (repeatable), e.g. schieberamsch=true; "
                              "skat rules show NAME lists them")
+    parser.add_argument("--table", type=int, choices=(3, 4, 5), default=3,
+                        help="score as at a table of this many players (4, 5: a lost game gives each defender 30 "
+                             "instead of 40); the deals are played by three either way")
     parser.add_argument("--start", choices=tuple(STARTS), default="auction",
                         help="how every deal starts: auction (default); ramsch: a Ramsch without an auction, as in a "
                              "Ramsch round (a rule set with Ramsch, e.g. --ruleset pub); null: the hand that suits "
@@ -44,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     names = [p.strip() for p in args.players.split(",") if p.strip()]
     try:
         config = ArenaConfig(players=tuple(names), deals=args.deals, seed=args.seed, ruleset=args.ruleset,
-                             options=tuple(args.set), start=args.start)
+                             options=tuple(args.set), start=args.start, table=args.table)
         if args.workers is not None and args.workers < 1:
             raise ValueError(f"--workers must be at least 1, got {args.workers}")
         summary = run_match(config, workers=args.workers, ray_address=args.ray, progress=not args.quiet,

@@ -8,7 +8,10 @@ it is (common random numbers), so the luck of the cards cancels out.
 Scoring is Seeger-Fabian at a 3-table: the declarer scores his game points
 (``game.result.scores``, lost games already doubled) plus 50 for a won game or
 minus 50 for a lost one; when he loses, each other player gets 40.  A passed-in
-deal scores nothing; a Ramsch (house rules) scores its score-sheet entries.
+deal scores nothing; a Ramsch (house rules) scores its score-sheet entries.  At a
+table of four (``ArenaConfig.table``) the dealer sits out, the three at the deal play
+it as at three, and each defender of a lost game gets 30 instead of 40: the same games
+scored so (a checkpoint of a match at three can be summed up at four).
 
 The statistics compare the *solo seats*: ``X_P(d, s)`` is the score of player
 ``P`` sitting alone in seat ``s`` of deal ``d``.  A player's points per game are
@@ -78,6 +81,8 @@ SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
 """The six seatings of a duplicate deal: which player (0 = A, 1 = B) sits in seats 0, 1, 2."""
 
 SF_WIN, SF_LOSS, SF_OTHERS = 50, -50, 40
+SF_OTHERS_AT = {3: 40, 4: 30, 5: 30}
+"""Each defender's bonus for a lost game by the size of the table (docs/rules.md 5.2: 40 at three, 30 at four)."""
 
 
 STARTS: dict[str, str] = {
@@ -99,6 +104,9 @@ class ArenaConfig:
     options: tuple[str, ...] = ()
     """Rule options changed on top of the preset, each ``OPTION=VALUE`` (``schieberamsch=true``), checked by
     :data:`skat.rules.rulesets.SCHEMA` as ``skat series --set`` does."""
+    table: int = 3
+    """The players at the table, for the scoring only (:data:`SF_OTHERS_AT`): the deal is played by three either way
+    (the dealer of four sits out), so it changes the statistics, not the games or the checkpoint."""
     start: str = "auction"
     """How each deal starts (:data:`STARTS`): ``auction`` (bid for as usual), ``ramsch`` (every deal a Ramsch, as in a
     Ramsch round) or ``null`` (the seat whose hand suits Null best declares Null Hand after a bid of 18)."""
@@ -108,6 +116,8 @@ class ArenaConfig:
             raise ValueError(f"a duplicate match needs exactly two players, got {len(self.players)}")
         if self.deals < 1:
             raise ValueError(f"play at least one deal, got --deals {self.deals}")
+        if self.table not in SF_OTHERS_AT:
+            raise ValueError(f"a Skat table has 3, 4 or 5 players, not {self.table}")
         if self.start not in STARTS:
             raise ValueError(f"a match's deals start as one of {', '.join(STARTS)}, not {self.start!r}")
         rules = self.rules()
@@ -124,6 +134,7 @@ class ArenaConfig:
     def rules_label(self) -> str:
         """The rule set as a report names it: ``pub``, ``pub, schieberamsch=true, every deal a Ramsch``."""
         extra = [*self.options] + ([STARTS[self.start]] if self.start != "auction" else [])
+        extra += [f"scored at a table of {self.table}"] if self.table != 3 else []
         return ", ".join([self.ruleset, *extra])
 
 
@@ -170,8 +181,8 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
-def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int]) -> list[int]:
-    """Seeger-Fabian points of the three seats for one game (3-table)."""
+def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int], table: int = 3) -> list[int]:
+    """Seeger-Fabian points of the three seats at the deal for one game (at a table of ``table`` players)."""
     sf = [0, 0, 0]
     if declarer is None:
         return [int(x) for x in scores]  # passed in (all 0) or a Ramsch: the score-sheet entries
@@ -179,7 +190,7 @@ def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int])
     if not won:
         for s in range(3):
             if s != declarer:
-                sf[s] += SF_OTHERS
+                sf[s] += SF_OTHERS if table == 3 else SF_OTHERS_AT[table]
     return sf
 
 
@@ -386,6 +397,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
     """The match statistics (see the module docstring) from the output of :func:`play_deal`."""
     deals = sorted(deals, key=lambda d: d["deal"])
     names = list(config.players)
+    table = getattr(config, "table", 3)
     solo_sf: list[list[float]] = [[], []]
     declared = [0, 0]
     won = [0, 0]
@@ -404,12 +416,13 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
             seating = g["seating"]
             solo_seat = next(s for s in range(3) if seating.count(seating[s]) == 1)
             who = seating[solo_seat]
-            per_player[who].append(g["sf"][solo_seat])
+            sf = g["sf"] if table == 3 else seeger_fabian(g["declarer"], g["won"], g["scores"], table)
+            per_player[who].append(sf[solo_seat])
             role = "no declarer" if g["declarer"] is None else (
                 "declares" if g["declarer"] == solo_seat else "defends")
             family = _family_of(g)
             game_role = family if g["declarer"] is None else f"{role} {family}"
-            solo[(who, solo_seat)] = (role, g["sf"][solo_seat], game_role)
+            solo[(who, solo_seat)] = (role, sf[solo_seat], game_role)
             if family == "passed in":
                 passed_in += 1
             elif g["declarer"] == solo_seat:
