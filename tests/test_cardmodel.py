@@ -78,14 +78,50 @@ def test_the_policy_gives_weight_to_legal_cards_only(seed, steps, ruleset):
     if game.is_over:
         return
     view = game.view(game.to_move)
-    p = random_model(seed % 5).policy(view)
+    model = random_model(seed % 5)
     legal = legal_cards(view)
-    assert p.shape == (32,)
-    assert np.all(p[~legal] == 0.0)
-    if legal.any():
-        assert np.all(p[legal] > 0.0) and abs(p.sum() - 1.0) < 1e-5
-    else:
-        assert p.sum() == 0.0
+    for p in (model.policy(view), model.symmetric_policy(view)):
+        assert p.shape == (32,)
+        assert np.all(p[~legal] == 0.0)
+        if legal.any():
+            assert np.all(p[legal] > 0.0) and abs(p.sum() - 1.0) < 1e-5
+        else:
+            assert p.sum() == 0.0
+
+
+def test_the_symmetric_policy_is_the_same_for_a_deal_told_with_other_suits():
+    """Hearts and spades swapped in a clubs game (the jacks stay): the same position, the same policy per card."""
+    from skat.cards import Card
+    from skat.deal.game import Game
+
+    swap = {"H": "S", "S": "H"}
+
+    def relabel(card: Card) -> Card:
+        name = card.name
+        return card if name[1] == "J" or name[0] not in swap else Card.parse(swap[name[0]] + name[1])
+
+    dealt = new_game(7, get_ruleset("isko2018"))
+    hands = [list(dealt.view(s).hand) for s in range(3)]
+    skat = [Card(c) for c in range(32) if all(Card(c) not in h for h in hands)]
+    twins = []
+    for f in (lambda c: c, relabel):
+        game = Game(hands=[[f(c) for c in h] for h in hands], skat=[f(c) for c in skat])
+        while game.phase is not Phase.PLAY:  # forehand plays clubs hand at 18
+            seat = game.to_move
+            legal = game.view(seat).legal_actions
+            tokens = [str(a) for a in legal]
+            if game.phase is Phase.BIDDING:
+                want = "pass" if seat != 0 else ("18" if "18" in tokens else next(t for t in tokens if t != "pass"))
+            else:
+                want = "declare clubs hand"
+            game.apply(legal[tokens.index(want)], seat)
+        twins.append(game)
+    model = random_model(3)
+    p, q = (model.symmetric_policy(g.view(0)) for g in twins)
+    for card in range(32):
+        assert abs(p[card] - q[int(relabel(Card(card)))]) < 1e-5
+    plain = [model.policy(g.view(0)) for g in twins]
+    assert max(abs(plain[0][c] - plain[1][int(relabel(Card(c)))]) for c in range(32)) > 1e-6  # the plain one: not so
 
 
 def test_a_model_is_saved_and_loaded_and_refuses_another_encoding(tmp_path):

@@ -34,65 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from skat.players.cardmodel import INPUT_SIZE, CardModel, features
+from skat.players.cardmodel import INPUT_SIZE, CardModel, features, game_index, suit_symmetries
 from skat.players.playcorpus import positions
 
 HELD_OUT = 0.2
-_JACK = 4  # a card's rank index within its suit (skat.cards: 7 8 9 T J Q K A)
-
-
-def suit_maps() -> tuple[np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
-    """The suit permutations that leave a game as it is, as index maps: the inputs' map (n × INPUT_SIZE), the
-    cards' map (n × 32) and, by the game's index in the encoding (0-3 a suit game, 4 grand, 5 Null), the range
-    of maps that game allows. Suit games: the three side suits in any order (the trump suit and the jacks stay);
-    grand: the four suits (the jacks stay: they rank by suit); Null: the four suits with their jacks. ``new[j] =
-    old[map[j]]`` for every card block of the input (hand, skat, discard, open, played, trick, legal), and the
-    shown voids follow their suits."""
-    import itertools
-
-    from skat.players.encoding import OFFSET
-
-    card_blocks = [OFFSET["hand"] + 32 * k for k in range(10)] + [INPUT_SIZE - 32]
-    inputs, cards, ranges = [], [], {}
-
-    def add(perm: tuple[int, ...], move_jacks: bool) -> None:
-        card_map = np.arange(32)
-        for j in range(32):
-            suit, rank = divmod(j, 8)
-            if rank != _JACK or move_jacks:
-                card_map[j] = 8 * perm[suit] + rank
-        in_map = np.arange(INPUT_SIZE)
-        for base in card_blocks:
-            in_map[base:base + 32] = base + card_map
-        for seat in range(2):
-            base = OFFSET["void"] + 5 * seat
-            for suit in range(4):
-                in_map[base + suit] = base + perm[suit]
-        inputs.append(in_map)
-        cards.append(card_map)
-
-    for trump in range(4):  # suit games: the side suits permuted
-        start = len(cards)
-        sides = [s for s in range(4) if s != trump]
-        for order in itertools.permutations(sides):
-            perm = list(range(4))
-            for a, b in zip(sides, order, strict=True):
-                perm[a] = b
-            add(tuple(perm), move_jacks=False)
-        ranges[trump] = (start, len(cards))
-    for game, move_jacks in ((4, False), (5, True)):
-        start = len(cards)
-        for perm in itertools.permutations(range(4)):
-            add(perm, move_jacks)
-        ranges[game] = (start, len(cards))
-    return np.stack(inputs), np.stack(cards), ranges
-
-
-def game_index(x: np.ndarray) -> np.ndarray:
-    """The game of each input row as the encoding's index (0-3 suit, 4 grand, 5 Null, 6 none)."""
-    from skat.players.encoding import OFFSET
-
-    return x[:, OFFSET["game"]:OFFSET["game"] + 7].argmax(axis=1)
 
 
 def read_corpus(path: Path) -> tuple[dict, list[dict]]:
@@ -232,7 +177,7 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
 
     train_t, held_t = tensors(train_data), tensors(held)
     n = len(train_data.x)
-    in_maps, card_maps, ranges = suit_maps()
+    in_maps, card_maps, ranges = suit_symmetries()
     in_maps_t, card_maps_t = torch.from_numpy(in_maps), torch.from_numpy(card_maps)
     games = game_index(train_data.x)
     low = torch.from_numpy(np.array([ranges.get(int(g), (0, 1))[0] for g in games]))

@@ -17,6 +17,7 @@ layer sizes, the encoding's size and what the model was trained on). The shipped
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from importlib import resources
 from pathlib import Path
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from skat.players.encoding import OBSERVATION_SIZE, encode_view, legal_cards
+from skat.players.encoding import OBSERVATION_SIZE, OFFSET, encode_view, legal_cards
 
 __all__ = ["CardModel", "INPUT_SIZE", "features", "shipped_card_model", "SHIPPED_MODEL"]
 
@@ -106,6 +107,22 @@ class CardModel:
         """The chance of each of the 32 cards in this view (0 for every card not legal; sums to 1)."""
         return self.policies(features(view)[None, :])[0]
 
+    def symmetric_policy(self, view: Any) -> np.ndarray:
+        """:meth:`policy` averaged over the suit permutations that leave the game as it is (:func:`suit_symmetries`:
+        6 in a suit game, 24 in grand and Null), each read back to the real cards: the network's answers to the same
+        position told with other suits. One batched pass; the chance of a legal card only, as :meth:`policy`."""
+        x = features(view)
+        spans = suit_symmetries()[2]
+        game = int(game_index(x[None, :])[0])
+        if game not in spans:
+            return self.policies(x[None, :])[0]
+        in_maps, card_maps, _ = suit_symmetries()
+        lo, hi = spans[game]
+        p = self.policies(x[in_maps[lo:hi]])
+        out = np.zeros(32, dtype=np.float64)
+        np.add.at(out, card_maps[lo:hi].ravel(), p.ravel())
+        return out / (hi - lo)
+
     def policies(self, x: np.ndarray) -> np.ndarray:
         """:meth:`policy` for a batch of inputs (n × :data:`INPUT_SIZE`)."""
         logits, _ = self.forward(x)
@@ -126,6 +143,59 @@ class CardModel:
         arrays = [a for pair in (*self.hidden, *self.value_hidden) for a in pair] + [
             self.policy_w, self.policy_b, self.value_w, self.value_b]
         return sum(a.size * 2 for a in arrays)
+
+
+JACK_RANK = 4
+"""A jack's rank index within its suit (:mod:`skat.cards`: 7 8 9 T J Q K A)."""
+
+
+@functools.lru_cache(maxsize=1)
+def suit_symmetries() -> tuple[np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
+    """The suit permutations that leave a game as it is, as index maps: the inputs' map (n × INPUT_SIZE), the
+    cards' map (n × 32) and, by the game's index in the encoding (0-3 a suit game, 4 grand, 5 Null), the range
+    of maps that game allows. Suit games: the three side suits in any order (the trump suit and the jacks stay);
+    grand: the four suits (the jacks stay: they rank by suit); Null: the four suits with their jacks. ``new[j] =
+    old[map[j]]`` for every card block of the input (hand, skat, discard, open, played, trick, legal), and the
+    shown voids follow their suits."""
+    card_blocks = [OFFSET["hand"] + 32 * k for k in range(10)] + [INPUT_SIZE - 32]
+    inputs, cards, ranges = [], [], {}
+
+    def add(perm: tuple[int, ...], move_jacks: bool) -> None:
+        card_map = np.arange(32)
+        for j in range(32):
+            suit, rank = divmod(j, 8)
+            if rank != JACK_RANK or move_jacks:
+                card_map[j] = 8 * perm[suit] + rank
+        in_map = np.arange(INPUT_SIZE)
+        for base in card_blocks:
+            in_map[base:base + 32] = base + card_map
+        for seat in range(2):
+            base = OFFSET["void"] + 5 * seat
+            for suit in range(4):
+                in_map[base + suit] = base + perm[suit]
+        inputs.append(in_map)
+        cards.append(card_map)
+
+    for trump in range(4):  # suit games: the side suits permuted
+        start = len(cards)
+        sides = [s for s in range(4) if s != trump]
+        for order in itertools.permutations(sides):
+            perm = list(range(4))
+            for a, b in zip(sides, order, strict=True):
+                perm[a] = b
+            add(tuple(perm), move_jacks=False)
+        ranges[trump] = (start, len(cards))
+    for game, move_jacks in ((4, False), (5, True)):
+        start = len(cards)
+        for perm in itertools.permutations(range(4)):
+            add(perm, move_jacks)
+        ranges[game] = (start, len(cards))
+    return np.stack(inputs), np.stack(cards), ranges
+
+
+def game_index(x: np.ndarray) -> np.ndarray:
+    """The game of each input row as the encoding's index (0-3 suit, 4 grand, 5 Null, 6 none)."""
+    return x[:, OFFSET["game"]:OFFSET["game"] + 7].argmax(axis=1)
 
 
 def _count_layers(weights: dict[str, np.ndarray], prefix: str = "w") -> int:

@@ -1,9 +1,10 @@
 """``learned``: a fast player for bot authors, its card play the learned model's policy alone (no search).
 
-Card play: the legal card the card-play model (:mod:`skat.players.cardmodel`) gives the most weight, one forward
-pass of a small network (well under a millisecond). Bidding, hand game or pickup, discard and declaration: the
-learned chances of :class:`skat.players.learned.LearnedBidder` (as ``strong``); Null and Ramsch, Kontra and Re and
-every decision the model does not cover: the heuristic player.
+Card play in suit, grand and Null games: the legal card the card-play model (:mod:`skat.players.cardmodel`) gives
+the most weight, its policy averaged over the suit permutations the game allows (one batched pass of a small
+network: well under a millisecond). Bidding, hand game or pickup, discard and declaration: the learned chances of
+:class:`skat.players.learned.LearnedBidder` (as ``strong``); a Ramsch's card play, Kontra and Re and every decision
+the model does not cover: the heuristic player.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ class PolicyPlayer:
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, *, model: CardModel | None = None, sample: bool = False) -> None:
+    def __init__(self, seed: int | None = None, *, model: CardModel | None = None, sample: bool = False,
+                 symmetric: bool = True) -> None:
         self.rng = random.Random(seed)
         self.model = model or shipped_card_model()
         self.sample = sample
+        self.symmetric = symmetric
+        """Average the policy over the suit permutations the game allows (:meth:`CardModel.symmetric_policy`)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
         self.bidder = LearnedBidder(self.rng, margin=5.0, worlds=20, time_budget=1.0)
 
@@ -55,7 +59,7 @@ class PolicyPlayer:
 
     def play(self, view: SeatView) -> Action:
         """The card of the policy."""
-        p = self.model.policy(view)
+        p = self.model.symmetric_policy(view) if self.symmetric else self.model.policy(view)
         if self.sample:
             card = int(self.rng.choices(range(32), weights=p.tolist())[0])
         else:
