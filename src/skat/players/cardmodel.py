@@ -180,10 +180,10 @@ def suit_symmetries() -> tuple[np.ndarray, np.ndarray, dict[int, tuple[int, int]
         start = len(cards)
         sides = [s for s in range(4) if s != trump]
         for order in itertools.permutations(sides):
-            perm = list(range(4))
+            mapping = list(range(4))
             for a, b in zip(sides, order, strict=True):
-                perm[a] = b
-            add(tuple(perm), move_jacks=False)
+                mapping[a] = b
+            add(tuple(mapping), move_jacks=False)
         ranges[trump] = (start, len(cards))
     for game, move_jacks in ((4, False), (5, True)):
         start = len(cards)
