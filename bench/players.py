@@ -24,9 +24,10 @@ issue 16 beside them):
   policy's three best cards early, with up to 60 worlds; ``expert-strong`` (2044) the slow level (goal: above 0).
 * issue 31, every game the players play (:data:`RULES`): ``null-*`` (2045-2047) deals with a Null hand, its seat
   declaring Null Hand (``skat arena --start null``: the card play of Null alone); ``ramsch-search`` (2048) and
-  ``schieberamsch-search`` (2049) every deal a Ramsch under the pub rules (``--start ramsch``): ``medium`` playing
-  a Ramsch by the search (:func:`skat.players.ablation.medium_ramsch_search`) against ``medium`` as it plays one,
-  by the heuristic's rules of thumb;
+  ``schieberamsch-search`` (2049) every deal a Ramsch under the pub rules (``--start ramsch``): ``medium``, which
+  plays a Ramsch by the search, against ``medium`` playing it by the heuristic's rules of thumb
+  (:func:`skat.players.ablation.medium_heuristic_ramsch`; the 2048 record of 5 December 2026 names the two
+  ``medium_ramsch_search`` and ``medium`` as they were then);
   ``pub-strong-medium`` (2050) the pub rules as they are played (Ramsch when all pass, Kontra and Re).
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
@@ -70,8 +71,8 @@ MATCHES = {
     "null-learned-medium": (("learned", "medium"), 2045),
     "null-strong-medium": (("strong", "medium"), 2046),
     "null-medium-heuristic": (("medium", "heuristic"), 2047),
-    "ramsch-search": (("skat.players.ablation:medium_ramsch_search", "medium"), 2048),
-    "schieberamsch-search": (("skat.players.ablation:medium_ramsch_search", "medium"), 2049),
+    "ramsch-search": (("medium", "skat.players.ablation:medium_heuristic_ramsch"), 2048),
+    "schieberamsch-search": (("medium", "skat.players.ablation:medium_heuristic_ramsch"), 2049),
     "pub-strong-medium": (("strong", "medium"), 2050),
 }
 """name -> (players, seed)."""

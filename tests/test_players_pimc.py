@@ -250,7 +250,7 @@ def test_more_worlds_on_a_close_call_stay_within_the_budget(monkeypatch):
 
 
 def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_known_world():
-    from skat.players.ablation import medium_ramsch_search
+    from skat.players.ablation import medium_heuristic_ramsch
     from skat.players.pimc import ramsch_card_values
 
     rules = [r for r in RULESETS if r.name == "pub"][0]
@@ -276,7 +276,8 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
         # the others can take at most the points still out
         out = sum(mask_points(h) for h in hands) + sum(mask_points(1 << c) for c in trick)
         assert all(0 <= v <= out for v in totals.values())
-    player = medium_ramsch_search(1)
-    assert player.ramsch_search and not make_player("medium", 1).ramsch_search
+    player = make_player("medium", 1)
+    assert player.ramsch_search and make_player("strong", 1).ramsch_search and make_player("expert", 1).ramsch_search
+    assert not medium_heuristic_ramsch(1).ramsch_search
     game = play_out(Game(4, ruleset=rules, start="ramsch"), [player, HeuristicPlayer(2), player])
     assert game.result is not None and game.result.kind in ("ramsch", "played")

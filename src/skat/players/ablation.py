@@ -21,8 +21,9 @@ keeps it as it was before the learned card-play model (issue 31 compares the re-
 :func:`strong_policy_inference` is that ``strong`` with the card plays weighed by the learned model's policy
 (:class:`skat.players.inference.PolicyLikelihood`) instead of the hand-written likelihood;
 :func:`strong_policy_prune` adds the search of the policy's three best cards only in the first seven tricks, with
-up to 60 worlds in the same time budget. :func:`medium_ramsch_search` is ``medium`` playing a Ramsch by the search
-(:func:`skat.players.pimc.ramsch_card_values`) instead of the heuristic's rules of thumb.
+up to 60 worlds in the same time budget. :func:`medium_heuristic_ramsch` is ``medium`` playing a Ramsch by the
+heuristic's rules of thumb, as every level did until December 2026 (the levels search a Ramsch now,
+:func:`skat.players.pimc.ramsch_card_values`); :func:`strong_2026_12` keeps that too.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
-           "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune", "medium_ramsch_search"]
+           "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune", "medium_heuristic_ramsch"]
 
 
 def strong_plain(seed: int | None = None) -> PIMCPlayer:
@@ -120,13 +121,12 @@ def strong_policy_prune(seed: int | None = None) -> PIMCPlayer:
     return player
 
 
-def medium_ramsch_search(seed: int | None = None) -> PIMCPlayer:
-    """``medium`` (12 worlds, 0.15 s a card) playing a Ramsch by the search: each card's points left to the others
-    when they play together against it, over the worlds."""
+def medium_heuristic_ramsch(seed: int | None = None) -> PIMCPlayer:
+    """``medium`` (12 worlds, 0.15 s a card) playing a Ramsch by the heuristic's rules of thumb, not by the search."""
     from skat.players.levels import LEVELS
 
     player = LEVELS["medium"](seed)
     assert isinstance(player, PIMCPlayer)
-    player.ramsch_search = True
-    player.name = "medium-ramsch-search"
+    player.ramsch_search = False
+    player.name = "medium-heuristic-ramsch"
     return player

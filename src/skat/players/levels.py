@@ -16,6 +16,11 @@
   the learned bidder with 40 worlds (2 s a decision). Its strength against ``strong`` is being measured
   (docs/players.md).
 
+``medium``, ``strong`` and ``expert`` play a Ramsch by the search as well (:func:`skat.players.pimc.ramsch_card_values`:
+each card's points left to the other two when they play together against it, over the worlds): against the
+heuristic's rules of thumb +5.33 [+0.70, +9.95] SF points a game over 200 deals of Ramsch under the pub rules
+(seed 2048, ``medium`` both ways: ``bench/data/arena/2026-12-05/ramsch-search-2048.*``).
+
 Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
 Seeger-Fabian points per game, 95 % CI; the README's table of players):
 
@@ -83,7 +88,7 @@ class EasyPlayer:
 
 
 def _medium(seed: int | None) -> PIMCPlayer:
-    player = PIMCPlayer(seed, worlds=12, min_worlds=4, time_budget=0.15, bidding=False)
+    player = PIMCPlayer(seed, worlds=12, min_worlds=4, time_budget=0.15, bidding=False, ramsch_search=True)
     player.name = "medium"
     return player
 
@@ -91,7 +96,7 @@ def _medium(seed: int | None) -> PIMCPlayer:
 def _strong(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False,
                         inference=Inference(AuctionLikelihood(temperature=10.0), PlayLikelihood(sharpness=2.0)),
-                        pool=4)
+                        pool=4, ramsch_search=True)
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
@@ -99,7 +104,8 @@ def _strong(seed: int | None) -> PIMCPlayer:
 
 def _expert(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False,
-                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4)
+                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4,
+                        ramsch_search=True)
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=40, time_budget=2.0)
     player.name = "expert"
     return player
