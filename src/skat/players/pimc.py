@@ -318,14 +318,7 @@ class PIMCPlayer:
                                             budget=budget)
         if not solved:
             return self.heuristic.choose(view)
-        best = max(totals.values())
-        ties = [c for c, v in totals.items() if v >= best - 1e-9]
-        if len(ties) == 1:
-            return Play(Card(ties[0]))
-        hint = self.heuristic.choose(view)
-        if isinstance(hint, Play) and int(hint.card) in ties:
-            return hint
-        return Play(Card(min(ties, key=lambda c: (mask_points(1 << c), c & 7))))
+        return self._pick(view, totals, sign=1.0)
 
     def rank_cards(self, view: SeatView) -> tuple[Action, dict[int, float], int]:
         """The card this player plays in ``view`` (a suit, grand or null game's play, more than one legal card),
@@ -403,9 +396,11 @@ class PIMCPlayer:
                    else [self.inference.log_weight(prepared, world) for world in pool])
         return select_worlds(pool, weights, n, self.rng)
 
-    def _pick(self, view: SeatView, totals: dict[int, float]) -> Action:
-        is_declarer = view.declarer == view.seat
-        sign = 1.0 if is_declarer else -1.0
+    def _pick(self, view: SeatView, totals: dict[int, float], sign: float | None = None) -> Action:
+        """The card of the best total (``sign`` +1: the highest; by default the declarer's highest, a defender's
+        lowest); among tied cards the heuristic's, else the lowest."""
+        if sign is None:
+            sign = 1.0 if view.declarer == view.seat else -1.0
         best = max(sign * v for v in totals.values())
         ties = [c for c, v in totals.items() if sign * v >= best - 1e-9]
         if len(ties) == 1:
