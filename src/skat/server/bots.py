@@ -4,8 +4,8 @@ Every computer seat has the small interface :class:`ComputerSeat`; :class:`BotSe
 :mod:`skat.players.registry` by level), and a game with computer players of its own makes its seats in its table
 part (:meth:`skat.server.games.TableGame.computer`).
 
-Cheap players (``random``, ``heuristic``) think in a thread pool. Search players (``expert``, ``strong``,
-``medium``, ``easy``, ``pimc``) think in a process pool: their search holds the interpreter for
+Cheap players (``random``, ``heuristic``, ``learned``) think in a thread pool. Search players (``expert``,
+``strong``, ``medium``, ``easy``) think in a process pool: their search holds the interpreter for
 seconds (``expert`` about 2 s a card), and in a thread it would stall the event loop and with it every other
 table.
 """
