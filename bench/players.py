@@ -4,6 +4,7 @@
     python bench/players.py --matches strong-medium --deals 300
     python bench/players.py --deals 1000 --data bench/data/arena  # the committed matches: resumes them
     python bench/players.py --matches none --timing-deals 20      # decision times only
+    python bench/players.py --matches strong-medium --data bench/data/arena --rescore-table 4  # a record at four
 
 Matches (duplicate arena, ISKO rules, Seeger-Fabian points per game with the 95 % CI; the goals of
 issue 16 beside them):
@@ -47,7 +48,7 @@ import time
 from pathlib import Path
 
 from skat.deal.game import Game, Phase
-from skat.players.arena import ArenaConfig, arena_player, format_summary, plot_cumulative, run_match
+from skat.players.arena import ArenaConfig, arena_player, format_summary, plot_cumulative, run_match, summarize
 from skat.players.learned import shipped_model
 from skat.solver import warm_up
 
@@ -159,6 +160,19 @@ def match_figures(s: dict) -> dict:
             "declarer_win_rate": {k: v["declarer_win_rate"] for k, v in s["per_player"].items()}}
 
 
+def rescored(name: str, data: Path, table: int) -> dict:
+    """:func:`match_figures` of match ``name``'s record in ``data`` summed up as at a table of ``table``."""
+    players, seed = MATCHES[name]
+    ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))
+    lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    if header.get("players") != list(players) or header.get("seed") != seed:
+        raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed {header.get('seed')}")
+    deals = [json.loads(line) for line in lines[1:] if line]
+    config = ArenaConfig(players, len(deals), seed, ruleset=ruleset, options=options, start=start, table=table)
+    return match_figures(summarize(config, deals))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", default=",".join(MATCHES),
@@ -172,6 +186,9 @@ def main() -> None:
     parser.add_argument("--timing-player", default="strong",
                         help="the player timed (a level, or module:Factory as in the arena)")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--rescore-table", type=int, choices=(3, 4, 5), default=None, metavar="N",
+                        help="play nothing: sum up each match's record in --data as at a table of N (whatever code "
+                             "played it; the deals are the same at three and four, only the scoring differs)")
     args = parser.parse_args()
     names = [] if args.matches == "none" else args.matches.split(",")
     unknown = [n for n in names if n not in MATCHES]
@@ -180,6 +197,12 @@ def main() -> None:
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     out: dict[str, object] = {}
+    if args.rescore_table is not None:
+        if args.data is None:
+            parser.error("--rescore-table reads the records in --data DIR")
+        for name in names:
+            print(json.dumps({name: rescored(name, args.data, args.rescore_table)}))
+        return
     for name in names:
         players, seed = MATCHES[name]
         ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))

@@ -55,3 +55,14 @@ def test_every_match_makes_a_valid_arena_configuration():
         config = ArenaConfig(players, 1, seed, ruleset=ruleset, options=options, start=start)
         assert config.rules().name == ruleset, name
         assert start == "auction" or start in name  # the name says how its deals start
+
+
+def test_a_record_is_summed_up_as_at_a_table_of_four():
+    bench = _bench()
+    data = ROOT / "bench" / "data" / "arena"
+    three = bench.rescored("strong-medium", data, 3)
+    four = bench.rescored("strong-medium", data, 4)
+    assert three["diff"] == json.loads((data / "strong-medium-2031.json").read_text())["difference"]["mean"]
+    assert four["deals"] == 1000 and four["diff"] != three["diff"]
+    # a defender's bonus for a lost game is 30 instead of 40: everyone's points a game shrink a little
+    assert all(four["sf_per_game"][p] < three["sf_per_game"][p] for p in three["sf_per_game"])
