@@ -281,3 +281,13 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
     assert not medium_heuristic_ramsch(1).ramsch_search
     game = play_out(Game(4, ruleset=rules, start="ramsch"), [player, HeuristicPlayer(2), player])
     assert game.result is not None and game.result.kind in ("ramsch", "played")
+
+
+def test_strong_searches_the_policys_best_cards_with_the_policys_likelihood():
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+
+    player = make_player("strong", 1)
+    assert (player.worlds, player.time_budget, player.pool) == (60, 0.5, 4)
+    assert (player.policy_prune, player.policy_prune_tricks, player.ramsch_search) == (3, 7, True)
+    assert isinstance(player.inference, Inference)
+    assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]

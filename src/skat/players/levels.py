@@ -4,12 +4,14 @@
   and bids a little too boldly: beatable by a casual player.
 * ``medium``: the heuristic's bidding and contract choice, card play by
   perfect-information Monte Carlo on a small budget (12 worlds, 0.15 s a card).
-* ``strong``: perfect-information Monte Carlo on the full budget (40 worlds,
-  0.5 s a card), the worlds drawn from 160 by how likely they make the others'
-  bids, passes, declaration and card plays (:mod:`skat.players.inference`);
-  bidding, hand game or pickup, discard and declaration by the learned chances of
-  its contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games
-  played out with hidden cards, bidding only above an expected +5).
+* ``strong``: perfect-information Monte Carlo on the full budget (0.5 s a card), the worlds drawn by how likely
+  they make the others' bids, passes and declaration and, by the learned card-play model's policy, their card plays
+  (:mod:`skat.players.inference`); in the first seven tricks only the policy's three best cards are searched, so up
+  to 60 worlds fit the budget; bidding, hand game or pickup, discard and declaration by the learned chances of its
+  contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games played out with hidden cards, bidding
+  only above an expected +5). Since 5 December 2026: against ``strong`` as it was
+  (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays) +5.39
+  [+1.21, +9.58] over 200 deals (seed 2043); one core: 44 ms median a card, p95 0.30 s, max 0.41 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: perfect-information Monte Carlo with up to
   160 worlds and 2 s a card (hard limit 4 s), the worlds drawn from 640 by the auction's likelihood and by the
   learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`);
@@ -22,7 +24,8 @@ heuristic's rules of thumb +5.33 [+0.70, +9.95] SF points a game over 200 deals 
 (seed 2048, ``medium`` both ways: ``bench/data/arena/2026-12-05/ramsch-search-2048.*``).
 
 Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
-Seeger-Fabian points per game, 95 % CI; the README's table of players):
+Seeger-Fabian points per game, 95 % CI; the README's table of players; the ``strong`` of these figures is
+:func:`skat.players.ablation.strong_2026_12`, today's ``strong`` measured +5.39 over it):
 
 * ``strong`` vs ``medium``: +13.51 [+11.25, +15.77] over 1,000 deals (6,000 games,
   seed 2031, 0 illegal actions), declaring 33.3 % of its solo seats and winning
@@ -56,7 +59,7 @@ from collections.abc import Callable
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player
 from skat.players.heuristic import HeuristicPlayer
-from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
+from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action, Play
@@ -94,9 +97,9 @@ def _medium(seed: int | None) -> PIMCPlayer:
 
 
 def _strong(seed: int | None) -> PIMCPlayer:
-    player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False,
-                        inference=Inference(AuctionLikelihood(temperature=10.0), PlayLikelihood(sharpness=2.0)),
-                        pool=4, ramsch_search=True)
+    player = PIMCPlayer(seed, worlds=60, min_worlds=4, time_budget=0.5, bidding=False,
+                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()),
+                        pool=4, ramsch_search=True, policy_prune=3, policy_prune_tricks=7)
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
