@@ -80,9 +80,9 @@ SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
 )
 """The six seatings of a duplicate deal: which player (0 = A, 1 = B) sits in seats 0, 1, 2."""
 
-SF_WIN, SF_LOSS, SF_OTHERS = 50, -50, 40
 SF_OTHERS_AT = {3: 40, 4: 30, 5: 30}
 """Each defender's bonus for a lost game by the size of the table (docs/rules.md 5.2: 40 at three, 30 at four)."""
+SF_WIN, SF_LOSS, SF_OTHERS = 50, -50, SF_OTHERS_AT[3]
 
 
 STARTS: dict[str, str] = {
@@ -190,7 +190,7 @@ def seeger_fabian(declarer: int | None, won: bool | None, scores: Iterable[int],
     if not won:
         for s in range(3):
             if s != declarer:
-                sf[s] += SF_OTHERS if table == 3 else SF_OTHERS_AT[table]
+                sf[s] += SF_OTHERS_AT[table]
     return sf
 
 
@@ -364,10 +364,8 @@ def null_hand_game(seed: int, ruleset: RuleSet) -> Game:
 def play_deal(config: ArenaConfig, deal: int) -> dict[str, Any]:
     """The six games of deal number ``deal`` (0-based) of a match."""
     ruleset = config.rules()
-    start = getattr(config, "start", "auction")
-    deal_seed = derive_seed("deal", config.seed, deal)
-    if start == "null":
-        deal_seed = null_deal_seed(config.seed, deal)
+    start = config.start
+    deal_seed = null_deal_seed(config.seed, deal) if start == "null" else derive_seed("deal", config.seed, deal)
     games = []
     for seating in SEATINGS:
         players = [arena_player(config.players[who], derive_seed("player", config.seed, deal, seat))
@@ -393,11 +391,17 @@ def _sd(xs: list[float]) -> float:
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
 
 
+def _shares(groups: dict[tuple[str, str], list[float]], cases: int) -> list[dict[str, Any]]:
+    """Rows of the split of the difference (``by_role``, ``by_game``), the largest share first."""
+    return sorted(({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
+                   for (a, b), v in groups.items()), key=lambda r: -abs(r["share"]))
+
+
 def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any]:
     """The match statistics (see the module docstring) from the output of :func:`play_deal`."""
     deals = sorted(deals, key=lambda d: d["deal"])
     names = list(config.players)
-    table = getattr(config, "table", 3)
+    table = config.table
     solo_sf: list[list[float]] = [[], []]
     declared = [0, 0]
     won = [0, 0]
@@ -443,14 +447,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
                 games_by.setdefault((game_a, game_b), []).append(sf_a - sf_b)
     n = len(diffs)
     cases = sum(len(v) for v in roles.values())
-    by_role: list[dict[str, Any]] = sorted(
-        ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
-         for (a, b), v in roles.items()),
-        key=lambda r: -abs(r["share"]))
-    by_game: list[dict[str, Any]] = sorted(
-        ({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
-         for (a, b), v in games_by.items()),
-        key=lambda r: -abs(r["share"]))
+    by_role, by_game = _shares(roles, cases), _shares(games_by, cases)
     mean, sd = _mean(diffs), _sd(diffs)
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
     solo_games = [len(solo_sf[0]), len(solo_sf[1])]
@@ -471,7 +468,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
         "deals": n,
         "games": 6 * n,
         "seed": config.seed,
-        "ruleset": getattr(config, "rules_label", config.ruleset),
+        "ruleset": config.rules_label,
         "per_player": per_player_stats,
         "difference": {"mean": mean, "sd": sd, "ci95": [mean - half, mean + half], "n": n},
         "passed_in": passed_in,
@@ -870,17 +867,17 @@ def format_summary(summary: dict[str, Any]) -> str:
     lines.append(f"difference {a} - {b}: {d['mean']:+.2f} SF points per game, "
                  f"95% CI [{d['ci95'][0]:+.2f}, {d['ci95'][1]:+.2f}] (sd {d['sd']:.1f} per deal)")
     lines.append(f"illegal actions: {summary['illegal_actions']}, passed in: {summary['passed_in']} games")
+
+    def row(r: dict[str, Any]) -> str:
+        return f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}{r['share']:>+9.2f}"
+
     if summary.get("by_role"):
         lines.append(f"where the difference comes from (the same seat of a deal: {a} alone vs {b} alone):")
         lines.append(f"  {a + ' solo':<{solo}}{b + ' solo':<{solo}}{'cases':>7}{'diff/case':>11}{'share':>9}")
-        for r in summary["by_role"]:
-            lines.append(f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}"
-                         f"{r['share']:>+9.2f}")
+        lines += [row(r) for r in summary["by_role"]]
     if summary.get("by_game"):
         lines.append("by the kind of game (the ten largest shares):")
-        for r in summary["by_game"][:10]:
-            lines.append(f"  {r['a']:<{solo}}{r['b']:<{solo}}{r['cases']:>7}{r['mean_difference']:>+11.1f}"
-                         f"{r['share']:>+9.2f}")
+        lines += [row(r) for r in summary["by_game"][:10]]
     return "\n".join(lines)
 
 

@@ -260,8 +260,8 @@ class PIMCPlayer:
         in the first ``policy_prune_tricks`` tricks: fewer searches a world, more worlds in the same time."""
         self.policy_prune_tricks = policy_prune_tricks
         self.ramsch_search = ramsch_search
-        """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget); False (the levels
-        today): by the heuristic's rules of thumb (``skat.players.ablation.medium_ramsch_search`` measures it)."""
+        """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
+        False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)

@@ -64,12 +64,11 @@ CODE = ("playcorpus", "pimc", "heuristic", "worlds", "budget", "levels", "infere
 
 def labelled_deal(config: PlayCorpusConfig, deal: int) -> dict[str, Any]:
     """Deal number ``deal`` (0-based) played to the end, with the search's values of every card decision."""
-    start = getattr(config, "start", "auction")
-    if start == "null":
+    if config.start == "null":
         deal_seed = null_deal_seed(config.seed, deal, "play-corpus-deal")
     else:
         deal_seed = derive_seed("play-corpus-deal", config.seed, deal)
-    game = new_game(deal_seed, get_ruleset(config.ruleset), start)
+    game = new_game(deal_seed, get_ruleset(config.ruleset), config.start)
     players = [arena_player(config.player, derive_seed("play-corpus-player", config.seed, deal, s)) for s in range(3)]
     labels: list[dict[str, Any]] = []
     while not game.is_over:
