@@ -176,6 +176,31 @@ def test_the_players_fingerprint_ignores_docstrings_and_comments(tmp_path):
     assert arena._code_bytes(copy) != before
 
 
+def test_the_players_fingerprint_leaves_out_the_arenas_reporting_and_what_never_plays(tmp_path):
+    """A change to how a match is counted, stored or printed keeps its checkpoint resumable; a change to how a
+    deal is played does not. The corpus generators and the environment are no player's code."""
+    from pathlib import Path
+
+    from skat.players import arena
+
+    here = Path(arena.__file__).parent
+    assert all((here / f"{name}.py").is_file() for name in arena.NOT_PLAYING)
+    original = (here / "arena.py").read_text()
+    copy = tmp_path / "arena.py"
+
+    def code(source: str) -> bytes:
+        copy.write_text(source)
+        return arena._code_bytes(copy, arena.ARENA_REPORTING)
+
+    before = code(original)
+    assert code(original.replace("def summarize(", "def summarize(unused=None, *, ")) == before
+    assert code(original.replace("half = ", "half = 0 * ", 1)) == before  # inside summarize
+    assert code(original + "\ndef helper():\n    return 1\n") != before  # new code counts unless named reporting
+    assert code(original.replace("NULL_RISK = 0.5", "NULL_RISK = 0.4")) != before
+    assert code(original.replace('"""The six games of deal number', 'x = 1\n    """The six games of deal number')) != before
+    assert arena._code_bytes(copy) != code(original)  # without leave_out the whole file counts
+
+
 def test_the_players_fingerprint_ignores_type_annotations(tmp_path):
     """Adding, changing or dropping annotations (and imports only for them, under ``if TYPE_CHECKING:``)
     leaves a file's code bytes alone; a change of what runs does not, a dataclass field's kind included."""

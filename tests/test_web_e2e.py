@@ -569,7 +569,8 @@ def test_a_ramsch_deal_through_the_browser(browser, tmp_path):
         page = pages[0]
         shot(page, "23-ramsch-result")
         text = page.inner_text("#dialog")
-        assert "Ramsch" in text and ("lost" in text or "Durchmarsch" in text)
+        # the deal is random: one player may take every trick (the dialog then says "Durchmarsch!", not "Ramsch")
+        assert ("Ramsch" in text and "lost" in text) or "Durchmarsch" in text, text
         assert page.locator("#dialog table.ramsch tr").count() == 4  # a head and one row per player
         page.click("#dialog button:has-text('Score sheet')")
         page.wait_for_selector("#dialog.dlg-sheet")

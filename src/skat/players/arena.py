@@ -484,10 +484,22 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 PLAYER_DATA = ("win_model.npz", "card_model.npz")
 """The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
+NOT_PLAYING = ("corpus", "playcorpus", "env")
+"""Modules of ``skat.players`` no match's play runs: the corpus generators and the PettingZoo environment."""
+
+ARENA_REPORTING = frozenset({
+    "_mean", "_sd", "_shares", "summarize", "PLAYER_DATA", "NOT_PLAYING", "ARENA_REPORTING", "players_fingerprint",
+    "_code_bytes", "_RUNTIME_ANNOTATIONS", "_CodeOnly", "Checkpoint", "_chunks", "run_match", "run_deals",
+    "fill_checkpoint", "_chunk_size", "_run_local", "_run_ray", "_NoBar", "_progress_bar", "plot_cumulative",
+    "format_summary", "write_json", "__all__"})
+"""The top-level names of this module that count, store or print a match but never decide a deal: a change to
+them leaves a match's checkpoint resumable (:func:`players_fingerprint` leaves them out)."""
+
 
 def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None = None) -> str:
-    """A short hash of the computer players' source code (``skat/players/*.py`` and the learned model they
-    load, :data:`PLAYER_DATA`; or only the ``modules`` of that package named). Docstrings, comments and type
+    """A short hash of the computer players' source code (``skat/players/*.py`` but :data:`NOT_PLAYING`, of this
+    module only what plays a deal (not :data:`ARENA_REPORTING`), and the learned models they load,
+    :data:`PLAYER_DATA`; or only the ``modules`` of that package named). Docstrings, comments and type
     annotations do not count (:func:`_code_bytes`).
 
     The source of a bot of your own among ``names`` (``module:Factory``) counts too.  A
@@ -496,7 +508,8 @@ def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None
     """
     digest = hashlib.blake2b(digest_size=8)
     here = Path(__file__).parent
-    files = (sorted(here.glob("*.py")) + [here.parent / "data" / name for name in PLAYER_DATA] if modules is None
+    files = ([path for path in sorted(here.glob("*.py")) if path.stem not in NOT_PLAYING]
+             + [here.parent / "data" / name for name in PLAYER_DATA] if modules is None
              else [here / f"{m}.py" for m in sorted(modules)])
     for name in names:
         where = name.rpartition(":")[0]
@@ -508,19 +521,31 @@ def players_fingerprint(names: Iterable[str] = (), modules: Iterable[str] | None
                 files.append(Path(spec.origin))
     for path in files:
         digest.update(path.name.encode())
-        digest.update(_code_bytes(path))
+        digest.update(_code_bytes(path, ARENA_REPORTING if path.resolve() == Path(__file__).resolve() else ()))
     return digest.hexdigest()
 
 
-def _code_bytes(path: Path) -> bytes:
+def _code_bytes(path: Path, leave_out: Iterable[str] = ()) -> bytes:
     """What of a file the players' behaviour depends on: a Python file's syntax tree without docstrings,
     comments and type annotations (:class:`_CodeOnly`: documentation and types can change without
-    invalidating a checkpoint), other files' bytes."""
+    invalidating a checkpoint) and without the top-level definitions and assignments of the names in
+    ``leave_out``; other files' bytes."""
     data = path.read_bytes()
     if path.suffix != ".py":
         return data
     tree = _CodeOnly().visit(ast.parse(data, filename=str(path)))
+    skip = set(leave_out)
+    if skip:
+        tree.body = [node for node in tree.body if not _defines(node, skip)]
     return ast.dump(tree).encode()
+
+
+def _defines(node: ast.stmt, names: set[str]) -> bool:
+    """Whether a top-level statement defines (``def``, ``class``, an assignment) only names of ``names``."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name in names
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+    return bool(targets) and all(isinstance(t, ast.Name) and t.id in names for t in targets)
 
 
 _RUNTIME_ANNOTATIONS = ("ClassVar", "InitVar", "KW_ONLY")
