@@ -30,6 +30,10 @@ issue 16 beside them):
   (:func:`skat.players.ablation.medium_heuristic_ramsch`; the 2048 record of 5 December 2026 names the two
   ``medium_ramsch_search`` and ``medium`` as they were then);
   ``pub-strong-medium`` (2050) the pub rules as they are played (Ramsch when all pass, Kontra and Re).
+* issue 31, the goals over 1,000 deals: ``strong-2026-12`` (2051) today's ``strong`` (re-tuned on the model, with the
+  Ramsch search) against ``strong`` as it was (goal: at least +5, the lower bound above 0);
+  ``expert-strong-pruned`` (2052) ``expert`` with the policy's pruning against today's ``strong`` (goal: above 0;
+  ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was).
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -75,6 +79,8 @@ MATCHES = {
     "ramsch-search": (("medium", "skat.players.ablation:medium_heuristic_ramsch"), 2048),
     "schieberamsch-search": (("medium", "skat.players.ablation:medium_heuristic_ramsch"), 2049),
     "pub-strong-medium": (("strong", "medium"), 2050),
+    "strong-2026-12": (("strong", _TODAY), 2051),
+    "expert-strong-pruned": (("expert", "strong"), 2052),
 }
 """name -> (players, seed)."""
 

@@ -76,6 +76,9 @@ def test_expert_is_a_registered_level_stronger_and_slower_than_strong() -> None:
     strong = make_player("strong", 1)
     assert isinstance(strong, PIMCPlayer)
     assert player.worlds > strong.worlds and player.time_budget > strong.time_budget
+    # the same search as strong's, with the policy's pruning in the first seven tricks
+    assert (player.policy_prune, player.policy_prune_tricks) == (strong.policy_prune, strong.policy_prune_tricks) == (3, 7)
+    assert player.ramsch_search and strong.ramsch_search
 
 
 def _declared_game(seed: int) -> Game:

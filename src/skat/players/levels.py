@@ -14,7 +14,8 @@
   [+1.21, +9.58] over 200 deals (seed 2043); one core: 44 ms median a card, p95 0.30 s, max 0.41 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: perfect-information Monte Carlo with up to
   160 worlds and 2 s a card (hard limit 4 s), the worlds drawn from 640 by the auction's likelihood and by the
-  learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`);
+  learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`),
+  like ``strong`` searching only the policy's three best cards in the first seven tricks;
   the learned bidder with 40 worlds (2 s a decision). Its strength against ``strong`` is being measured
   (docs/players.md).
 
@@ -108,7 +109,7 @@ def _strong(seed: int | None) -> PIMCPlayer:
 def _expert(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False,
                         inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4,
-                        ramsch_search=True)
+                        ramsch_search=True, policy_prune=3, policy_prune_tricks=7)
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=40, time_budget=2.0)
     player.name = "expert"
     return player

@@ -218,7 +218,7 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
                 select(actions_t.c.seat, func.count()).where(actions_t.c.table_id == table_id,
                                                             actions_t.c.deal_no == deal_no,
                                                             actions_t.c.stand_in.is_(True))
-                .group_by(actions_t.c.seat)).tuples():
+                .group_by(actions_t.c.seat)).all():
             if 0 <= seat_no < len(positions):
                 stand_ins[positions[seat_no]] = int(count)
     rows = _deal_rows(table_id, deal_no, settings, seats, positions, sheet_row, previous, game_no, at, stand_ins)
