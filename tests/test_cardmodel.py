@@ -219,6 +219,31 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     assert Card(int(np.argmax(model.policy(view.view(view.to_move))))) is not None
 
 
+def test_the_cut_measurement_counts_each_threshold_on_the_held_out_positions(tmp_path):
+    """tools/cardplay_cuts.py: a stricter threshold cuts fewer positions, each figure is what its rows give."""
+    report = tmp_path / "cuts"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "cardplay_cuts.py"),
+                           str(ROOT / "bench" / "data" / "corpus" / "play-2042.jsonl.gz"), "--tricks", "4",
+                           "--report", str(report)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    figures = json.loads((report / "cuts.json").read_text())
+    assert figures["tricks"] == 4 and figures["positions"] > 500
+    for kind in ("policy", "value"):
+        rows = figures[kind]
+        shares = [row["share_cut"] for row in rows]
+        assert shares == sorted(shares, reverse=True) and 0 < shares[0] < 1
+        for row in rows:
+            assert row["positions_cut"] == round(row["share_cut"] * figures["positions"])
+            if row["positions_cut"]:
+                assert abs(row["loss_per_decision"] - row["share_cut"] * row["policy_loss_where_cut"]) < 1e-9
+                assert 0 <= row["policy_loss_where_cut"] <= row["cards_differ_where_cut"]
+    assert all(0.5 <= row["verdict_right"] <= 1 for row in figures["value"] if row["positions_cut"])
+    assert "policy sure >= 0.90" in (report / "cuts.txt").read_text()
+    bad = subprocess.run([sys.executable, str(ROOT / "tools" / "cardplay_cuts.py"), "x.jsonl", "--tricks", "11"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--tricks is 1 to 10" in bad.stderr
+
+
 def shown_void_position():
     """A card decision after a seat other than the mover failed to follow suit (with the true hands)."""
     from skat.rules.ranking import FOLLOW_MASK
