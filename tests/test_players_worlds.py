@@ -127,3 +127,43 @@ def test_declarer_knows_the_skat_he_put_away() -> None:
     defender = (declarer + 1) % 3
     skats = {w.skat for w in sample_worlds(game.view(defender), 30, random.Random(3))}
     assert len(skats) > 1, "a defender does not know the skat"
+
+
+def _schieberamsch(seed: int, unseen: tuple[bool, bool, bool]) -> Game:
+    """A Schieberamsch to the first card: everybody passes, each seat picks up (or, where ``unseen`` says, pushes the
+    skat on unseen) and pushes two cards, the lowest it may."""
+    from skat.rules.rulesets import get_ruleset
+
+    game = Game(seed=seed, ruleset=get_ruleset("pub").replace(schieberamsch=True))
+    while game.phase is not Phase.PLAY:
+        seat = game.to_move
+        legal = game.view(seat).legal_actions
+        tokens = [str(a) for a in legal]
+        wanted = ("pass" if "pass" in tokens else "push" if "push" in tokens and unseen[seat] else
+                  "pickup" if "pickup" in tokens else tokens[0])
+        game.apply(legal[tokens.index(wanted)], seat)
+    return game
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("unseen", [(False, False, False), (False, True, False), (True, False, True)])
+def test_a_schieberamsch_seat_knows_where_its_pushed_cards_went(seed: int, unseen: tuple[bool, bool, bool]) -> None:
+    """Rearhand's push is the skat; middlehand's never went back to forehand; the real deal always fits."""
+    game = _schieberamsch(seed, unseen)
+    truth = World(hands=(game._hands[0], game._hands[1], game._hands[2]), skat=game._skat)
+    for seat in range(3):
+        view = game.view(seat)
+        know = Knowledge.from_view(view)
+        assert know.consistent(truth)
+        pushed = view.discard.mask if view.discard else 0
+        assert bool(pushed) == (not unseen[seat])
+        worlds = sample_worlds(view, 20, random.Random(seed))
+        assert all(know.consistent(w) for w in worlds)
+        if seat == 2 and pushed:
+            assert know.known[SKAT] == pushed == game._skat
+            assert {w.skat for w in worlds} == {pushed}
+        elif seat == 1 and pushed:
+            assert not any(w.hands[0] & pushed for w in worlds)
+            assert len({w.skat for w in worlds}) > 1  # rearhand may have kept them: the skat stays hidden
+        else:
+            assert know.known[SKAT] == 0

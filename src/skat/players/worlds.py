@@ -1,9 +1,10 @@
 """Sampling the hidden cards from one seat's knowledge (for Monte Carlo players).
 
 A seat knows its own hand, every card played so far, the suits another player
-showed void in (he did not follow), open hands (ouvert, a claim), and, for a
-declarer who picked it up, the skat and his own discard.  Everything else is
-hidden.  :class:`Knowledge` collects these facts from a :class:`~skat.deal.game.SeatView`;
+showed void in (he did not follow), open hands (ouvert, a claim), for a
+declarer who picked it up, the skat and his own discard, and in a Schieberamsch
+where the cards it pushed went (on round the table: rearhand's push is the skat).
+Everything else is hidden.  :class:`Knowledge` collects these facts from a :class:`~skat.deal.game.SeatView`;
 :func:`sample_worlds` deals the hidden cards to the places where they may be
 (the other hands and the skat) so that every sampled :class:`World` agrees with
 all hard facts.  Bids are soft facts: a player who bid or held a value usually
@@ -102,6 +103,9 @@ class Knowledge:
             known[SKAT] = view.discard.mask
         elif is_declarer and view.skat is not None and view.phase is Phase.DISCARD:
             known[SKAT] = 0  # the skat is in the declarer's hand now
+        pushed = _pushed_in_schieberamsch(view)
+        if pushed and seat == LAST_PUSHER:
+            known[SKAT] = pushed  # nobody took the skat up after rearhand: its two cards are the skat
         sizes = list(view.hand_sizes)
         skat_size = 0 if view.phase is Phase.DISCARD else 2
         capacity = (sizes[0], sizes[1], sizes[2], skat_size)
@@ -112,12 +116,14 @@ class Knowledge:
         for place in range(4):
             if place < 3 and (place == seat or place in view.open_hands):
                 excluded[place] = ALL_CARDS & ~known[place]
-            elif place == SKAT and is_declarer and view.discard is not None:
+            elif place == SKAT and (is_declarer and view.discard is not None or pushed and seat == LAST_PUSHER):
                 excluded[place] = ALL_CARDS & ~known[place]
             else:
                 excluded[place] = seen & ~known[place]
             if place < 3:
                 excluded[place] |= voids[place] & ~known[place]
+            if place < seat and pushed:  # a Schieberamsch's pushes go round from forehand: never back
+                excluded[place] |= pushed & ~known[place]
         min_bid = [0, 0, 0]
         last_bid = 0
         for s, token in view.auction:
@@ -156,6 +162,19 @@ class Knowledge:
             union |= mask
         all_played = self.played[0] | self.played[1] | self.played[2]
         return union | all_played == ALL_CARDS and not union & all_played
+
+
+LAST_PUSHER = 2
+"""In a Schieberamsch the skat goes round from forehand (seat 0) to rearhand (seat 2), each taking it up and pushing
+two cards on (or pushing it on unseen): what rearhand pushes is the skat of the play."""
+
+
+def _pushed_in_schieberamsch(view: SeatView) -> int:
+    """The two cards this seat pushed on in a Schieberamsch being played (0 otherwise). They went on round the
+    table, never back to a seat that pushed before; rearhand's are the skat."""
+    if view.phase is not Phase.PLAY or view.declarer is not None or view.contract is not None or not view.discard:
+        return 0
+    return view.discard.mask
 
 
 def sample_worlds(
