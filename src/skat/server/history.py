@@ -214,11 +214,12 @@ def record_finished_deal(conn: Connection, table_id: str, deal_no: int, sheet_ro
     stand_ins: dict[int, int] | None = None
     if stand_in_column:
         stand_ins = {}
-        for seat_no, count in conn.execute(
+        for row in conn.execute(
                 select(actions_t.c.seat, func.count()).where(actions_t.c.table_id == table_id,
                                                             actions_t.c.deal_no == deal_no,
                                                             actions_t.c.stand_in.is_(True))
-                .group_by(actions_t.c.seat)).all():
+                .group_by(actions_t.c.seat)):
+            seat_no, count = int(row[0]), int(row[1])
             if 0 <= seat_no < len(positions):
                 stand_ins[positions[seat_no]] = int(count)
     rows = _deal_rows(table_id, deal_no, settings, seats, positions, sheet_row, previous, game_no, at, stand_ins)
