@@ -209,15 +209,15 @@ def train(setup: Setup, train_data: Data, held: Data) -> tuple[CardModel, dict]:
             opt.step()
         sched.step()
         with torch.no_grad():
-            p, w, pt = (float(t) for t in losses(held_t))
-        curve.append({"epoch": epoch + 1, "policy_loss": p, "win_loss": w, "points_loss": pt})
-        if best is None or p < best[0]:
+            held_p, held_w, held_pt = (float(t) for t in losses(held_t))
+        curve.append({"epoch": epoch + 1, "policy_loss": held_p, "win_loss": held_w, "points_loss": held_pt})
+        if best is None or held_p < best[0]:
             state = {k: v.detach().clone() for k, v in
                      {**{f"t{k}": v for k, v in trunk.state_dict().items()},
                       **{f"u{k}": v for k, v in value_trunk.state_dict().items()},
                       **{f"p{k}": v for k, v in policy_head.state_dict().items()},
                       **{f"v{k}": v for k, v in value_head.state_dict().items()}}.items()}
-            best = (p, state)
+            best = (held_p, state)
     assert best is not None
     state = best[1]
     weights: dict[str, np.ndarray] = {}
@@ -401,10 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     held_rows = np.concatenate(held_masks)
     train_data, held = data.take(np.flatnonzero(~held_rows)), data.take(np.flatnonzero(held_rows))
     header = {"seed": [h.get("seed") for h in headers], "players": sorted({p for h in headers for p in h["players"]})}
-    deals = [None] * count
     sizes = {"train_positions": len(train_data.x), "train_deals": len(set(train_data.deal.tolist())),
              "held_positions": len(held.x), "held_deals": len(set(held.deal.tolist()))}
-    print(f"{len(data.x)} positions from {len(deals)} deals encoded in {time.perf_counter() - started:.0f} s; "
+    print(f"{len(data.x)} positions from {count} deals encoded in {time.perf_counter() - started:.0f} s; "
           f"{sizes}", flush=True)
     base = Setup(hidden=tuple(int(h) for h in args.hidden.split(",")), epochs=args.epochs)
     setups = [replace(base, name="model")]
