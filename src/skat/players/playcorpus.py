@@ -58,8 +58,9 @@ class PlayCorpusConfig:
 
 
 CODE = ("playcorpus", "pimc", "heuristic", "worlds", "budget", "levels", "inference", "learned", "bidding",
-        "registry")
-"""The modules of :mod:`skat.players` that make a corpus what it is (the player, its search and its bidding)."""
+        "registry", "arena")
+"""The modules of :mod:`skat.players` that make a corpus what it is (the player, its search and its bidding, and the
+arena's deals: the seeds and the scripted Null Hand auction; not its counting, :data:`arena.ARENA_REPORTING`)."""
 
 
 def labelled_deal(config: PlayCorpusConfig, deal: int) -> dict[str, Any]:
