@@ -66,3 +66,40 @@ def test_a_record_is_summed_up_as_at_a_table_of_four():
     assert four["deals"] == 1000 and four["diff"] != three["diff"]
     # a defender's bonus for a lost game is 30 instead of 40: everyone's points a game shrink a little
     assert all(four["sf_per_game"][p] < three["sf_per_game"][p] for p in three["sf_per_game"])
+
+
+def test_a_frozen_match_plays_at_its_commit_and_resumes_from_this_checkout(tmp_path):
+    """bench/frozen_match.sh: a worktree at the commit plays the match; the checkpoint comes back here and a second
+    run takes the finished deals from it."""
+    import shutil
+    import subprocess
+    import sys
+
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        import pytest
+
+        pytest.skip("needs a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--shared", str(ROOT), str(clone)], check=True, timeout=120)
+    for so in (ROOT / "src").rglob("*.so"):  # the compiled modules of this checkout (the kernels are the same)
+        shutil.copy(so, clone / so.relative_to(ROOT))
+    env = {"PATH": "/usr/bin:/bin", "SKAT_VENV": sys.prefix, "SKAT_MATCH_TREE": str(tmp_path / "tree"),
+           "HOME": str(tmp_path)}
+
+    def play(deals: int) -> str:
+        done = subprocess.run(["bash", "bench/frozen_match.sh", "HEAD", "heuristic-random", str(deals),
+                               "bench/data/arena/frozen", "1"], cwd=clone, env=env, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    play(2)
+    record = clone / "bench" / "data" / "arena" / "frozen" / "heuristic-random-2034.jsonl"
+    assert len(record.read_text().splitlines()) == 3  # the header and two deals, back in the checkout
+    assert (record.parent / "heuristic-random-2034.json").exists()
+    shutil.rmtree(tmp_path / "tree" / "bench" / "data" / "arena" / "frozen")  # only this checkout has the deals now
+    assert "(2 deals taken from the checkpoint)" in play(3)
+    assert len(record.read_text().splitlines()) == 4
+    bad = subprocess.run(["bash", "bench/frozen_match.sh", "HEAD"], cwd=clone, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "COMMIT MATCH DEALS DIR" in bad.stderr
