@@ -33,7 +33,8 @@ issue 16 beside them):
 * issue 31, the goals over 1,000 deals: ``strong-2026-12`` (2051) today's ``strong`` (re-tuned on the model, with the
   Ramsch search) against ``strong`` as it was (goal: at least +5, the lower bound above 0);
   ``expert-strong-pruned`` (2052) ``expert`` with the policy's pruning against today's ``strong`` (goal: above 0;
-  ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was).
+  ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was); ``symmetric-prune`` (2053)
+  ``strong`` pruning by the suit-symmetric policy against ``strong``.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -81,6 +82,7 @@ MATCHES = {
     "pub-strong-medium": (("strong", "medium"), 2050),
     "strong-2026-12": (("strong", _TODAY), 2051),
     "expert-strong-pruned": (("expert", "strong"), 2052),
+    "symmetric-prune": (("skat.players.ablation:strong_symmetric_prune", "strong"), 2053),
 }
 """name -> (players, seed)."""
 

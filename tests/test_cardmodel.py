@@ -335,3 +335,26 @@ def test_the_search_keeps_to_the_policys_best_cards_when_told_to_prune():
     assert sorted(totals) == sorted(sorted(legal, key=lambda c: -p[c])[:2]) and int(card.card) in totals
     whole = PIMCPlayer(1, worlds=6, min_worlds=2, time_budget=0.5, bidding=False)
     assert sorted(whole.rank_cards(view)[1]) == sorted(legal)
+
+
+def test_the_symmetric_pruning_keeps_to_the_symmetric_policys_best_cards():
+    from skat.players.ablation import strong_symmetric_prune
+    from skat.players.cardmodel import shipped_card_model
+
+    model = shipped_card_model()
+    for seed in range(200):
+        game = play_to(seed, "isko2018", 12)
+        if game.phase is not Phase.PLAY or game.contract is None or game.tricks:
+            continue
+        view = game.view(game.to_move)
+        legal = [int(a.card) for a in view.legal_actions]
+        plain, symmetric = model.policy(view), model.symmetric_policy(view)
+        best = sorted(legal, key=lambda c: -symmetric[c])[:3]
+        if len(legal) > 3 and best != sorted(legal, key=lambda c: -plain[c])[:3]:
+            break  # a position where the two prunings differ
+    else:
+        raise AssertionError("no position where the symmetric policy prunes otherwise")
+    player = strong_symmetric_prune(1)
+    player.worlds, player.min_worlds = 6, 2
+    assert player.name == "strong-symmetric-prune" and player.policy_symmetric
+    assert sorted(player._pruned(view)) == sorted(best)

@@ -235,6 +235,7 @@ class PIMCPlayer:
         alphamu_worlds: int = 20,
         policy_prune: int = 0,
         policy_prune_tricks: int = 10,
+        policy_symmetric: bool = False,
         ramsch_search: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
@@ -259,6 +260,9 @@ class PIMCPlayer:
         """Search only the cards the learned card-play model's policy likes best, this many (0: every legal card),
         in the first ``policy_prune_tricks`` tricks: fewer searches a world, more worlds in the same time."""
         self.policy_prune_tricks = policy_prune_tricks
+        self.policy_symmetric = policy_symmetric
+        """Prune by the policy averaged over the suit permutations (:meth:`CardModel.symmetric_policy`, as ``learned``
+        plays) instead of the plain policy."""
         self.ramsch_search = ramsch_search
         """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
         False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
@@ -348,7 +352,8 @@ class PIMCPlayer:
             return None
         from skat.players.cardmodel import shipped_card_model
 
-        p = shipped_card_model().policy(view)
+        model = shipped_card_model()
+        p = model.symmetric_policy(view) if self.policy_symmetric else model.policy(view)
         return sorted(legal, key=lambda c: -p[c])[:self.policy_prune]
 
     def _alphamu_applies(self, view: SeatView) -> bool:
