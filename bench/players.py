@@ -5,6 +5,7 @@
     python bench/players.py --deals 1000 --data bench/data/arena  # the committed matches: resumes them
     python bench/players.py --matches none --timing-deals 20      # decision times only
     python bench/players.py --matches strong-medium --data bench/data/arena --rescore-table 4  # a record at four
+    python bench/players.py --matches strong-2026-12 --data bench/data/arena/2026-12-05c --show  # as it stands
 
 Matches (duplicate arena, ISKO rules, Seeger-Fabian points per game with the 95 % CI; the goals of
 issue 16 beside them):
@@ -168,8 +169,9 @@ def match_figures(s: dict) -> dict:
             "declarer_win_rate": {k: v["declarer_win_rate"] for k, v in s["per_player"].items()}}
 
 
-def rescored(name: str, data: Path, table: int) -> dict:
-    """:func:`match_figures` of match ``name``'s record in ``data`` summed up as at a table of ``table``."""
+def recorded(name: str, data: Path, table: int = 3) -> dict:
+    """The summary of match ``name``'s record (its checkpoint) in ``data`` as it stands, whatever code played it,
+    summed up as at a table of ``table``: a finished match or one still being played."""
     players, seed = MATCHES[name]
     ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))
     lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
@@ -178,7 +180,12 @@ def rescored(name: str, data: Path, table: int) -> dict:
         raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed {header.get('seed')}")
     deals = [json.loads(line) for line in lines[1:] if line]
     config = ArenaConfig(players, len(deals), seed, ruleset=ruleset, options=options, start=start, table=table)
-    return match_figures(summarize(config, deals))
+    return summarize(config, deals)
+
+
+def rescored(name: str, data: Path, table: int) -> dict:
+    """:func:`match_figures` of match ``name``'s record in ``data`` summed up as at a table of ``table``."""
+    return match_figures(recorded(name, data, table))
 
 
 def main() -> None:
@@ -194,6 +201,9 @@ def main() -> None:
     parser.add_argument("--timing-player", default="strong",
                         help="the player timed (a level, or module:Factory as in the arena)")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--show", action="store_true",
+                        help="play nothing: print each match's record in --data as it stands (a match still being "
+                             "played too)")
     parser.add_argument("--rescore-table", type=int, choices=(3, 4, 5), default=None, metavar="N",
                         help="play nothing: sum up each match's record in --data as at a table of N (whatever code "
                              "played it; the deals are the same at three and four, only the scoring differs)")
@@ -205,6 +215,12 @@ def main() -> None:
     if args.deals < 1:
         parser.error("--deals must be at least 1")
     out: dict[str, object] = {}
+    if args.show:
+        if args.data is None:
+            parser.error("--show reads the records in --data DIR")
+        for name in names:
+            print(format_summary(recorded(name, args.data)), flush=True)
+        return
     if args.rescore_table is not None:
         if args.data is None:
             parser.error("--rescore-table reads the records in --data DIR")

@@ -99,3 +99,17 @@ def test_a_frozen_match_plays_at_its_commit_and_resumes_from_this_checkout(tmp_p
     bad = subprocess.run(["bash", "bench/frozen_match.sh", "HEAD"], cwd=clone, env=env, capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "COMMIT MATCH DEALS DIR" in bad.stderr
+
+
+def test_show_prints_a_record_as_it_stands():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--matches", "strong-medium",
+                           "--data", str(ROOT / "bench" / "data" / "arena"), "--show"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((ROOT / "bench" / "data" / "arena" / "strong-medium-2031.json").read_text())
+    assert "1000 duplicate deals" in done.stdout
+    assert f"{summary['difference']['mean']:+.2f} SF points per game" in done.stdout
+    assert "where the difference comes from" in done.stdout
