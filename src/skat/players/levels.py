@@ -10,8 +10,8 @@
   to 60 worlds fit the budget; bidding, hand game or pickup, discard and declaration by the learned chances of its
   contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games played out with hidden cards, bidding
   only above an expected +5). Since 5 December 2026: against ``strong`` as it was
-  (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays) +5.39
-  [+1.21, +9.58] over 200 deals (seed 2043); one core: 44 ms median a card, p95 0.30 s, max 0.41 s.
+  (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays) +2.06
+  [+0.11, +4.01] over 1,000 deals (seed 2051); one core: 44 ms median a card, p95 0.30 s, max 0.41 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: perfect-information Monte Carlo with up to
   160 worlds and 2 s a card (hard limit 4 s), the worlds drawn from 640 by the auction's likelihood and by the
   learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`),
@@ -26,7 +26,7 @@ heuristic's rules of thumb +5.33 [+0.70, +9.95] SF points a game over 200 deals 
 
 Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
 Seeger-Fabian points per game, 95 % CI; the README's table of players; the ``strong`` of these figures is
-:func:`skat.players.ablation.strong_2026_12`, today's ``strong`` measured +5.39 over it):
+:func:`skat.players.ablation.strong_2026_12`, today's ``strong`` measured +2.06 over it):
 
 * ``strong`` vs ``medium``: +13.51 [+11.25, +15.77] over 1,000 deals (6,000 games,
   seed 2031, 0 illegal actions), declaring 33.3 % of its solo seats and winning
