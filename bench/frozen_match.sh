@@ -39,7 +39,6 @@ mkdir -p "$TREE/$DIR" "$ROOT/$DIR"
 lines() { [ -f "$1" ] && wc -l <"$1" || echo 0; }
 if [ "$(lines "$ROOT/$FILE")" -gt "$(lines "$TREE/$FILE")" ]; then cp "$ROOT/$FILE" "$TREE/$FILE"; fi
 copy_back() { [ -f "$TREE/$FILE" ] && cp "$TREE/$FILE" "$ROOT/$FILE"; }
-trap copy_back EXIT
 (
     while sleep 60; do copy_back; done
 ) >/dev/null 2>&1 &

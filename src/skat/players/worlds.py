@@ -104,7 +104,8 @@ class Knowledge:
         elif is_declarer and view.skat is not None and view.phase is Phase.DISCARD:
             known[SKAT] = 0  # the skat is in the declarer's hand now
         pushed = _pushed_in_schieberamsch(view)
-        if pushed and seat == LAST_PUSHER:
+        pushed_the_skat = bool(pushed) and seat == LAST_PUSHER
+        if pushed_the_skat:
             known[SKAT] = pushed  # nobody took the skat up after rearhand: its two cards are the skat
         sizes = list(view.hand_sizes)
         skat_size = 0 if view.phase is Phase.DISCARD else 2
@@ -116,7 +117,7 @@ class Knowledge:
         for place in range(4):
             if place < 3 and (place == seat or place in view.open_hands):
                 excluded[place] = ALL_CARDS & ~known[place]
-            elif place == SKAT and (is_declarer and view.discard is not None or pushed and seat == LAST_PUSHER):
+            elif place == SKAT and (is_declarer and view.discard is not None or pushed_the_skat):
                 excluded[place] = ALL_CARDS & ~known[place]
             else:
                 excluded[place] = seen & ~known[place]
