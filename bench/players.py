@@ -36,6 +36,9 @@ issue 16 beside them):
   ``expert-strong-pruned`` (2052) ``expert`` with the policy's pruning against today's ``strong`` (goal: above 0;
   ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was); ``symmetric-prune`` (2053)
   ``strong`` pruning by the suit-symmetric policy against ``strong``.
+* issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``,
+  whose Ramsch search counts the skat's points for whoever takes the last trick, against ``medium`` leaving them
+  out (:func:`skat.players.ablation.medium_ramsch_without_skat`), every deal a Ramsch under the pub rules.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -84,6 +87,8 @@ MATCHES = {
     "strong-2026-12": (("strong", _TODAY), 2051),
     "expert-strong-pruned": (("expert", "strong"), 2052),
     "symmetric-prune": (("skat.players.ablation:strong_symmetric_prune", "strong"), 2053),
+    "ramsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2054),
+    "schieberamsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2055),
 }
 """name -> (players, seed)."""
 
@@ -94,6 +99,8 @@ RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "ramsch-search": ("pub", (), "ramsch"),
     "schieberamsch-search": ("pub", ("schieberamsch=true",), "ramsch"),
     "pub-strong-medium": ("pub", (), "auction"),
+    "ramsch-skat": ("pub", (), "ramsch"),
+    "schieberamsch-skat": ("pub", ("schieberamsch=true",), "ramsch"),
 }
 """name -> (rule set, options, how every deal starts) of the matches not under ISKO rules with an auction."""
 

@@ -271,6 +271,7 @@ def main() -> None:
     parser.add_argument("--no-start", "--no-jit", dest="no_start", action="store_true",
                         help="skip the start timing (import + first calls in a fresh process)")
     parser.add_argument("--repeat", type=int, default=3, help="solve each deal this many times, count the median")
+    parser.add_argument("--ramsch-deals", type=int, default=30, help="deals whose first Ramsch card is solved (once)")
     args = parser.parse_args()
     if args.generate:
         DATA.parent.mkdir(parents=True, exist_ok=True)
@@ -309,6 +310,18 @@ def main() -> None:
           f"unsolved 0; mean declarer points {statistics.mean(points):.1f}")
     print(f"search nodes per second (exact points): {nps / 1e6:.2f} M; {nodes / len(suit_grand) / 1000:.1f} k nodes "
           f"per deal")
+
+    # a Ramsch (grand's tricks): forehand's first card, every legal card's exact value, the skat with the last trick
+    ramsch_deals = positions[: args.ramsch_deals]
+    ramsch_ms = []
+    for pos in ramsch_deals:
+        skat = 120 - mask_points(pos.hands[0] | pos.hands[1] | pos.hands[2])
+        ms, _ = timed(lambda p=pos, k=skat: move_values_array(6, p.hands, (), 0, 0, question="ramsch", skat_points=k))
+        ramsch_ms.append(ms)
+    if ramsch_ms:
+        print(f"a Ramsch's first card ({len(ramsch_ms)} deals, every legal card of forehand, the skat with the last "
+              f"trick): median {statistics.median(ramsch_ms):.1f} ms, p90 {pct(ramsch_ms, .9):.1f}, "
+              f"max {max(ramsch_ms):.1f}")
 
     # what a call costs besides the search: the same entry points on a one-trick position
     last = play_best(suit_grand[0], 9)
@@ -389,6 +402,8 @@ def main() -> None:
         "points_ms": {"median": round(statistics.median(points_ms), 3), "p90": round(pct(points_ms, .9), 3),
                       "p99": round(pct(points_ms, .99), 3), "max": round(max(points_ms), 3), "unsolved": 0},
         "nodes_per_s": round(nps),
+        "ramsch_first_card_ms": {"median": round(statistics.median(ramsch_ms), 1), "p90": round(pct(ramsch_ms, .9), 1),
+                                 "max": round(max(ramsch_ms), 1), "deals": len(ramsch_ms)} if ramsch_ms else None,
         "points_nodes_per_deal": round(nodes / len(suit_grand)),
         "playouts_per_s_per_core": round(playouts_per_s),
         "call_overhead_us": round(overhead_us, 2),

@@ -328,3 +328,16 @@ def test_a_match_scored_at_a_table_of_four_gives_defenders_30(tmp_path) -> None:
     assert a_three - a_four > 0
     with pytest.raises(ValueError, match="3, 4 or 5 players"):
         ArenaConfig(("heuristic", "random"), deals=1, table=6)
+
+
+def test_declare_hand_plays_the_auction_to_the_hand_game_asked_for() -> None:
+    from skat.deal.game import Game
+    from skat.players.arena import declare_hand
+    from skat.rules.rulesets import ISKO
+
+    game = declare_hand(Game(11, ruleset=ISKO), 2, "declare grand hand")
+    view = game.view(2)
+    assert view.declarer == 2 and view.bid == 18 and view.contract is not None and view.contract.hand
+    assert str(view.contract.game_type.label) == "grand"
+    with pytest.raises(ValueError, match="'declare nothing' is not a legal action of seat"):
+        declare_hand(Game(11, ruleset=ISKO), 1, "declare nothing")

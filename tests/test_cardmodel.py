@@ -93,6 +93,7 @@ def test_the_symmetric_policy_is_the_same_for_a_deal_told_with_other_suits():
     """Hearts and spades swapped in a clubs game (the jacks stay): the same position, the same policy per card."""
     from skat.cards import Card
     from skat.deal.game import Game
+    from skat.players.arena import declare_hand
 
     swap = {"H": "S", "S": "H"}
 
@@ -106,16 +107,7 @@ def test_the_symmetric_policy_is_the_same_for_a_deal_told_with_other_suits():
     twins = []
     for f in (lambda c: c, relabel):
         game = Game(hands=[[f(c) for c in h] for h in hands], skat=[f(c) for c in skat])
-        while game.phase is not Phase.PLAY:  # forehand plays clubs hand at 18
-            seat = game.to_move
-            legal = game.view(seat).legal_actions
-            tokens = [str(a) for a in legal]
-            if game.phase is Phase.BIDDING:
-                want = "pass" if seat != 0 else ("18" if "18" in tokens else next(t for t in tokens if t != "pass"))
-            else:
-                want = "declare clubs hand"
-            game.apply(legal[tokens.index(want)], seat)
-        twins.append(game)
+        twins.append(declare_hand(game, 0, "declare clubs hand"))  # forehand plays clubs hand at 18
     model = random_model(3)
     p, q = (model.symmetric_policy(g.view(0)) for g in twins)
     for card in range(32):

@@ -253,8 +253,8 @@ def test_more_worlds_on_a_close_call_stay_within_the_budget(monkeypatch):
 
 
 def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_known_world():
-    from skat.players.ablation import medium_heuristic_ramsch
-    from skat.players.pimc import ramsch_card_values
+    from skat.players.ablation import medium_heuristic_ramsch, medium_ramsch_without_skat
+    from skat.players.pimc import ramsch_card_values, skat_goes_with_last_trick
 
     rules = [r for r in RULESETS if r.name == "pub"][0]
     for seed in range(3):
@@ -269,19 +269,29 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
         view = game.view(seat)
         assert view.contract is None and view.declarer is None
         hands = tuple(game.view(s).hand.mask for s in range(3))
-        world = World(hands=hands, skat=0)
+        world = World(hands=hands, skat=game.initial_skat)
+        skat = mask_points(game.initial_skat)
         totals, solved = ramsch_card_values(view, [world])
         assert solved == 1
         trick = [int(c) for _s, c in view.trick]
         leader = view.trick[0][0] if view.trick else view.tricks[-1][2]
-        exact = move_values_array(6, hands, trick, leader, seat, question="ramsch")
+        exact = move_values_array(6, hands, trick, leader, seat, question="ramsch", skat_points=skat)
         assert totals == {c: float(exact[c]) for c in totals}
+        # the skat's points go with the last trick under the pub rules; without them the values are the tricks' alone
+        without, _ = ramsch_card_values(view, [world], skat=False)
+        exact = move_values_array(6, hands, trick, leader, seat, question="ramsch")
+        assert without == {c: float(exact[c]) for c in totals}
+        assert all(without[c] <= totals[c] <= without[c] + skat for c in totals)
         # the others can take at most the points still out
         out = sum(mask_points(h) for h in hands) + sum(mask_points(1 << c) for c in trick)
-        assert all(0 <= v <= out for v in totals.values())
+        assert all(0 <= v <= out + skat for v in totals.values())
     player = make_player("medium", 1)
     assert player.ramsch_search and make_player("strong", 1).ramsch_search and make_player("expert", 1).ramsch_search
     assert not medium_heuristic_ramsch(1).ramsch_search
+    assert player.ramsch_skat and not medium_ramsch_without_skat(1).ramsch_skat
+    # the pirate rules give the skat to the loser, not to the last trick (docs/rules.md, ramsch_skat)
+    assert skat_goes_with_last_trick("pub") and skat_goes_with_last_trick("isko")
+    assert not skat_goes_with_last_trick("pirate") and skat_goes_with_last_trick("a table's own")
     game = play_out(Game(4, ruleset=rules, start="ramsch"), [player, HeuristicPlayer(2), player])
     assert game.result is not None and game.result.kind in ("ramsch", "played")
 

@@ -91,6 +91,26 @@ def test_ramsch_card_values_equal_brute_force_minimax() -> None:
         move_values(6, other.hands, other.trick, other.leader, (other.to_move + 1) % 3, question="ramsch")
 
 
+def test_the_ramsch_skat_goes_with_the_last_trick() -> None:
+    """With ``skat_points`` the skat's points count for whoever takes the last trick, as in a Ramsch."""
+    changed = 0
+    other = RAMSCH_ENDGAMES[0]
+    for i, pos in enumerate(RAMSCH_ENDGAMES):
+        in_play = pos.hands[0] | pos.hands[1] | pos.hands[2] | sum(1 << c for c in pos.trick)
+        skat = (3, 10, 21)[i % 3]
+        if skat > 120 - mask_points(in_play):
+            continue
+        expected = ref.brute_force_ramsch_moves(pos, skat)
+        got = move_values(6, pos.hands, pos.trick, pos.leader, pos.to_move, question="ramsch", skat_points=skat)
+        assert {int(c): v for c, v in got.items()} == expected, (pos.to_json(), skat)
+        changed += expected != ref.brute_force_ramsch_moves(pos)
+    assert changed >= len(RAMSCH_ENDGAMES) // 2  # the skat decides which card is best or what it is worth
+    with pytest.raises(ValueError, match="Ramsch only"):
+        move_values(6, other.hands, other.trick, other.leader, other.to_move, skat_points=10)
+    with pytest.raises(ValueError, match="skat holds 0 to"):
+        move_values(6, other.hands, other.trick, other.leader, other.to_move, question="ramsch", skat_points=121)
+
+
 def test_null_equals_brute_force_minimax() -> None:
     for pos in NULL_ENDGAMES:
         expected_moves = ref.brute_force_null_moves(pos)

@@ -107,6 +107,10 @@ def _session(module: ModuleType, pos: Position, seed: int) -> list:
             module.move_values(6, mover, module.MODE_RAMSCH, h0, h1, h2, pos.leader, n, c0, c1, -1, out,
                                *_next(module, ctx))
             note(out)
+            ctx[0][module.P_SKAT] = 11  # the skat's points, which go with the last trick
+            module.move_values(6, mover, module.MODE_RAMSCH, h0, h1, h2, pos.leader, n, c0, c1, -1, out,
+                               *_next(module, ctx))
+            note(out)
         note(module.solve_rest(gt, pos.declarer, module.MODE_POINTS, h0, h1, h2, pos.leader, n, c0, c1, exact // 2,
                                *_next(module, ctx)))
         # a search stopped by its node limit stops at the same node
@@ -175,3 +179,6 @@ def test_the_small_kernels_agree_on_random_masks():
         for mode in (K.MODE_POINTS, K.MODE_TRICKS):
             decl = rng.randrange(3)
             assert K._rest_bounds(gt, mode, decl, *hands, rem) == PLAIN._rest_bounds(gt, mode, decl, *hands, rem)
+        skat = rng.randrange(23)
+        assert K._rest_bounds(6, K.MODE_RAMSCH, 0, *hands, rem, skat) == PLAIN._rest_bounds(
+            6, K.MODE_RAMSCH, 0, *hands, rem, skat) == (0, PLAIN.layout_points(6, rem) + skat)

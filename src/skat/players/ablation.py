@@ -25,6 +25,8 @@ up to 60 worlds in the same time budget (today's ``strong``, with the Ramsch sea
 prunes by the suit-symmetric policy instead. :func:`medium_heuristic_ramsch` is ``medium`` playing a Ramsch by the
 heuristic's rules of thumb, as every level did until December 2026 (the levels search a Ramsch now,
 :func:`skat.players.pimc.ramsch_card_values`); :func:`strong_2026_12` keeps that too.
+:func:`medium_ramsch_without_skat` searches a Ramsch as the levels did before they counted the skat's points for
+whoever takes the last trick.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
-           "strong_symmetric_prune", "medium_heuristic_ramsch"]
+           "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_without_skat"]
 
 
 def strong_plain(seed: int | None = None) -> PIMCPlayer:
@@ -143,4 +145,16 @@ def medium_heuristic_ramsch(seed: int | None = None) -> PIMCPlayer:
     assert isinstance(player, PIMCPlayer)
     player.ramsch_search = False
     player.name = "medium-heuristic-ramsch"
+    return player
+
+
+def medium_ramsch_without_skat(seed: int | None = None) -> PIMCPlayer:
+    """``medium`` searching a Ramsch without the skat's points (as the levels did until they counted them for
+    whoever takes the last trick, :func:`skat.players.pimc.ramsch_card_values`)."""
+    from skat.players.levels import LEVELS
+
+    player = LEVELS["medium"](seed)
+    assert isinstance(player, PIMCPlayer)
+    player.ramsch_skat = False
+    player.name = "medium-ramsch-without-skat"
     return player

@@ -71,6 +71,8 @@ __all__ = [
     "arena_player",
     "players_fingerprint",
     "run_deals",
+    "null_hand_game",
+    "declare_hand",
 ]
 
 SEATINGS: tuple[tuple[int, int, int], ...] = tuple(
@@ -347,7 +349,13 @@ def null_hand_game(seed: int, ruleset: RuleSet) -> Game:
 
     game = Game(seed, ruleset=ruleset)
     risks = [null_risk(game.view(seat).hand.mask) for seat in range(3)]
-    declarer = risks.index(min(risks))
+    return declare_hand(game, risks.index(min(risks)), "declare null hand")
+
+
+def declare_hand(game: Game, declarer: int, declare: str) -> Game:
+    """``game`` (new, in its auction) played on until the card play: ``declarer`` wins the auction at 18 (his first
+    bid or hold; the others pass) and announces the hand game ``declare`` (an action as it is written, such as
+    ``"declare null hand"``). Returns ``game``."""
     while game.phase is not Phase.PLAY:
         seat = game.to_move
         assert seat is not None
@@ -356,7 +364,9 @@ def null_hand_game(seed: int, ruleset: RuleSet) -> Game:
         if game.phase is Phase.BIDDING:
             wanted = "pass" if seat != declarer else ("18" if "18" in tokens else next(t for t in tokens if t != "pass"))
         else:
-            wanted = "declare null hand"
+            wanted = declare
+        if wanted not in tokens:
+            raise ValueError(f"{wanted!r} is not a legal action of seat {seat} here: {', '.join(tokens)}")
         game.apply(legal[tokens.index(wanted)], seat)
     return game
 

@@ -35,11 +35,12 @@ from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.worlds import Knowledge, sample_worlds
 from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
+from skat.rules.rulesets import RuleSetError, get_ruleset
 
 if TYPE_CHECKING:
     from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 
-__all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "close_call"]
+__all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "skat_goes_with_last_trick", "close_call"]
 
 _NULL = int(GameType.NULL)
 
@@ -154,12 +155,15 @@ def ramsch_card_values(
     deadline: float | None = None,
     min_worlds: int = 1,
     budget: Budget | None = None,
+    skat: bool = True,
 ) -> tuple[dict[int, float], int]:
     """A Ramsch's card play: sum over the worlds of the card points the other two seats take from the trick on the
     table to the end after each legal card (higher is better for the mover), each world solved double dummy with
     the others playing together to give the mover the most (:func:`skat.solver.search.move_values_array`,
-    ``question="ramsch"``). The skat's points, the Jungfrau and the Durchmarsch are not weighed. Returns the totals
-    and the number of worlds solved, stopping at ``deadline`` (or ``budget``'s hard one) as :func:`card_values`."""
+    ``question="ramsch"``). With ``skat`` the world's skat counts for whoever takes the last trick where the rules
+    give it to him (:func:`skat_goes_with_last_trick`); the Jungfrau and the Durchmarsch are not weighed. Returns
+    the totals and the number of worlds solved, stopping at ``deadline`` (or ``budget``'s hard one) as
+    :func:`card_values`."""
     from skat.solver.search import SearchLimitExceeded, move_values_array
 
     trick = [int(c) for _s, c in view.trick]
@@ -170,18 +174,29 @@ def ramsch_card_values(
     totals = {c: 0.0 for c in legal}
     solved = 0
     limit = budget.time_limit if budget is not None else _no_limit
+    with_skat = skat and skat_goes_with_last_trick(view.ruleset)
     for world in worlds:
         if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
             break
         try:
             out = move_values_array(int(GameType.RAMSCH), world.hands, trick, leader, mover, question="ramsch",
-                                    time_limit=limit())
+                                    skat_points=mask_points(world.skat) if with_skat else 0, time_limit=limit())
         except SearchLimitExceeded:
             break
         for c in legal:
             totals[c] += float(out[c])
         solved += 1
     return totals, solved
+
+
+def skat_goes_with_last_trick(ruleset: str) -> bool:
+    """Whether a Ramsch under the rule set named ``ruleset`` gives the skat's points to whoever takes the last trick
+    (``ramsch_skat``: the default, and every preset but ``pirate``); a name that is no preset (a table's own
+    options) counts as the default."""
+    try:
+        return get_ruleset(ruleset).ramsch_skat == "last_trick"
+    except RuleSetError:
+        return True
 
 
 def close_call(trace: list[dict[int, float]], sign: float = 1.0, z: float = 2.0) -> bool:
@@ -237,6 +252,7 @@ class PIMCPlayer:
         policy_prune_tricks: int = 10,
         policy_symmetric: bool = False,
         ramsch_search: bool = False,
+        ramsch_skat: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -266,6 +282,9 @@ class PIMCPlayer:
         self.ramsch_search = ramsch_search
         """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
         False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
+        self.ramsch_skat = ramsch_skat
+        """The Ramsch search counts the skat's points for whoever takes the last trick (where the rules say so);
+        False: leaves them out (``skat.players.ablation.medium_ramsch_without_skat``)."""
         self.search_from_trick = search_from_trick
         """Tricks before this one are played by the heuristic (a cheaper level, or quick tests)."""
         self.heuristic = HeuristicPlayer(None if seed is None else seed ^ 0x5EED)
@@ -319,7 +338,7 @@ class PIMCPlayer:
         know = Knowledge.from_view(view)
         worlds = self.sample(view, know, self.worlds)
         totals, solved = ramsch_card_values(view, worlds, deadline=budget.soft, min_worlds=self.min_worlds,
-                                            budget=budget)
+                                            budget=budget, skat=self.ramsch_skat)
         if not solved:
             return self.heuristic.choose(view)
         return self._pick(view, totals, sign=1.0)

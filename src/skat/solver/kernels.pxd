@@ -19,6 +19,7 @@ cpdef enum:
     P_LIMIT = 6
     P_ABORT = 7
     P_DEADLINE = 8
+    P_SKAT = 9
     P_SIZE = 16
     F_H0 = 0
     F_H1 = 1

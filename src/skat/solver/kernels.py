@@ -30,7 +30,8 @@ of tricks the declarer takes (``MODE_TRICKS``), or, for null, the number of tric
 take (``MODE_NULL``; the declarer wins when that equals all remaining tricks), or, for a Ramsch, the
 card points the two *other* seats take (``MODE_RAMSCH``: the "declarer" is the seat that searches,
 taking as few points as it can against the others playing together to give it as many as they can,
-the paranoid view of a game of three).  The declarer is always the maximising side.  A transposition table keyed on (cards left, leader, generation)
+the paranoid view of a game of three; ``P[P_SKAT]``, the skat's card points, go with the last
+trick as a Ramsch counts them).  The declarer is always the maximising side.  A transposition table keyed on (cards left, leader, generation)
 stores lower/upper bounds and the best lead at trick starts; a new generation per solved deal
 makes old entries invalid without clearing the table.  Trick starts that bounds or the table
 settle are answered in the parent's frame without a frame of their own.  Moves are ordered by
@@ -116,6 +117,7 @@ if not cython.compiled:
     P_LIMIT = 6  # search nodes a call may visit in all (NO_LIMIT for no limit)
     P_ABORT = 7  # set to 1 by search() when the node or time limit stopped it; every caller then unwinds
     P_DEADLINE = 8  # CLOCK_MONOTONIC nanoseconds after which the search stops (0: no time limit)
+    P_SKAT = 9  # MODE_RAMSCH: the skat's card points, which go with the last trick (set before the call; else 0)
     P_SIZE = 16
 
     # Frame fields of the explicit search stack: FS[depth, field], FS[depth * F_SIZE + field] inside.
@@ -410,7 +412,7 @@ def _trick_value(mode: i64, decl: i64, winner: i64, pts: i64) -> i64:
 @cython.cfunc
 @cython.nogil
 @cython.exceptval(check=False)
-def _bounds(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, rem: i64) -> i64:
+def _bounds(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, rem: i64, skat: i64) -> i64:
     """Lower and upper bound of the rest value at a trick start from the top trumps, as
     ``lo << 8 | hi`` (both 0..120).
 
@@ -419,11 +421,12 @@ def _bounds(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, rem: i64) 
     the declarer gets at least the card points of his top run of trumps, and at most all points
     less those of the defenders' top run; in ``MODE_TRICKS`` each of the declarer's top trumps
     is a trick of its own, and the defenders take at least half as many tricks as top trumps
-    they hold (two of them may fall in one trick).
+    they hold (two of them may fall in one trick).  ``skat`` is the skat's points that go with the last
+    trick in ``MODE_RAMSCH`` (0 in the other modes).
     """
     hi: i64
     if mode == 0 or mode == 3:
-        hi = layout_points(gt, rem)
+        hi = layout_points(gt, rem) + skat
     else:
         hi = popcount(rem) // 3
     tg: i64 = _TG[gt]
@@ -448,9 +451,10 @@ def _bounds(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, rem: i64) 
     return hi - (popcount(run) + 1) // 2
 
 
-def _rest_bounds(gt: int, mode: int, decl: int, h0: int, h1: int, h2: int, rem: int) -> tuple[int, int]:
+def _rest_bounds(gt: int, mode: int, decl: int, h0: int, h1: int, h2: int, rem: int,
+                 skat: int = 0) -> tuple[int, int]:
     """(lower, upper) bound of the rest value at a trick start from the top trumps (see :func:`_bounds`)."""
-    packed: int = _bounds(gt, mode, decl, h0, h1, h2, rem)
+    packed: int = _bounds(gt, mode, decl, h0, h1, h2, rem, skat)
     return packed >> 8, packed & 0xFF
 
 
@@ -458,9 +462,9 @@ def _rest_bounds(gt: int, mode: int, decl: int, h0: int, h1: int, h2: int, rem: 
 @cython.inline
 @cython.nogil
 @cython.exceptval(check=False)
-def _max_rest(gt: i64, mode: i64, rem: i64, n: i64) -> i64:
+def _max_rest(gt: i64, mode: i64, rem: i64, n: i64, skat: i64) -> i64:
     if mode == 0 or mode == 3:
-        return layout_points(gt, rem)
+        return layout_points(gt, rem) + skat
     return (popcount(rem) + n) // 3
 
 
@@ -599,12 +603,13 @@ def _gen_moves(gt: i64, mode: i64, decl: i64, h0: i64, h1: i64, h2: i64, leader:
 @cython.nogil
 @cython.exceptval(check=False)
 def _quick(gt: i64, mode: i64, decl: i64, gen: i64, ttmask: i64, h0: i64, h1: i64, h2: i64, leader: i64,
-           alpha: i64, beta: i64, TK: i64p) -> i64:
+           alpha: i64, beta: i64, skat: i64, TK: i64p) -> i64:
     """The value of a trick start when it needs no search (empty, last trick, bound or table
-    cut-off, the same tests as in :func:`search`), else -1."""
+    cut-off, the same tests as in :func:`search`), else -1.  ``skat``: the points that go with the
+    last trick to the others' side (``MODE_RAMSCH``; else 0)."""
     rem: i64 = h0 | h1 | h2
-    if rem == 0:
-        return 0
+    if rem == 0:  # after the last trick: its winner leads
+        return skat if leader != decl else 0
     a: i64
     b: i64
     ca: i64
@@ -629,8 +634,9 @@ def _quick(gt: i64, mode: i64, decl: i64, gen: i64, ttmask: i64, h0: i64, h1: i6
         winner = leader + w
         if winner >= 3:
             winner -= 3
-        return _trick_value(mode, decl, winner, _LPTS[32 * gt + ca] + _LPTS[32 * gt + cb] + _LPTS[32 * gt + cc])
-    maxv: i64 = _max_rest(gt, mode, rem, 0)
+        return (_trick_value(mode, decl, winner, _LPTS[32 * gt + ca] + _LPTS[32 * gt + cb] + _LPTS[32 * gt + cc])
+                + (skat if winner != decl else 0))
+    maxv: i64 = _max_rest(gt, mode, rem, 0, skat)
     if alpha >= maxv:
         return maxv
     if beta <= 0:
@@ -667,6 +673,7 @@ def _search(h0: i64, h1: i64, h2: i64, leader: i64, n: i64, c0: i64, c1: i64, al
     mode: i64 = P[P_MODE]
     gen: i64 = P[P_GEN]
     ttmask: i64 = P[P_TTMASK]
+    skat: i64 = P[P_SKAT]  # the skat's points with the last trick (MODE_RAMSCH; _setup_c makes it 0 otherwise)
     row: i64 = 32 * gt
     d: i64 = 0
     f: i64 = 0  # d * F_SIZE: the frame of depth d in FS
@@ -753,8 +760,8 @@ def _search(h0: i64, h1: i64, h2: i64, leader: i64, n: i64, c0: i64, c1: i64, al
                     check_at = budget + 1
                     if deadline and nodes + _CLOCK_EVERY < check_at:
                         check_at = nodes + _CLOCK_EVERY
-                if rem == 0:
-                    rv = 0
+                if rem == 0:  # after the last trick: its winner leads
+                    rv = skat if leader != decl else 0
                     state = _RETURN
                     continue
                 if popcount(rem) == 3:  # the last trick plays itself
@@ -774,9 +781,11 @@ def _search(h0: i64, h1: i64, h2: i64, leader: i64, n: i64, c0: i64, c1: i64, al
                     if winner >= 3:
                         winner -= 3
                     rv = _trick_value(mode, decl, winner, _LPTS[row + ca] + _LPTS[row + cb] + _LPTS[row + cc])
+                    if winner != decl:
+                        rv += skat
                     state = _RETURN
                     continue
-                maxv = _max_rest(gt, mode, rem, 0)
+                maxv = _max_rest(gt, mode, rem, 0, skat)
                 if alpha >= maxv:
                     rv = maxv
                     state = _RETURN
@@ -816,7 +825,7 @@ def _search(h0: i64, h1: i64, h2: i64, leader: i64, n: i64, c0: i64, c1: i64, al
                     if old_hi < beta:
                         beta = old_hi
                 else:
-                    bounds = _bounds(gt, mode, decl, h0, h1, h2, rem)
+                    bounds = _bounds(gt, mode, decl, h0, h1, h2, rem, skat)
                     minv = bounds >> 8
                     maxv2 = bounds & 0xFF
                     if alpha >= maxv2:
@@ -901,7 +910,7 @@ def _search(h0: i64, h1: i64, h2: i64, leader: i64, n: i64, c0: i64, c1: i64, al
                         winner -= 3
                     tv = _trick_value(mode, decl, winner, _LPTS[row + c0] + _LPTS[row + c1] + _LPTS[row + c])
                     q = _quick(gt, mode, decl, gen, ttmask, FS[g + F_H0], FS[g + F_H1], FS[g + F_H2], winner,
-                               FS[f + F_ALPHA] - tv, FS[f + F_BETA] - tv, TK)
+                               FS[f + F_ALPHA] - tv, FS[f + F_BETA] - tv, skat, TK)
                     if q >= 0:  # settled without a frame of its own
                         nodes += 1
                         v = tv + q
@@ -1061,6 +1070,8 @@ def _setup_c(gt: i64, decl: i64, mode: i64, P: i64p) -> cython.void:
     P[P_GT] = gt
     P[P_DECL] = decl
     P[P_MODE] = mode
+    if mode != 3:
+        P[P_SKAT] = 0
 
 
 @cython.cfunc
@@ -1080,7 +1091,7 @@ def _solve_rest(gt: i64, decl: i64, mode: i64, h0: i64, h1: i64, h2: i64, leader
         alive |= bit(t0)
     if n >= 2:
         alive |= bit(t1)
-    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n)
+    hi: i64 = _max_rest(gt, mode, alive, 0, P[P_SKAT]) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n, 0)
     if guess < 0 or guess > hi:
         guess = hi * 4 // 5
     return _mtdf(l0, l1, l2, leader, n, t0, t1, -1, 0, hi, guess, P, TK, MB, MK, FS)
@@ -1126,7 +1137,7 @@ def _move_values(gt: i64, decl: i64, mode: i64, h0: i64, h1: i64, h2: i64, leade
         alive |= bit(t0)
     if n >= 2:
         alive |= bit(t1)
-    hi: i64 = _max_rest(gt, mode, alive, 0) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n)
+    hi: i64 = _max_rest(gt, mode, alive, 0, P[P_SKAT]) if mode == 0 or mode == 3 else _max_rest(gt, mode, rem, n, 0)
     guess: i64 = hi * 4 // 5
     # walk from the top so that each card can copy the value of its equivalent higher neighbour
     order = cython.declare(cython.longlong[12])

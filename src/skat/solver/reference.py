@@ -58,17 +58,17 @@ def _children(gt: int, hands: tuple[int, int, int], trick: tuple[int, ...], lead
 
 
 # --------------------------------------------------------------------------- brute force
-def _minimax(gt: int, declarer: int, kind: str, hands, trick, leader) -> int:
-    if not trick and not (hands[0] | hands[1] | hands[2]):
-        return 0
+def _minimax(gt: int, declarer: int, kind: str, hands, trick, leader, skat_points: int = 0) -> int:
+    if not trick and not (hands[0] | hands[1] | hands[2]):  # the last trick's winner leads: the skat is his
+        return skat_points if kind == OTHERS_POINTS and leader != declarer else 0
     seat = (leader + len(trick)) % 3
     values = []
     for _, h, t, winner in _children(gt, hands, trick, leader):
         if winner is None:
-            values.append(_minimax(gt, declarer, kind, h, t, leader))
+            values.append(_minimax(gt, declarer, kind, h, t, leader, skat_points))
         else:
             tv = _trick_value(kind, declarer, winner, t)
-            values.append(tv + _minimax(gt, declarer, kind, h, (), winner))
+            values.append(tv + _minimax(gt, declarer, kind, h, (), winner, skat_points))
     return max(values) if seat == declarer else min(values)
 
 
@@ -96,10 +96,10 @@ def brute_force_move_points(pos: Position) -> dict[int, int]:
     return out
 
 
-def brute_force_ramsch_moves(pos: Position) -> dict[int, int]:
+def brute_force_ramsch_moves(pos: Position, skat_points: int = 0) -> dict[int, int]:
     """For a Ramsch (grand's tricks; ``pos.game_type`` grand): the card points the two seats other than the one to
     move take from the current trick on after each of its legal cards, when it plays to give them the most and they
-    play together to give it the most, by full minimax."""
+    play together to give it the most, by full minimax; ``skat_points`` go to whoever takes the last trick."""
     seat = pos.to_move
     out = {}
     for c in iter_mask(pos.legal_cards().mask):
@@ -107,10 +107,10 @@ def brute_force_ramsch_moves(pos: Position) -> dict[int, int]:
             if card != c:
                 continue
             if winner is None:
-                out[c] = _minimax(pos.game_type, seat, OTHERS_POINTS, h, t, pos.leader)
+                out[c] = _minimax(pos.game_type, seat, OTHERS_POINTS, h, t, pos.leader, skat_points)
             else:
                 out[c] = (_trick_value(OTHERS_POINTS, seat, winner, t)
-                          + _minimax(pos.game_type, seat, OTHERS_POINTS, h, (), winner))
+                          + _minimax(pos.game_type, seat, OTHERS_POINTS, h, (), winner, skat_points))
     return out
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 import numpy as np
 
 from skat._compiled import compiled_module
-from skat.cards import Card
+from skat.cards import Card, mask_points
 from skat.rules.ranking import GameType
 from skat.solver.position import Position, PositionError
 
@@ -266,6 +266,15 @@ def null_declarer_wins(
     return bool(ok)
 
 
+def _check_skat_points(skat_points: int, question: str, in_play: int) -> None:
+    """A specific error for skat points that no Ramsch can have beside the cards in play."""
+    if question != "ramsch":
+        raise ValueError("skat_points go with the last trick of a Ramsch only: use question='ramsch'")
+    if not 0 < skat_points <= 120 - mask_points(in_play):
+        raise ValueError(f"skat_points {skat_points}: the skat holds 0 to {120 - mask_points(in_play)} card points "
+                         "beside the cards in play")
+
+
 def move_values_array(
     game_type: GameType | int | str,
     hands: Sequence[int],
@@ -276,6 +285,7 @@ def move_values_array(
     question: str = "points",
     target: int | None = None,
     declarer_points: int = 0,
+    skat_points: int = 0,
     out: np.ndarray | None = None,
     node_limit: int | None = None,
     time_limit: float | None = None,
@@ -287,7 +297,7 @@ def move_values_array(
     takes every trick), ``"null"`` (1 if the null declarer still takes no trick) or ``"ramsch"`` (the card
     points the two seats other than ``declarer``, the seat to move, take from the trick on the table to the end
     of a Ramsch when they play together to give him the most: the more, the better for him; ``game_type`` is
-    ignored).
+    ignored; ``skat_points``, the skat's card points, go with the last trick as in a Ramsch, 0 leaves them out).
     ``node_limit`` / ``time_limit`` bound the whole call (all cards together); see the module
     docstring (:class:`SearchLimitExceeded`).
     """
@@ -296,6 +306,8 @@ def move_values_array(
     if out is None:
         out = np.empty(32, np.int64)
     h0, h1, h2 = int(hands[0]), int(hands[1]), int(hands[2])
+    if skat_points:
+        _check_skat_points(skat_points, question, h0 | h1 | h2 | sum(1 << int(c) for c in trick))
     if question == "points":
         t = -1 if target is None else max(target - declarer_points, 0)
         K.move_values(gt, declarer, K.MODE_POINTS, h0, h1, h2, leader, n, c0, c1, t, out,
@@ -313,8 +325,10 @@ def move_values_array(
     elif question == "ramsch":
         if (leader + n) % 3 != declarer:
             raise PositionError("a Ramsch is searched for the seat to move: declarer must be the seat to move")
+        arrays = _ctx.next(node_limit, time_limit)
+        arrays[0][K.P_SKAT] = skat_points
         K.move_values(int(GameType.RAMSCH), declarer, K.MODE_RAMSCH, h0, h1, h2, leader, n, c0, c1, -1, out,
-                      *_ctx.next(node_limit, time_limit))
+                      *arrays)
         _ctx.done()
     else:
         raise ValueError(f"unknown question {question!r}: use 'points', 'all_tricks', 'null' or 'ramsch'")
@@ -331,12 +345,14 @@ def move_values(
     question: str = "points",
     target: int | None = None,
     declarer_points: int = 0,
+    skat_points: int = 0,
     node_limit: int | None = None,
     time_limit: float | None = None,
 ) -> dict[Card, int]:
     """Like :func:`move_values_array`, as a dict from each legal card to its value."""
     arr = move_values_array(game_type, hands, trick, leader, declarer, question=question, target=target,
-                            declarer_points=declarer_points, node_limit=node_limit, time_limit=time_limit)
+                            declarer_points=declarer_points, skat_points=skat_points, node_limit=node_limit,
+                            time_limit=time_limit)
     return {Card(c): int(arr[c]) for c in range(32) if arr[c] >= 0}
 
 
