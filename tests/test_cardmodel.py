@@ -350,3 +350,35 @@ def test_the_symmetric_pruning_keeps_to_the_symmetric_policys_best_cards():
     player.worlds, player.min_worlds = 6, 2
     assert player.name == "strong-symmetric-prune" and player.policy_symmetric
     assert sorted(player._pruned(view)) == sorted(best)
+
+
+def test_ties_of_the_search_go_to_the_policys_favourite_when_told():
+    from skat.players.ablation import strong_policy_ties
+    from skat.players.cardmodel import shipped_card_model
+    from skat.players.levels import make_level
+
+    model = shipped_card_model()
+    player, plain = strong_policy_ties(1), make_level("strong", 1)
+    assert player.name == "strong-policy-ties" and player.policy_ties and not plain.policy_ties
+    found = 0
+    for seed in range(80):
+        game = play_to(seed, "isko2018", 14)
+        if game.phase is not Phase.PLAY or game.contract is None or len(game.legal_actions(game.to_move)) < 3:
+            continue
+        view = game.view(game.to_move)
+        legal = [int(a.card) for a in view.legal_actions]
+        p = model.policy(view)
+        favourite = max(legal, key=lambda c: p[c])
+        hint = plain.heuristic.choose(view)
+        if int(hint.card) == favourite:
+            continue  # the two tie-breaks agree here
+        sign = 1.0 if view.seat == view.declarer else -1.0
+        tied = {c: 0.0 for c in legal}  # every card as good as every other: the tie-break decides
+        assert int(player._pick(view, tied).card) == favourite
+        assert int(plain._pick(view, tied).card) == int(hint.card)
+        better = {**tied, min(legal): sign}  # one card better than the rest: no tie to break
+        assert int(player._pick(view, better).card) == min(legal)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

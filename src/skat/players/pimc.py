@@ -253,6 +253,7 @@ class PIMCPlayer:
         policy_symmetric: bool = False,
         ramsch_search: bool = False,
         ramsch_skat: bool = True,
+        policy_ties: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -283,6 +284,9 @@ class PIMCPlayer:
         """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
         False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
         self.ramsch_skat = ramsch_skat
+        self.policy_ties = policy_ties
+        """Among cards the search finds equally good (binary values that tie over every world are common early in
+        the deal), play the learned policy's favourite instead of the heuristic's card."""
         """The Ramsch search counts the skat's points for whoever takes the last trick (where the rules say so);
         False: leaves them out (``skat.players.ablation.medium_ramsch_without_skat``)."""
         self.search_from_trick = search_from_trick
@@ -422,13 +426,19 @@ class PIMCPlayer:
 
     def _pick(self, view: SeatView, totals: dict[int, float], sign: float | None = None) -> Action:
         """The card of the best total (``sign`` +1: the highest; by default the declarer's highest, a defender's
-        lowest); among tied cards the heuristic's, else the lowest."""
+        lowest); among tied cards the heuristic's (with :attr:`policy_ties` in a suit, grand or Null game: the
+        learned policy's), else the lowest."""
         if sign is None:
             sign = 1.0 if view.declarer == view.seat else -1.0
         best = max(sign * v for v in totals.values())
         ties = [c for c, v in totals.items() if sign * v >= best - 1e-9]
         if len(ties) == 1:
             return Play(Card(ties[0]))
+        if self.policy_ties and view.contract is not None:
+            from skat.players.cardmodel import shipped_card_model
+
+            p = shipped_card_model().policy(view)
+            return Play(Card(max(ties, key=lambda c: (p[c], -c))))
         hint = self.heuristic.choose(view)
         if isinstance(hint, Play) and int(hint.card) in ties:
             return hint
