@@ -39,6 +39,20 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_without_skat", "strong_policy_ties"]
 
 
+def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
+    """The searching level ``level`` with the attributes ``changes`` set, named ``name``."""
+    from skat.players.levels import LEVELS
+
+    player = LEVELS[level](seed)
+    assert isinstance(player, PIMCPlayer)
+    for attribute, value in changes.items():
+        if not hasattr(player, attribute):
+            raise AttributeError(f"{level} has no attribute {attribute!r} to change")
+        setattr(player, attribute, value)
+    player.name = name
+    return player
+
+
 def strong_plain(seed: int | None = None) -> PIMCPlayer:
     """``strong`` without inference: PIMC with 40 worlds and 0.5 s a card, the learned bidder (margin 5)."""
     player = PIMCPlayer(seed, worlds=40, min_worlds=4, time_budget=0.5, bidding=False)
@@ -128,45 +142,21 @@ def strong_policy_prune(seed: int | None = None) -> PIMCPlayer:
 def strong_symmetric_prune(seed: int | None = None) -> PIMCPlayer:
     """``strong`` pruning by the suit-symmetric policy (:meth:`skat.players.cardmodel.CardModel.symmetric_policy`):
     on held-out positions its three best cards hold the search's best one more often (93.7 % against 92.5 %)."""
-    from skat.players.levels import LEVELS
-
-    player = LEVELS["strong"](seed)
-    assert isinstance(player, PIMCPlayer)
-    player.policy_symmetric = True
-    player.name = "strong-symmetric-prune"
-    return player
+    return _level_variant("strong", seed, "strong-symmetric-prune", policy_symmetric=True)
 
 
 def medium_heuristic_ramsch(seed: int | None = None) -> PIMCPlayer:
     """``medium`` (12 worlds, 0.15 s a card) playing a Ramsch by the heuristic's rules of thumb, not by the search."""
-    from skat.players.levels import LEVELS
-
-    player = LEVELS["medium"](seed)
-    assert isinstance(player, PIMCPlayer)
-    player.ramsch_search = False
-    player.name = "medium-heuristic-ramsch"
-    return player
+    return _level_variant("medium", seed, "medium-heuristic-ramsch", ramsch_search=False)
 
 
 def medium_ramsch_without_skat(seed: int | None = None) -> PIMCPlayer:
     """``medium`` searching a Ramsch without the skat's points (as the levels did until they counted them for
     whoever takes the last trick, :func:`skat.players.pimc.ramsch_card_values`)."""
-    from skat.players.levels import LEVELS
-
-    player = LEVELS["medium"](seed)
-    assert isinstance(player, PIMCPlayer)
-    player.ramsch_skat = False
-    player.name = "medium-ramsch-without-skat"
-    return player
+    return _level_variant("medium", seed, "medium-ramsch-without-skat", ramsch_skat=False)
 
 
 def strong_policy_ties(seed: int | None = None) -> PIMCPlayer:
     """``strong`` breaking the search's ties by the learned policy instead of the heuristic (43 % of the defenders'
     and 67 % of the declarer's card decisions in the play corpora have more than one best card)."""
-    from skat.players.levels import LEVELS
-
-    player = LEVELS["strong"](seed)
-    assert isinstance(player, PIMCPlayer)
-    player.policy_ties = True
-    player.name = "strong-policy-ties"
-    return player
+    return _level_variant("strong", seed, "strong-policy-ties", policy_ties=True)
