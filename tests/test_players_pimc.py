@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from skat.cards import mask_points
+from skat.cards import Card, mask_points
 from skat.deal.game import Game, Phase
 from skat.players import make_player
 from skat.players import pimc as pimc_module
@@ -15,6 +15,7 @@ from skat.players.bidding import SimulationBidder, best_discards
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.pimc import PIMCPlayer, card_values
 from skat.players.worlds import Knowledge, World
+from skat.rules.actions import Play
 from skat.rules.rulesets import PRESETS
 from skat.solver import move_values_array
 
@@ -304,3 +305,44 @@ def test_strong_searches_the_policys_best_cards_with_the_policys_likelihood():
     assert (player.policy_prune, player.policy_prune_tricks, player.ramsch_search) == (3, 7, True)
     assert isinstance(player.inference, Inference)
     assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
+
+
+def test_a_ramsch_seat_with_every_trick_so_far_plays_on_for_the_durchmarsch():
+    from skat.players.pimc import DURCHMARSCH_CHANCE, durchmarsch_chances, durchmarsch_pays
+
+    rules = [r for r in RULESETS if r.name == "pub"][0]
+    assert durchmarsch_pays("pub") and durchmarsch_pays("isko") and not durchmarsch_pays("pirate")
+    assert not durchmarsch_pays("tournee")  # Hoyle's Ramsch: a Durchmarsch costs 30
+    # forehand: every jack, clubs A T K Q 7 and the ace of spades: every trick, if the club seven comes last
+    hands = [["CJ", "SJ", "HJ", "DJ", "CA", "CT", "CK", "CQ", "C7", "SA"],
+             ["C9", "S7", "S8", "S9", "ST", "H7", "H8", "H9", "HT", "D7"],
+             ["C8", "SQ", "SK", "HQ", "HK", "HA", "D8", "D9", "DT", "DQ"]]
+    skat = ["DK", "DA"]
+
+    def deal_to_trick_two():
+        game = Game(hands=[[Card.parse(c) for c in h] for h in hands], skat=[Card.parse(c) for c in skat],
+                    ruleset=rules, start="ramsch")
+        while game.phase is not Phase.PLAY:  # nobody announces Grand Hand instead
+            seat = game.to_move
+            game.apply(next(a for a in game.view(seat).legal_actions if str(a) == "pass"), seat)
+        for seat, card in ((0, "CJ"), (1, "S7"), (2, "D8")):
+            game.apply(Play(Card.parse(card)), seat)
+        assert game.to_move == 0 and game.view(0).tricks[-1][2] == 0
+        return game
+
+    view = deal_to_trick_two().view(0)
+    player = make_player("medium", 3)
+    assert player.ramsch_durchmarsch
+    worlds = player.sample(view, Knowledge.from_view(view), 8)
+    chances, solved = durchmarsch_chances(view, worlds)
+    assert solved == 8 and max(chances.values()) == 8 >= DURCHMARSCH_CHANCE * solved
+    assert chances[int(Card.parse("C7"))] == 0  # the club seven now gives the others a trick in every world
+    card = player.choose(view)
+    assert chances[int(card.card)] == 8
+    # played out against the heuristic it takes every trick: +120
+    game = deal_to_trick_two()
+    others = [None, HeuristicPlayer(1), HeuristicPlayer(2)]
+    while not game.is_over:
+        seat = game.to_move
+        game.apply((player if seat == 0 else others[seat]).choose(game.view(seat)), seat)
+    assert game.result is not None and game.result.scores[0] == 120

@@ -35,12 +35,13 @@ from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.worlds import Knowledge, sample_worlds
 from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
-from skat.rules.rulesets import RuleSetError, get_ruleset
+from skat.rules.rulesets import ISKO, RuleSetError, get_ruleset
 
 if TYPE_CHECKING:
     from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 
-__all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "skat_goes_with_last_trick", "close_call"]
+__all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "skat_goes_with_last_trick", "durchmarsch_pays",
+           "durchmarsch_chances", "DURCHMARSCH_CHANCE", "close_call"]
 
 _NULL = int(GameType.NULL)
 
@@ -189,6 +190,57 @@ def ramsch_card_values(
     return totals, solved
 
 
+DURCHMARSCH_CHANCE = 0.5
+"""A Ramsch seat that has taken every trick so far plays on for the Durchmarsch when it still takes every trick in at
+least this share of the worlds searched (double dummy, the other two together against it, so the share is a
+pessimistic one). Failing late costs most (the loser's minus doubled for each Jungfrau), and it pays 120."""
+
+
+def durchmarsch_pays(ruleset: str) -> bool:
+    """Whether taking every trick of a Ramsch scores +120 under the rule set named ``ruleset`` (``augen`` scoring with
+    ``ramsch_durchmarsch``, docs/rules.md 6.2); a name that is no preset counts as the defaults (it does)."""
+    try:
+        rules = get_ruleset(ruleset)
+    except RuleSetError:
+        rules = ISKO
+    return rules.ramsch_scoring == "augen" and rules.ramsch_durchmarsch
+
+
+def durchmarsch_chances(
+    view: SeatView,
+    worlds: list,
+    *,
+    deadline: float | None = None,
+    min_worlds: int = 1,
+    budget: Budget | None = None,
+) -> tuple[dict[int, float], int]:
+    """For a Ramsch seat to move: after each legal card, in how many of the worlds it still takes every trick when the
+    other two play together to stop it (:func:`skat.solver.search.move_values_array`, ``question="all_tricks"``
+    with grand's tricks). Returns the counts and the number of worlds solved, stopping as :func:`card_values`."""
+    from skat.solver.search import SearchLimitExceeded, move_values_array
+
+    trick = [int(c) for _s, c in view.trick]
+    leader = view.trick[0][0] if view.trick else _next_leader(view)
+    mover = view.seat
+    assert mover is not None and (leader + len(trick)) % 3 == mover
+    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    counts = {c: 0.0 for c in legal}
+    solved = 0
+    limit = budget.time_limit if budget is not None else _no_limit
+    for world in worlds:
+        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
+            break
+        try:
+            out = move_values_array(int(GameType.GRAND), world.hands, trick, leader, mover, question="all_tricks",
+                                    time_limit=limit())
+        except SearchLimitExceeded:
+            break
+        for c in legal:
+            counts[c] += float(out[c])
+        solved += 1
+    return counts, solved
+
+
 def skat_goes_with_last_trick(ruleset: str) -> bool:
     """Whether a Ramsch under the rule set named ``ruleset`` gives the skat's points to whoever takes the last trick
     (``ramsch_skat``: the default, and every preset but ``pirate``); a name that is no preset (a table's own
@@ -253,6 +305,7 @@ class PIMCPlayer:
         policy_symmetric: bool = False,
         ramsch_search: bool = False,
         ramsch_skat: bool = True,
+        ramsch_durchmarsch: bool = True,
         policy_ties: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
@@ -284,6 +337,9 @@ class PIMCPlayer:
         """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
         False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
         self.ramsch_skat = ramsch_skat
+        self.ramsch_durchmarsch = ramsch_durchmarsch
+        """A Ramsch seat that has taken every trick so far plays on for the Durchmarsch where it pays and the search
+        finds it likely (:data:`DURCHMARSCH_CHANCE`, :func:`durchmarsch_chances`)."""
         self.policy_ties = policy_ties
         """Among cards the search finds equally good (binary values that tie over every world are common early in
         the deal), play the learned policy's favourite instead of the heuristic's card."""
@@ -337,10 +393,18 @@ class PIMCPlayer:
 
     def play_ramsch(self, view: SeatView) -> Action:
         """A Ramsch's card: the one that leaves the others the most card points over the worlds (the fewest to this
-        seat); ties go to the heuristic's card among them, else the lowest."""
+        seat); ties go to the heuristic's card among them, else the lowest. A seat that has taken every trick so far
+        first looks whether it can take them all (:attr:`ramsch_durchmarsch`) and then plays the card that keeps the
+        Durchmarsch in the most worlds."""
         budget = Budget(self.time_budget, self.max_time)
         know = Knowledge.from_view(view)
         worlds = self.sample(view, know, self.worlds)
+        if (self.ramsch_durchmarsch and view.tricks and all(w == view.seat for _l, _c, w in view.tricks)
+                and durchmarsch_pays(view.ruleset)):
+            chances, solved = durchmarsch_chances(view, worlds, deadline=budget.soft, min_worlds=self.min_worlds,
+                                                  budget=budget)
+            if solved and max(chances.values()) >= DURCHMARSCH_CHANCE * solved:
+                return self._pick(view, chances, sign=1.0)
         totals, solved = ramsch_card_values(view, worlds, deadline=budget.soft, min_worlds=self.min_worlds,
                                             budget=budget, skat=self.ramsch_skat)
         if not solved:
