@@ -149,6 +149,43 @@ def card_values(
     return totals, solved
 
 
+def _ramsch_world_values(
+    view: SeatView,
+    worlds: list,
+    question: str,
+    skat: bool,
+    deadline: float | None,
+    min_worlds: int,
+    budget: Budget | None,
+) -> tuple[dict[int, float], int]:
+    """Sum over the worlds of the solver's value of each legal card of a Ramsch seat to move
+    (:func:`skat.solver.search.move_values_array` with the seat as the one that searches, grand's tricks) for
+    ``question``; with ``skat`` the world's skat points go with the last trick. Returns the totals and the number of
+    worlds solved, stopping at ``deadline`` (once ``min_worlds`` are done) or ``budget``'s hard one."""
+    from skat.solver.search import SearchLimitExceeded, move_values_array
+
+    trick = [int(c) for _s, c in view.trick]
+    leader = view.trick[0][0] if view.trick else _next_leader(view)
+    mover = view.seat
+    assert mover is not None and (leader + len(trick)) % 3 == mover
+    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    totals = {c: 0.0 for c in legal}
+    solved = 0
+    limit = budget.time_limit if budget is not None else _no_limit
+    for world in worlds:
+        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
+            break
+        try:
+            out = move_values_array(int(GameType.GRAND), world.hands, trick, leader, mover, question=question,
+                                    skat_points=mask_points(world.skat) if skat else 0, time_limit=limit())
+        except SearchLimitExceeded:
+            break
+        for c in legal:
+            totals[c] += float(out[c])
+        solved += 1
+    return totals, solved
+
+
 def ramsch_card_values(
     view: SeatView,
     worlds: list,
@@ -160,34 +197,12 @@ def ramsch_card_values(
 ) -> tuple[dict[int, float], int]:
     """A Ramsch's card play: sum over the worlds of the card points the other two seats take from the trick on the
     table to the end after each legal card (higher is better for the mover), each world solved double dummy with
-    the others playing together to give the mover the most (:func:`skat.solver.search.move_values_array`,
-    ``question="ramsch"``). With ``skat`` the world's skat counts for whoever takes the last trick where the rules
-    give it to him (:func:`skat_goes_with_last_trick`); the Jungfrau and the Durchmarsch are not weighed. Returns
-    the totals and the number of worlds solved, stopping at ``deadline`` (or ``budget``'s hard one) as
-    :func:`card_values`."""
-    from skat.solver.search import SearchLimitExceeded, move_values_array
-
-    trick = [int(c) for _s, c in view.trick]
-    leader = view.trick[0][0] if view.trick else _next_leader(view)
-    mover = view.seat
-    assert mover is not None and (leader + len(trick)) % 3 == mover
-    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
-    totals = {c: 0.0 for c in legal}
-    solved = 0
-    limit = budget.time_limit if budget is not None else _no_limit
-    with_skat = skat and skat_goes_with_last_trick(view.ruleset)
-    for world in worlds:
-        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
-            break
-        try:
-            out = move_values_array(int(GameType.RAMSCH), world.hands, trick, leader, mover, question="ramsch",
-                                    skat_points=mask_points(world.skat) if with_skat else 0, time_limit=limit())
-        except SearchLimitExceeded:
-            break
-        for c in legal:
-            totals[c] += float(out[c])
-        solved += 1
-    return totals, solved
+    the others playing together to give the mover the most (``question="ramsch"``). With ``skat`` the world's skat
+    counts for whoever takes the last trick where the rules give it to him (:func:`skat_goes_with_last_trick`); the
+    Jungfrau is not weighed (the Durchmarsch: :func:`durchmarsch_chances`). Returns the totals and the number of
+    worlds solved, stopping at ``deadline`` (or ``budget``'s hard one) as :func:`card_values`."""
+    return _ramsch_world_values(view, worlds, "ramsch", skat and skat_goes_with_last_trick(view.ruleset), deadline,
+                                min_worlds, budget)
 
 
 DURCHMARSCH_CHANCE = 0.5
@@ -215,30 +230,9 @@ def durchmarsch_chances(
     budget: Budget | None = None,
 ) -> tuple[dict[int, float], int]:
     """For a Ramsch seat to move: after each legal card, in how many of the worlds it still takes every trick when the
-    other two play together to stop it (:func:`skat.solver.search.move_values_array`, ``question="all_tricks"``
-    with grand's tricks). Returns the counts and the number of worlds solved, stopping as :func:`card_values`."""
-    from skat.solver.search import SearchLimitExceeded, move_values_array
-
-    trick = [int(c) for _s, c in view.trick]
-    leader = view.trick[0][0] if view.trick else _next_leader(view)
-    mover = view.seat
-    assert mover is not None and (leader + len(trick)) % 3 == mover
-    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
-    counts = {c: 0.0 for c in legal}
-    solved = 0
-    limit = budget.time_limit if budget is not None else _no_limit
-    for world in worlds:
-        if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
-            break
-        try:
-            out = move_values_array(int(GameType.GRAND), world.hands, trick, leader, mover, question="all_tricks",
-                                    time_limit=limit())
-        except SearchLimitExceeded:
-            break
-        for c in legal:
-            counts[c] += float(out[c])
-        solved += 1
-    return counts, solved
+    other two play together to stop it (``question="all_tricks"``). Returns the counts and the number of worlds
+    solved, stopping as :func:`card_values`."""
+    return _ramsch_world_values(view, worlds, "all_tricks", False, deadline, min_worlds, budget)
 
 
 def skat_goes_with_last_trick(ruleset: str) -> bool:
