@@ -382,3 +382,24 @@ def test_ties_of_the_search_go_to_the_policys_favourite_when_told():
         if found == 3:
             break
     assert found == 3
+
+
+def test_a_searching_player_prunes_by_the_model_it_is_given():
+    from skat.players.levels import make_level
+
+    player = make_level("strong", 1)
+    for seed in range(60):
+        game = play_to(seed, "isko2018", 12)
+        if (game.phase is Phase.PLAY and game.contract is not None and not game.tricks
+                and len(game.legal_actions(game.to_move)) >= 5):
+            break
+    view = game.view(game.to_move)
+    legal = [int(a.card) for a in view.legal_actions]
+    shipped = sorted(player._pruned(view))
+    other = random_model(5)
+    player.card_model = other
+    assert player.model() is other
+    p = other.policy(view)
+    assert sorted(player._pruned(view)) == sorted(sorted(legal, key=lambda c: -p[c])[:3])
+    player.card_model = None
+    assert sorted(player._pruned(view)) == shipped

@@ -38,6 +38,7 @@ from skat.rules.ranking import GameType, winner_index
 from skat.rules.rulesets import ISKO, RuleSetError, get_ruleset
 
 if TYPE_CHECKING:
+    from skat.players.cardmodel import CardModel
     from skat.players.inference import AuctionLikelihood, Inference, PlayLikelihood, PolicyLikelihood
 
 __all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "skat_goes_with_last_trick", "durchmarsch_pays",
@@ -335,6 +336,9 @@ class PIMCPlayer:
         """A Ramsch seat that has taken every trick so far plays on for the Durchmarsch where it pays and the search
         finds it likely (:data:`DURCHMARSCH_CHANCE`, :func:`durchmarsch_chances`)."""
         self.policy_ties = policy_ties
+        self.card_model: CardModel | None = None
+        """The learned card-play model the pruning and the ties ask (None: the shipped one; the inference's
+        :class:`skat.players.inference.PolicyLikelihood` holds its own)."""
         """Among cards the search finds equally good (binary values that tie over every world are common early in
         the deal), play the learned policy's favourite instead of the heuristic's card."""
         """The Ramsch search counts the skat's points for whoever takes the last trick (where the rules say so);
@@ -431,11 +435,17 @@ class PIMCPlayer:
         legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
         if not self.policy_prune or len(legal) <= self.policy_prune or len(view.tricks) >= self.policy_prune_tricks:
             return None
-        from skat.players.cardmodel import shipped_card_model
-
-        model = shipped_card_model()
+        model = self.model()
         p = model.symmetric_policy(view) if self.policy_symmetric else model.policy(view)
         return sorted(legal, key=lambda c: -p[c])[:self.policy_prune]
+
+    def model(self) -> CardModel:
+        """The learned card-play model this player asks (:attr:`card_model`, by default the shipped one)."""
+        if self.card_model is None:
+            from skat.players.cardmodel import shipped_card_model
+
+            return shipped_card_model()
+        return self.card_model
 
     def _alphamu_applies(self, view: SeatView) -> bool:
         contract = view.contract
@@ -493,9 +503,7 @@ class PIMCPlayer:
         if len(ties) == 1:
             return Play(Card(ties[0]))
         if self.policy_ties and view.contract is not None:
-            from skat.players.cardmodel import shipped_card_model
-
-            p = shipped_card_model().policy(view)
+            p = self.model().policy(view)
             return Play(Card(max(ties, key=lambda c: (p[c], -c))))
         hint = self.heuristic.choose(view)
         if isinstance(hint, Play) and int(hint.card) in ties:
