@@ -36,7 +36,8 @@ issue 16 beside them):
   ``expert-strong-pruned`` (2052) ``expert`` with the policy's pruning against today's ``strong`` (goal: above 0;
   ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was); ``symmetric-prune`` (2053)
   ``strong`` pruning by the suit-symmetric policy against ``strong``; ``policy-ties`` (2056) ``strong`` breaking the
-  search's ties by the learned policy instead of the heuristic against ``strong``.
+  search's ties by the learned policy instead of the heuristic against ``strong``; ``exact-early`` (2057) ``strong``
+  valuing the cards by the exact card points from seven tricks left against ``strong``.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``,
   whose Ramsch search counts the skat's points for whoever takes the last trick, against ``medium`` leaving them
   out (:func:`skat.players.ablation.medium_ramsch_without_skat`), every deal a Ramsch under the pub rules.
@@ -91,6 +92,7 @@ MATCHES = {
     "ramsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2054),
     "schieberamsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2055),
     "policy-ties": (("skat.players.ablation:strong_policy_ties", "strong"), 2056),
+    "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
 }
 """name -> (players, seed)."""
 

@@ -346,3 +346,29 @@ def test_a_ramsch_seat_with_every_trick_so_far_plays_on_for_the_durchmarsch():
         seat = game.to_move
         game.apply((player if seat == 0 else others[seat]).choose(game.view(seat)), seat)
     assert game.result is not None and game.result.scores[0] == 120
+
+
+def test_exact_values_from_seven_tricks_left_when_told():
+    from skat.players.ablation import strong_exact_early
+
+    early, plain = strong_exact_early(2), make_player("strong", 2)
+    assert (early.points_from_tricks_left, plain.points_from_tricks_left) == (7, 5)
+    for seed in range(40):
+        game = new_game(seed, PRESETS["isko"])
+        bots = [HeuristicPlayer(s) for s in range(3)]
+        while not game.is_over and not (game.phase is Phase.PLAY and len(game.tricks) == 3 and game.contract is not None
+                                        and not game.contract.is_null and not game.contract.schwarz):
+            seat = game.to_move
+            game.apply(bots[seat].choose(game.view(seat)), seat)
+        if game.is_over or len(game.legal_actions(game.to_move)) < 2:
+            continue
+        view = game.view(game.to_move)  # seven tricks left
+        for player in (early, plain):
+            player.worlds, player.min_worlds, player.time_budget, player.max_time = 4, 4, 30.0, 60.0
+        _card, exact, solved = early.rank_cards(view)
+        _card, binary, solved_too = plain.rank_cards(view)
+        assert solved == solved_too == 4
+        assert all(float(v).is_integer() for v in binary.values())  # won or lost in each world
+        if not all(float(v).is_integer() for v in exact.values()):  # the card points' share shows
+            return
+    raise AssertionError("no position where the exact values differ from won or lost")

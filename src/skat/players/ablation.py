@@ -36,7 +36,8 @@ from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
-           "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_without_skat", "strong_policy_ties"]
+           "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_without_skat", "strong_policy_ties",
+           "strong_exact_early"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -160,3 +161,9 @@ def strong_policy_ties(seed: int | None = None) -> PIMCPlayer:
     """``strong`` breaking the search's ties by the learned policy instead of the heuristic (43 % of the defenders'
     and 67 % of the declarer's card decisions in the play corpora have more than one best card)."""
     return _level_variant("strong", seed, "strong-policy-ties", policy_ties=True)
+
+
+def strong_exact_early(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` valuing the cards by the declarer's exact card points from seven tricks left (not five): fewer
+    cards tie for best (the ties then go to the heuristic), at the price of more search a world."""
+    return _level_variant("strong", seed, "strong-exact-early", points_from_tricks_left=7)

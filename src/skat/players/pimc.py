@@ -336,6 +336,9 @@ class PIMCPlayer:
         """A Ramsch seat that has taken every trick so far plays on for the Durchmarsch where it pays and the search
         finds it likely (:data:`DURCHMARSCH_CHANCE`, :func:`durchmarsch_chances`)."""
         self.policy_ties = policy_ties
+        self.points_from_tricks_left = 5
+        """With this many tricks left or fewer a world values each card by the declarer's exact card points (the
+        score's steps: won, schneider, schwarz), earlier by one yes/no search (does he reach his goal)."""
         self.card_model: CardModel | None = None
         """The learned card-play model the pruning and the ties ask (None: the shipped one; the inference's
         :class:`skat.players.inference.PolicyLikelihood` holds its own)."""
@@ -418,12 +421,14 @@ class PIMCPlayer:
         worlds = self.sample(view, know, self.worlds)
         trace: list[dict[int, float]] = []
         totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
-                                     budget=budget, trace=trace, cards=self._pruned(view))
+                                     points_from_tricks_left=self.points_from_tricks_left, budget=budget,
+                                     trace=trace, cards=self._pruned(view))
         sign = 1.0 if view.declarer == view.seat else -1.0
         if (self.close_worlds and solved == len(worlds) and not budget.soft_passed()
                 and close_call(trace, sign)):
             more = self.sample(view, know, self.close_worlds)
-            extra, added = card_values(view, more, know, deadline=budget.soft, min_worlds=0, budget=budget)
+            extra, added = card_values(view, more, know, deadline=budget.soft, min_worlds=0,
+                                       points_from_tricks_left=self.points_from_tricks_left, budget=budget)
             totals = {c: v + extra[c] for c, v in totals.items()}
             solved += added
         if self._alphamu_applies(view):
