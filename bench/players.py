@@ -38,9 +38,12 @@ issue 16 beside them):
   ``strong`` pruning by the suit-symmetric policy against ``strong``; ``policy-ties`` (2056) ``strong`` breaking the
   search's ties by the learned policy instead of the heuristic against ``strong``; ``exact-early`` (2057) ``strong``
   valuing the cards by the exact card points from seven tricks left against ``strong``.
-* issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``,
-  whose Ramsch search counts the skat's points for whoever takes the last trick, against ``medium`` leaving them
-  out (:func:`skat.players.ablation.medium_ramsch_without_skat`), every deal a Ramsch under the pub rules.
+* issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
+  whose Ramsch search counts the skat's points for whoever takes the last trick
+  (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
+  December 2026 names the two ``medium`` and ``medium_ramsch_without_skat``, as they were then: the same play, A and
+  B the other way round); ``ramsch-durchmarsch`` (2058) ``medium`` against ``medium`` never playing on for a
+  Durchmarsch (:func:`skat.players.ablation.medium_without_durchmarsch`); every deal a Ramsch under the pub rules.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -89,8 +92,9 @@ MATCHES = {
     "strong-2026-12": (("strong", _TODAY), 2051),
     "expert-strong-pruned": (("expert", "strong"), 2052),
     "symmetric-prune": (("skat.players.ablation:strong_symmetric_prune", "strong"), 2053),
-    "ramsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2054),
-    "schieberamsch-skat": (("medium", "skat.players.ablation:medium_ramsch_without_skat"), 2055),
+    "ramsch-skat": (("skat.players.ablation:medium_ramsch_with_skat", "medium"), 2054),
+    "schieberamsch-skat": (("skat.players.ablation:medium_ramsch_with_skat", "medium"), 2055),
+    "ramsch-durchmarsch": (("medium", "skat.players.ablation:medium_without_durchmarsch"), 2058),
     "policy-ties": (("skat.players.ablation:strong_policy_ties", "strong"), 2056),
     "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
 }
@@ -105,6 +109,7 @@ RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "pub-strong-medium": ("pub", (), "auction"),
     "ramsch-skat": ("pub", (), "ramsch"),
     "schieberamsch-skat": ("pub", ("schieberamsch=true",), "ramsch"),
+    "ramsch-durchmarsch": ("pub", (), "ramsch"),
 }
 """name -> (rule set, options, how every deal starts) of the matches not under ISKO rules with an auction."""
 

@@ -254,7 +254,11 @@ def test_more_worlds_on_a_close_call_stay_within_the_budget(monkeypatch):
 
 
 def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_known_world():
-    from skat.players.ablation import medium_heuristic_ramsch, medium_ramsch_without_skat
+    from skat.players.ablation import (
+        medium_heuristic_ramsch,
+        medium_ramsch_with_skat,
+        medium_without_durchmarsch,
+    )
     from skat.players.pimc import ramsch_card_values, skat_goes_with_last_trick
 
     rules = [r for r in RULESETS if r.name == "pub"][0]
@@ -289,7 +293,8 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
     player = make_player("medium", 1)
     assert player.ramsch_search and make_player("strong", 1).ramsch_search and make_player("expert", 1).ramsch_search
     assert not medium_heuristic_ramsch(1).ramsch_search
-    assert player.ramsch_skat and not medium_ramsch_without_skat(1).ramsch_skat
+    assert not player.ramsch_skat and medium_ramsch_with_skat(1).ramsch_skat
+    assert player.ramsch_durchmarsch and not medium_without_durchmarsch(1).ramsch_durchmarsch
     # the pirate rules give the skat to the loser, not to the last trick (docs/rules.md, ramsch_skat)
     assert skat_goes_with_last_trick("pub") and skat_goes_with_last_trick("isko")
     assert not skat_goes_with_last_trick("pirate") and skat_goes_with_last_trick("a table's own")

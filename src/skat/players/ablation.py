@@ -25,8 +25,8 @@ up to 60 worlds in the same time budget (today's ``strong``, with the Ramsch sea
 prunes by the suit-symmetric policy instead. :func:`medium_heuristic_ramsch` is ``medium`` playing a Ramsch by the
 heuristic's rules of thumb, as every level did until December 2026 (the levels search a Ramsch now,
 :func:`skat.players.pimc.ramsch_card_values`); :func:`strong_2026_12` keeps that too.
-:func:`medium_ramsch_without_skat` searches a Ramsch as the levels did before they counted the skat's points for
-whoever takes the last trick.
+:func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
+(measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
-           "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_without_skat", "strong_policy_ties",
+           "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
+           "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early"]
 
 
@@ -151,10 +152,16 @@ def medium_heuristic_ramsch(seed: int | None = None) -> PIMCPlayer:
     return _level_variant("medium", seed, "medium-heuristic-ramsch", ramsch_search=False)
 
 
-def medium_ramsch_without_skat(seed: int | None = None) -> PIMCPlayer:
-    """``medium`` searching a Ramsch without the skat's points (as the levels did until they counted them for
-    whoever takes the last trick, :func:`skat.players.pimc.ramsch_card_values`)."""
-    return _level_variant("medium", seed, "medium-ramsch-without-skat", ramsch_skat=False)
+def medium_ramsch_with_skat(seed: int | None = None) -> PIMCPlayer:
+    """``medium`` whose Ramsch search counts the skat's points for whoever takes the last trick
+    (:func:`skat.players.pimc.ramsch_card_values`): measured worse than leaving them out, as the levels do."""
+    return _level_variant("medium", seed, "medium-ramsch-with-skat", ramsch_skat=True)
+
+
+def medium_without_durchmarsch(seed: int | None = None) -> PIMCPlayer:
+    """``medium`` never playing on for a Ramsch's Durchmarsch (:attr:`skat.players.pimc.PIMCPlayer.ramsch_durchmarsch`):
+    its Ramsch search alone decides, as the levels did before."""
+    return _level_variant("medium", seed, "medium-without-durchmarsch", ramsch_durchmarsch=False)
 
 
 def strong_policy_ties(seed: int | None = None) -> PIMCPlayer:

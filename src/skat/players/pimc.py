@@ -299,7 +299,7 @@ class PIMCPlayer:
         policy_prune_tricks: int = 10,
         policy_symmetric: bool = False,
         ramsch_search: bool = False,
-        ramsch_skat: bool = True,
+        ramsch_skat: bool = False,
         ramsch_durchmarsch: bool = True,
         policy_ties: bool = False,
     ) -> None:
@@ -332,6 +332,10 @@ class PIMCPlayer:
         """Play a Ramsch by the search too (:func:`ramsch_card_values`, the same worlds and budget; the levels do);
         False: by the heuristic's rules of thumb (``skat.players.ablation.medium_heuristic_ramsch``)."""
         self.ramsch_skat = ramsch_skat
+        """The Ramsch search counts the skat's points for whoever takes the last trick (where the rules say so;
+        ``skat.players.ablation.medium_ramsch_with_skat``). Off in the levels: it measured worse (-3.08 [-5.76,
+        -0.39] over 300 Ramsch deals, docs/players.md): the paranoid search then gives up too much to dodge the last
+        trick."""
         self.ramsch_durchmarsch = ramsch_durchmarsch
         """A Ramsch seat that has taken every trick so far plays on for the Durchmarsch where it pays and the search
         finds it likely (:data:`DURCHMARSCH_CHANCE`, :func:`durchmarsch_chances`)."""
