@@ -50,6 +50,17 @@ def play_to(seed: int, ruleset: str, steps: int):
     return game
 
 
+def first_trick_view(min_legal: int):
+    """The view of the seat to move in the first trick of a suit, grand or Null game with at least ``min_legal``
+    legal cards, from the first such deal of :func:`play_to`."""
+    for seed in range(60):
+        game = play_to(seed, "isko2018", 12)
+        if (game.phase is Phase.PLAY and game.contract is not None and not game.tricks
+                and len(game.legal_actions(game.to_move)) >= min_legal):
+            return game.view(game.to_move)
+    raise AssertionError(f"no first trick with {min_legal} legal cards in 60 deals")
+
+
 def test_the_input_is_the_observation_then_the_legal_cards():
     game = play_to(3, "isko2018", 200)
     game = None
@@ -313,13 +324,7 @@ def test_the_search_keeps_to_the_policys_best_cards_when_told_to_prune():
     from skat.players.cardmodel import shipped_card_model
     from skat.players.pimc import PIMCPlayer
 
-    game = None
-    for seed in range(60):
-        game = play_to(seed, "isko2018", 12)
-        if (game.phase is Phase.PLAY and game.contract is not None and not game.tricks
-                and len(game.legal_actions(game.to_move)) >= 4):
-            break
-    view = game.view(game.to_move)
+    view = first_trick_view(4)
     p = shipped_card_model().policy(view)
     legal = [int(a.card) for a in view.legal_actions]
     pruned = PIMCPlayer(1, worlds=6, min_worlds=2, time_budget=0.5, bidding=False, policy_prune=2)
@@ -388,12 +393,7 @@ def test_a_searching_player_prunes_by_the_model_it_is_given():
     from skat.players.levels import make_level
 
     player = make_level("strong", 1)
-    for seed in range(60):
-        game = play_to(seed, "isko2018", 12)
-        if (game.phase is Phase.PLAY and game.contract is not None and not game.tricks
-                and len(game.legal_actions(game.to_move)) >= 5):
-            break
-    view = game.view(game.to_move)
+    view = first_trick_view(5)
     legal = [int(a.card) for a in view.legal_actions]
     shipped = sorted(player._pruned(view))
     other = random_model(5)
