@@ -264,7 +264,6 @@ async function startOne(/** @type {string} */ id) {
     history.replaceState(null, "", location.pathname + location.search);
   }
   OT.key = localStorage.getItem("skat.online." + id);
-  $("#ot-view").classList.remove("hidden");
   $("#ot-start").addEventListener("click", () => director("/start"));
   $("#ot-cancel").addEventListener("click", () => { if (confirm(T("cancelConfirm"))) director("/cancel"); });
   await refreshOne();
@@ -283,6 +282,8 @@ async function refreshOne() {
     OT.state = await api("GET", `/api/online-tournaments/${OT.id}`);
     if ($("#ot-banner").dataset.why === "drop") banner("");
     renderState();
+    // shown once it has something to show: a player never reads a half-filled page
+    $("#ot-view").classList.remove("hidden");
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) { banner(T("notFound")); $("#ot-view").classList.add("hidden"); return; }
     banner(T("disconnected"), "drop");
