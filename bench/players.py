@@ -37,7 +37,8 @@ issue 16 beside them):
   ``expert-strong``, 2044, was the first ``expert`` against ``strong`` as it was); ``symmetric-prune`` (2053)
   ``strong`` pruning by the suit-symmetric policy against ``strong``; ``policy-ties`` (2056) ``strong`` breaking the
   search's ties by the learned policy instead of the heuristic against ``strong``; ``exact-early`` (2057) ``strong``
-  valuing the cards by the exact card points from seven tricks left against ``strong``.
+  valuing the cards by the exact card points from seven tricks left against ``strong``; ``selfplay-model`` (2061)
+  ``strong`` with the card-play model retrained with its own games (the self-play corpus 2060) against ``strong``.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -97,6 +98,7 @@ MATCHES = {
     "ramsch-durchmarsch": (("medium", "skat.players.ablation:medium_without_durchmarsch"), 2058),
     "policy-ties": (("skat.players.ablation:strong_policy_ties", "strong"), 2056),
     "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
+    "selfplay-model": (("skat.players.ablation:strong_selfplay_model", "strong"), 2061),
 }
 """name -> (players, seed)."""
 

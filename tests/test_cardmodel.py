@@ -403,3 +403,19 @@ def test_a_searching_player_prunes_by_the_model_it_is_given():
     assert sorted(player._pruned(view)) == sorted(sorted(legal, key=lambda c: -p[c])[:3])
     player.card_model = None
     assert sorted(player._pruned(view)) == shipped
+
+
+def test_the_selfplay_ablation_prunes_and_infers_with_its_own_model():
+    from skat.players.ablation import SELFPLAY_MODEL, strong_selfplay_model
+    from skat.players.cardmodel import packaged_card_model, shipped_card_model
+    from skat.players.inference import PolicyLikelihood
+
+    player, model = strong_selfplay_model(1), packaged_card_model(SELFPLAY_MODEL)
+    assert player.name == "strong-selfplay-model" and model is not shipped_card_model()
+    assert player.model() is model
+    likelihoods = [part for part in player.inference.parts if isinstance(part, PolicyLikelihood)]
+    assert len(likelihoods) == 1 and likelihoods[0].model is model
+    view = first_trick_view(3)
+    assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
+    with pytest.raises(FileNotFoundError, match="train one with tools/train_cardplay.py"):
+        packaged_card_model("no_such_model.npz")

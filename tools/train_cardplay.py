@@ -376,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--hidden", default="512,256", help="hidden layer widths")
     parser.add_argument("--first", type=int, default=None, help="use only the first N deals of each corpus")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="MODEL",
+                        help="also report this model (.npz, e.g. the shipped one) on the same held-out positions")
     args = parser.parse_args(argv)
     try:
         import torch  # noqa: F401
@@ -425,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
             setups = [s for s in setups if s.name == "model" or s.name in wanted]
     results: dict[str, dict] = {}
     models: dict[str, CardModel] = {}
+    if args.baseline is not None:
+        try:
+            baseline = CardModel.load(args.baseline)
+        except (OSError, KeyError, ValueError) as e:
+            print(f"train_cardplay: cannot read the baseline model {args.baseline}: {e}", file=sys.stderr)
+            return 2
     for setup in setups:
         t0 = time.perf_counter()
         model, info = train(setup, train_data, held)
@@ -435,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
         r = results[setup.name]
         print(f"{setup.name}: agreement {r['best_card_agreement']:.3f}, regret {r['regret']:.4f}, "
               f"win Brier {r['win_brier']:.4f} ({r['train_s']} s)", flush=True)
+    if args.baseline is not None:
+        results["baseline"] = evaluate(baseline, held) | {"size_bytes": baseline.size_bytes}
+        r = results["baseline"]
+        print(f"baseline {args.baseline}: agreement {r['best_card_agreement']:.3f}, regret {r['regret']:.4f}, "
+              f"win Brier {r['win_brier']:.4f}", flush=True)
     print(text_report(header, results, sizes))
     if args.model is not None:
         model = models["model"]

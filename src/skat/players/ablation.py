@@ -27,6 +27,7 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`skat.players.pimc.ramsch_card_values`); :func:`strong_2026_12` keeps that too.
 :func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
+:func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
            "medium_without_durchmarsch", "strong_policy_ties",
-           "strong_exact_early"]
+           "strong_exact_early", "strong_selfplay_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -174,3 +175,19 @@ def strong_exact_early(seed: int | None = None) -> PIMCPlayer:
     """``strong`` valuing the cards by the declarer's exact card points from seven tricks left (not five): fewer
     cards tie for best (the ties then go to the heuristic), at the price of more search a world."""
     return _level_variant("strong", seed, "strong-exact-early", points_from_tricks_left=7)
+
+
+SELFPLAY_MODEL = "card_model_selfplay.npz"
+"""The card-play model retrained with the self-play corpus (``bench/data/corpus/play-2060``) beside the others."""
+
+
+def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` with the card-play model retrained on its own play as well (:data:`SELFPLAY_MODEL`, the corpus of
+    :func:`strong_policy_inference`): the model prunes, and weighs the others' card plays in the inference."""
+    from skat.players.cardmodel import packaged_card_model
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+
+    model = packaged_card_model(SELFPLAY_MODEL)
+    return _level_variant("strong", seed, "strong-selfplay-model", card_model=model,
+                          inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+

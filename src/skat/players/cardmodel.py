@@ -27,7 +27,7 @@ import numpy as np
 
 from skat.players.encoding import OBSERVATION_SIZE, OFFSET, encode_view, legal_cards
 
-__all__ = ["CardModel", "INPUT_SIZE", "features", "shipped_card_model", "SHIPPED_MODEL"]
+__all__ = ["CardModel", "INPUT_SIZE", "features", "packaged_card_model", "shipped_card_model", "SHIPPED_MODEL"]
 
 INPUT_SIZE = OBSERVATION_SIZE + 32
 """The model's input: the observation, then the legal cards."""
@@ -224,11 +224,17 @@ def _count_layers(weights: dict[str, np.ndarray], prefix: str = "w") -> int:
     return n
 
 
-@functools.lru_cache(maxsize=1)
-def shipped_card_model() -> CardModel:
-    """The model shipped in ``skat/data`` (loaded once); FileNotFoundError when this install has none."""
-    path = resources.files("skat") / "data" / SHIPPED_MODEL
+@functools.lru_cache(maxsize=4)
+def packaged_card_model(name: str) -> CardModel:
+    """A model in the package's ``skat/data`` by file name (loaded once); FileNotFoundError when this install has
+    none of that name."""
+    path = resources.files("skat") / "data" / name
     if not path.is_file():
         raise FileNotFoundError(f"no card-play model at {path}; train one with tools/train_cardplay.py")
     with resources.as_file(path) as file:
         return CardModel.load(file)
+
+
+def shipped_card_model() -> CardModel:
+    """The model the levels play with (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once)."""
+    return packaged_card_model(SHIPPED_MODEL)
