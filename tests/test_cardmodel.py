@@ -201,7 +201,7 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     model_path, report = tmp_path / "m.npz", tmp_path / "report"
     done = subprocess.run([sys.executable, str(ROOT / "tools" / "train_cardplay.py"), str(corpus), "--epochs", "8",
                            "--hidden", "64", "--model", str(model_path), "--report", str(report),
-                           "--ablations", "declarer x3"],
+                           "--ablations", "declarer x3", "--baseline", str(ROOT / "src/skat/data/card_model.npz")],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     model = CardModel.load(model_path)
@@ -209,8 +209,10 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     assert model.meta["setup"]["hidden"] == [64] and model.meta["train_deals"] == sum(bool(r["labels"])
                                                                                        for r in records[:9])
     results = json.loads((report / "report.json").read_text())["results"]
-    assert set(results) == {"model", "declarer x3"}
+    assert set(results) == {"model", "declarer x3", "baseline"}
     figures = results["model"]
+    assert results["baseline"]["positions"] == figures["positions"]  # the same held-out positions
+    assert "baseline" in (report / "report.txt").read_text()
     assert figures["regret"] <= figures["random_card_regret"]
     parts = figures["regret_by_part"]
     assert {"suit declarer", "suit defenders"} <= set(parts)
@@ -220,6 +222,9 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     assert (report / "calibration.png").stat().st_size > 1000 and (report / "accuracy.png").exists()
     view = play_to(2, "isko2018", 13)
     assert Card(int(np.argmax(model.policy(view.view(view.to_move))))) is not None
+    missing = subprocess.run([sys.executable, str(ROOT / "tools" / "train_cardplay.py"), str(corpus), "--epochs", "1",
+                              "--baseline", str(tmp_path / "none.npz")], capture_output=True, text=True, timeout=600)
+    assert missing.returncode == 2 and "cannot read the baseline model" in missing.stderr
 
 
 def test_the_cut_measurement_counts_each_threshold_on_the_held_out_positions(tmp_path):
