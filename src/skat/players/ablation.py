@@ -190,4 +190,3 @@ def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
     model = packaged_card_model(SELFPLAY_MODEL)
     return _level_variant("strong", seed, "strong-selfplay-model", card_model=model,
                           inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
-
