@@ -198,21 +198,27 @@ def test_training_writes_a_model_that_loads_and_agrees_with_the_search_more_than
     records = [labelled_deal(PlayCorpusConfig(deals=12, seed=7, player="medium"), d) for d in range(12)]
     lines += [json.dumps(r) for r in records]
     corpus.write_text("\n".join(lines) + "\n")
+    other = tmp_path / "other.jsonl"  # a second corpus (the same deals): each is split and reported on its own
+    other.write_text(corpus.read_text())
     model_path, report = tmp_path / "m.npz", tmp_path / "report"
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "train_cardplay.py"), str(corpus), "--epochs", "8",
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "train_cardplay.py"), str(corpus), str(other),
+                           "--epochs", "8",
                            "--hidden", "64", "--model", str(model_path), "--report", str(report),
                            "--ablations", "declarer x3", "--baseline", str(ROOT / "src/skat/data/card_model.npz")],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     model = CardModel.load(model_path)
     # the first four fifths of the deals trained it (those with a game played: a deal passed in has no positions)
-    assert model.meta["setup"]["hidden"] == [64] and model.meta["train_deals"] == sum(bool(r["labels"])
-                                                                                       for r in records[:9])
+    assert model.meta["setup"]["hidden"] == [64] and model.meta["train_deals"] == 2 * sum(bool(r["labels"])
+                                                                                           for r in records[:9])
     results = json.loads((report / "report.json").read_text())["results"]
     assert set(results) == {"model", "declarer x3", "baseline"}
     figures = results["model"]
     assert results["baseline"]["positions"] == figures["positions"]  # the same held-out positions
-    assert "baseline" in (report / "report.txt").read_text()
+    assert "baseline" in (report / "report.txt").read_text() and "by corpus" in (report / "report.txt").read_text()
+    by_corpus = results["baseline"]["by_corpus"]
+    assert set(by_corpus) == {"play", "other"} and by_corpus["play"] == by_corpus["other"]
+    assert sum(c["positions"] for c in results["model"]["by_corpus"].values()) == figures["positions"]
     assert figures["regret"] <= figures["random_card_regret"]
     parts = figures["regret_by_part"]
     assert {"suit declarer", "suit defenders"} <= set(parts)

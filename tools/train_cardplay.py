@@ -14,8 +14,9 @@ PyTorch (the ``train`` extra; the shipped model is numpy weights):
 The report (``--report DIR``: report.json, report.txt, calibration.png, accuracy.png) gives on the held-out deals
 the policy's agreement with the search's best card (any card of the best value counts), the value lost per
 decision against the search's best (its "regret", in the search's own units), the log loss, and the value head's
-log loss, Brier score and calibration against the outcomes; ``--ablations`` trains the variants (no value head,
-the played card as target, a smaller network) and reports them side by side.
+log loss, Brier score and calibration against the outcomes, also corpus by corpus; ``--ablations`` trains the
+variants (no value head, the played card as target, a smaller network) and reports them side by side, and
+``--baseline MODEL`` reports a model already trained (the shipped one, say) on the same held-out positions.
 
     python tools/train_cardplay.py bench/data/corpus/play-2041.jsonl.gz --model src/skat/data/card_model.npz \\
         --report bench/data/cardplay --ablations
@@ -282,11 +283,25 @@ def evaluate(model: CardModel, data: Data) -> dict:
         "win_log_loss": float(-np.mean(data.won * np.log(p + eps) + (1 - data.won) * np.log(1 - p + eps))),
         "win_brier": float(np.mean((p - data.won) ** 2)),
         "win_base_rate_brier": float(np.mean((data.won.mean() - data.won) ** 2)),
-        "points_mae": float(np.nanmean(np.abs(v[:, 1] - data.points)) * 120.0),
+        "points_mae": (float(np.nanmean(np.abs(v[:, 1] - data.points)) * 120.0) if np.isfinite(data.points).any()
+                       else float("nan")),  # Null corpora have no card points to learn
         "best_card_agreement_by_trick": by_trick,
         "regret_by_part": regret_by_part(data, best - chosen),
         "win_probabilities": p.tolist(),
     }
+
+
+def by_corpus(model: CardModel, held: Data, names: list[str]) -> dict[str, dict]:
+    """The held-out agreement and regret of a model on each corpus alone (a deal's corpus is its number's
+    ten-millions, as :func:`main` numbers them)."""
+    out = {}
+    for number, name in enumerate(names):
+        rows = np.flatnonzero(held.deal // 10_000_000 == number)
+        if len(rows):
+            figures = evaluate(model, held.take(rows))
+            out[name] = {"positions": figures["positions"], "best_card_agreement": figures["best_card_agreement"],
+                         "regret": figures["regret"], "win_brier": figures["win_brier"]}
+    return out
 
 
 def plots(results: dict[str, dict], held: Data, directory: Path) -> list[Path]:
@@ -360,6 +375,14 @@ def text_report(header: dict, results: dict[str, dict], sizes: dict) -> str:
         label = f"{part} ({first['regret_by_part'][part]['positions']})"
         lines.append(f"{label:40s}" + "".join(f"{results[n]['regret_by_part'].get(part, {}).get('regret', float('nan')):18.4f}"
                                               for n in names))
+    if len(first.get("by_corpus", {})) > 1:
+        lines += ["", "agreement with the search's best card / value lost a decision, by corpus (positions held out):"]
+        lines.append(f"{'':40s}" + "".join(f"{n:>18s}" for n in names))
+        for corpus, figures in first["by_corpus"].items():
+            label = f"{corpus} ({figures['positions']})"
+            lines.append(f"{label:40s}" + "".join(
+                f"{results[n]['by_corpus'][corpus]['best_card_agreement']:9.4f}"
+                f"{results[n]['by_corpus'][corpus]['regret']:9.4f}" for n in names))
     lines += ["", f"reference: a random legal card loses {first['random_card_regret']:.4f} a decision; "
               f"predicting the base rate gives a win Brier of {first['win_base_rate_brier']:.4f}; "
               f"{first['legal_cards_mean']:.2f} legal cards on average"]
@@ -427,6 +450,7 @@ def main(argv: list[str] | None = None) -> int:
             setups = [s for s in setups if s.name == "model" or s.name in wanted]
     results: dict[str, dict] = {}
     models: dict[str, CardModel] = {}
+    corpora = [path.name.split(".")[0] for path in args.corpus]
     if args.baseline is not None:
         try:
             baseline = CardModel.load(args.baseline)
@@ -438,13 +462,15 @@ def main(argv: list[str] | None = None) -> int:
         model, info = train(setup, train_data, held)
         results[setup.name] = evaluate(model, held) | info | {"train_s": round(time.perf_counter() - t0, 1),
                                                                "size_bytes": model.size_bytes,
-                                                               "value_head": setup.value_head}
+                                                               "value_head": setup.value_head,
+                                                               "by_corpus": by_corpus(model, held, corpora)}
         models[setup.name] = model
         r = results[setup.name]
         print(f"{setup.name}: agreement {r['best_card_agreement']:.3f}, regret {r['regret']:.4f}, "
               f"win Brier {r['win_brier']:.4f} ({r['train_s']} s)", flush=True)
     if args.baseline is not None:
-        results["baseline"] = evaluate(baseline, held) | {"size_bytes": baseline.size_bytes}
+        results["baseline"] = evaluate(baseline, held) | {"size_bytes": baseline.size_bytes,
+                                                            "by_corpus": by_corpus(baseline, held, corpora)}
         r = results["baseline"]
         print(f"baseline {args.baseline}: agreement {r['best_card_agreement']:.3f}, regret {r['regret']:.4f}, "
               f"win Brier {r['win_brier']:.4f}", flush=True)
