@@ -39,6 +39,8 @@ from skat.players.cardmodel import INPUT_SIZE, CardModel, features, game_index, 
 from skat.players.playcorpus import positions
 
 HELD_OUT = 0.2
+CORPUS_STRIDE = 10_000_000
+"""Deal numbers of the n-th corpus given on the command line are offset by n times this, so two never share one."""
 
 
 def read_corpus(path: Path) -> tuple[dict, list[dict]]:
@@ -292,11 +294,11 @@ def evaluate(model: CardModel, data: Data) -> dict:
 
 
 def by_corpus(model: CardModel, held: Data, names: list[str]) -> dict[str, dict]:
-    """The held-out agreement and regret of a model on each corpus alone (a deal's corpus is its number's
-    ten-millions, as :func:`main` numbers them)."""
+    """The held-out agreement and regret of a model on each corpus alone (a deal's corpus is its number over
+    :data:`CORPUS_STRIDE`, as :func:`main` numbers them)."""
     out = {}
     for number, name in enumerate(names):
-        rows = np.flatnonzero(held.deal // 10_000_000 == number)
+        rows = np.flatnonzero(held.deal // CORPUS_STRIDE == number)
         if len(rows):
             figures = evaluate(model, held.take(rows))
             out[name] = {"positions": figures["positions"], "best_card_agreement": figures["best_card_agreement"],
@@ -402,6 +404,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--baseline", type=Path, default=None, metavar="MODEL",
                         help="also report this model (.npz, e.g. the shipped one) on the same held-out positions")
     args = parser.parse_args(argv)
+    corpora = [path.name.split(".")[0] for path in args.corpus]
+    if len(set(corpora)) < len(corpora):
+        parser.error(f"two corpora have the same name ({', '.join(corpora)}): the report names each by its file")
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -418,7 +423,7 @@ def main(argv: list[str] | None = None) -> int:
         part = build(deals, header.get("ruleset", "isko2018"))
         cut = deals[int(len(deals) * (1 - HELD_OUT))]["deal"]
         held_masks.append(part.deal >= cut)
-        part.deal = part.deal + number * 10_000_000  # deals of two corpora never share a number
+        part.deal = part.deal + number * CORPUS_STRIDE
         parts.append(part)
         headers.append(header)
         count += len(deals)
@@ -450,7 +455,6 @@ def main(argv: list[str] | None = None) -> int:
             setups = [s for s in setups if s.name == "model" or s.name in wanted]
     results: dict[str, dict] = {}
     models: dict[str, CardModel] = {}
-    corpora = [path.name.split(".")[0] for path in args.corpus]
     if args.baseline is not None:
         try:
             baseline = CardModel.load(args.baseline)
