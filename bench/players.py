@@ -38,7 +38,10 @@ issue 16 beside them):
   ``strong`` pruning by the suit-symmetric policy against ``strong``; ``policy-ties`` (2056) ``strong`` breaking the
   search's ties by the learned policy instead of the heuristic against ``strong``; ``exact-early`` (2057) ``strong``
   valuing the cards by the exact card points from seven tricks left against ``strong``; ``selfplay-model`` (2061)
-  ``strong`` with the card-play model retrained with its own games (the self-play corpus 2060) against ``strong``.
+  ``strong`` with the card-play model retrained with its own games (the self-play corpus 2060) against ``strong``;
+  ``exact-ties-2026-12`` (2062) ``strong`` with exact-early and policy-ties together
+  (:func:`skat.players.ablation.strong_exact_ties`) against ``strong`` as it was (the goal's measure for a next
+  ``strong``).
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -99,6 +102,7 @@ MATCHES = {
     "policy-ties": (("skat.players.ablation:strong_policy_ties", "strong"), 2056),
     "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
     "selfplay-model": (("skat.players.ablation:strong_selfplay_model", "strong"), 2061),
+    "exact-ties-2026-12": (("skat.players.ablation:strong_exact_ties", _TODAY), 2062),
 }
 """name -> (players, seed)."""
 

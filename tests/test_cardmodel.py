@@ -400,6 +400,19 @@ def test_ties_of_the_search_go_to_the_policys_favourite_when_told():
     assert found == 3
 
 
+def test_exact_ties_is_strong_with_both_changes_and_nothing_else():
+    from skat.players.ablation import strong_exact_early, strong_exact_ties, strong_policy_ties
+    from skat.players.levels import make_level
+
+    both, plain = strong_exact_ties(1), make_level("strong", 1)
+    assert both.name == "strong-exact-ties"
+    assert (both.points_from_tricks_left, both.policy_ties) == (7, True)
+    assert (strong_exact_early(1).points_from_tricks_left, strong_policy_ties(1).policy_ties) == (7, True)
+    same = {k: v for k, v in vars(plain).items() if isinstance(v, (int, float, bool, str)) and k != "name"}
+    changed = {k for k, v in same.items() if getattr(both, k) != v}
+    assert changed == {"points_from_tricks_left", "policy_ties"}
+
+
 def test_a_searching_player_prunes_by_the_model_it_is_given():
     from skat.players.levels import make_level
 

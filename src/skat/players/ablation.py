@@ -27,7 +27,8 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`skat.players.pimc.ramsch_card_values`); :func:`strong_2026_12` keeps that too.
 :func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
-:func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play.
+:func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
+:func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
            "medium_without_durchmarsch", "strong_policy_ties",
-           "strong_exact_early", "strong_selfplay_model"]
+           "strong_exact_early", "strong_exact_ties", "strong_selfplay_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -175,6 +176,13 @@ def strong_exact_early(seed: int | None = None) -> PIMCPlayer:
     """``strong`` valuing the cards by the declarer's exact card points from seven tricks left (not five): fewer
     cards tie for best (the ties then go to the heuristic), at the price of more search a world."""
     return _level_variant("strong", seed, "strong-exact-early", points_from_tricks_left=7)
+
+
+def strong_exact_ties(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` with both small changes that measured ahead of it: exact card points from seven tricks left
+    (:func:`strong_exact_early`) and the search's ties broken by the learned policy (:func:`strong_policy_ties`);
+    the two act mostly apart (the ties of the first three tricks, the values of the last seven)."""
+    return _level_variant("strong", seed, "strong-exact-ties", points_from_tricks_left=7, policy_ties=True)
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"
