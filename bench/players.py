@@ -41,7 +41,8 @@ issue 16 beside them):
   ``strong`` with the card-play model retrained with its own games (the self-play corpus 2060) against ``strong``;
   ``exact-ties-2026-12`` (2062) ``strong`` with exact-early and policy-ties together
   (:func:`skat.players.ablation.strong_exact_ties`) against ``strong`` as it was (the goal's measure for a next
-  ``strong``).
+  ``strong``); ``schneider-ties`` (2063) that breaking the yes/no search's ties by Schneider first
+  (:func:`skat.players.ablation.strong_schneider_ties`) against it.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -103,6 +104,7 @@ MATCHES = {
     "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
     "selfplay-model": (("skat.players.ablation:strong_selfplay_model", "strong"), 2061),
     "exact-ties-2026-12": (("skat.players.ablation:strong_exact_ties", _TODAY), 2062),
+    "schneider-ties": (("skat.players.ablation:strong_schneider_ties", "skat.players.ablation:strong_exact_ties"), 2063),
 }
 """name -> (players, seed)."""
 

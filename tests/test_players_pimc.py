@@ -377,3 +377,74 @@ def test_exact_values_from_seven_tricks_left_when_told():
         if not all(float(v).is_integer() for v in exact.values()):  # the card points' share shows
             return
     raise AssertionError("no position where the exact values differ from won or lost")
+
+
+def _suit_or_grand_at_trick(seed: int, trick: int):
+    """A deal played by the heuristic to the start of ``trick`` (0-based) of a suit or grand game, or None."""
+    game = new_game(seed, PRESETS["isko"])
+    bots = [HeuristicPlayer(s) for s in range(3)]
+    while not game.is_over and not (game.phase is Phase.PLAY and len(game.tricks) == trick and game.contract is not None
+                                    and not game.contract.is_null and not game.contract.schneider
+                                    and not game.contract.schwarz):
+        seat = game.to_move
+        game.apply(bots[seat].choose(game.view(seat)), seat)
+    if game.is_over or len(game.legal_actions(game.to_move)) < 2:
+        return None
+    return game
+
+
+def test_schneider_steps_agree_with_the_exact_card_points():
+    from skat.players.pimc import schneider_steps
+
+    checked = 0
+    for seed in range(30):
+        game = _suit_or_grand_at_trick(seed, 3)
+        if game is None:
+            continue
+        view = game.view(game.to_move)
+        know = Knowledge.from_view(view)
+        worlds = PIMCPlayer(seed, worlds=3).sample(view, know, 3)
+        binary: list[dict[int, float]] = []
+        exact: list[dict[int, float]] = []
+        card_values(view, worlds, know, points_from_tricks_left=5, trace=binary)
+        card_values(view, worlds, know, points_from_tricks_left=10, trace=exact)
+        legal = sorted(binary[0])
+        steps, asked = schneider_steps(view, worlds, binary, legal)
+        assert asked == len(worlds) == 3
+        for c in legal:
+            expected = 0
+            for yes_no, points_value in zip(binary, exact):
+                won = points_value[c] >= 0.75  # (points >= 61) + a quarter for each Schneider + 0.002 a point
+                assert yes_no[c] == float(won)
+                expected += (points_value[c] >= 1.25) if won else -(points_value[c] < 0)
+            assert steps[c] == expected
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_schneider_ties_only_tell_apart_cards_tied_on_the_goal():
+    found = 0
+    for seed in range(60):
+        game = _suit_or_grand_at_trick(seed, 2)
+        if game is None:
+            continue
+        view = game.view(game.to_move)
+        plain = PIMCPlayer(seed, worlds=6, min_worlds=6, time_budget=30.0, bidding=False)
+        told = PIMCPlayer(seed, worlds=6, min_worlds=6, time_budget=30.0, bidding=False, schneider_ties=True)
+        _card, before, solved = plain.rank_cards(view)
+        card, after, solved_too = told.rank_cards(view)
+        assert solved == solved_too == 6
+        sign = 1.0 if view.seat == view.declarer else -1.0
+        best = max(sign * v for v in before.values())
+        assert sign * before[int(card.card)] == best  # never a card that reaches the goal in fewer worlds
+        tied = {c for c, v in before.items() if sign * v >= best}
+        assert all(after[c] == before[c] for c in before if c not in tied)  # the others keep their values
+        assert min(sign * after[c] for c in tied) > max((sign * after[c] for c in before if c not in tied),
+                                                        default=-1e9)
+        if after != before:
+            found += 1
+            if found == 2:
+                break
+    assert found == 2, "no position where the Schneider steps told tied cards apart"

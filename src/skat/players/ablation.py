@@ -28,7 +28,8 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 :func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
-:func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together.
+:func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
+:func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
            "medium_without_durchmarsch", "strong_policy_ties",
-           "strong_exact_early", "strong_exact_ties", "strong_selfplay_model"]
+           "strong_exact_early", "strong_exact_ties", "strong_schneider_ties",
+           "strong_selfplay_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -183,6 +185,14 @@ def strong_exact_ties(seed: int | None = None) -> PIMCPlayer:
     (:func:`strong_exact_early`) and the search's ties broken by the learned policy (:func:`strong_policy_ties`);
     the two act mostly apart (the ties of the first three tricks, the values of the last seven)."""
     return _level_variant("strong", seed, "strong-exact-ties", points_from_tricks_left=7, policy_ties=True)
+
+
+def strong_schneider_ties(seed: int | None = None) -> PIMCPlayer:
+    """:func:`strong_exact_ties` telling the cards tied on the goal apart by Schneider first
+    (:attr:`skat.players.pimc.PIMCPlayer.schneider_ties`: in the first three tricks, which of them reaches 90 or
+    keeps the declarer below 31 over the same worlds), the policy deciding what is still tied."""
+    return _level_variant("strong", seed, "strong-schneider-ties", points_from_tricks_left=7, policy_ties=True,
+                          schneider_ties=True)
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"

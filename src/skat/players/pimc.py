@@ -82,7 +82,6 @@ def card_values(
     gt = int(contract.game_type)
     trick = [int(c) for _s, c in view.trick]
     leader = view.trick[0][0] if view.trick else _next_leader(view)
-    mover = (leader + len(trick)) % 3
     cards_left = sum(view.hand_sizes) + len(trick)
     tricks_left = -(-cards_left // 3)
     legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
@@ -102,20 +101,8 @@ def card_values(
         values: dict[int, float] = {}
         try:
             for c in legal:
-                hands = list(world.hands)
-                hands[mover] &= ~(1 << c)
-                now = [*trick, c]
-                lead = leader
-                points = base_points
-                d_tricks, o_tricks = declarer_tricks, defender_tricks
-                if len(now) == 3:  # the card closes the trick: resolve it here
-                    winner = (leader + winner_index(gt, now)) % 3
-                    if winner == declarer:
-                        points += mask_points((1 << now[0]) | (1 << now[1]) | (1 << now[2]))
-                        d_tricks += 1
-                    else:
-                        o_tricks += 1
-                    now, lead = [], winner
+                hands, now, lead, points, d_tricks, o_tricks = _after_card(
+                    gt, world.hands, trick, leader, declarer, c, base_points, declarer_tricks, defender_tricks)
                 done = not (hands[0] | hands[1] | hands[2])
                 if gt == _NULL:
                     if d_tricks:
@@ -134,7 +121,7 @@ def card_values(
                                                          time_limit=limit()))
                 elif exact:
                     v = points if done else solve_points(gt, hands, now, lead, declarer, points, time_limit=limit())
-                    value = (v >= target) + 0.25 * (v >= 90) - 0.25 * (v <= 30) + 0.002 * v
+                    value = (v >= target) + SCHNEIDER_STEP * ((v >= 90) - (v <= 30)) + 0.002 * v
                 else:
                     value = float(points >= target if done else
                                   declarer_reaches(gt, hands, now, lead, declarer, target, points,
@@ -148,6 +135,81 @@ def card_values(
             trace.append(values)
         solved += 1
     return totals, solved
+
+
+def _after_card(gt: int, world_hands: tuple[int, int, int] | list[int], trick: list[int], leader: int, declarer: int,
+                card: int, points: int, declarer_tricks: int, defender_tricks: int,
+                ) -> tuple[list[int], list[int], int, int, int, int]:
+    """The position after the seat to move plays ``card`` in a world: (hands, the trick on the table, its leader, the
+    declarer's card points, his tricks, the defenders' tricks); a card that closes the trick resolves it."""
+    mover = (leader + len(trick)) % 3
+    hands = list(world_hands)
+    hands[mover] &= ~(1 << card)
+    now = [*trick, card]
+    if len(now) == 3:
+        winner = (leader + winner_index(gt, now)) % 3
+        if winner == declarer:
+            points += mask_points((1 << now[0]) | (1 << now[1]) | (1 << now[2]))
+            declarer_tricks += 1
+        else:
+            defender_tricks += 1
+        return hands, [], winner, points, declarer_tricks, defender_tricks
+    return hands, now, leader, points, declarer_tricks, defender_tricks
+
+
+SCHNEIDER_STEP = 0.25
+"""What a Schneider is worth in a world's value of a card, a game won or lost being 1 (:func:`card_values`' exact
+values; :func:`schneider_steps` for the ties of the yes/no search)."""
+
+
+def schneider_steps(
+    view: SeatView,
+    worlds: list,
+    trace: list[dict[int, float]],
+    cards: list[int],
+    *,
+    deadline: float | None = None,
+    budget: Budget | None = None,
+) -> tuple[dict[int, float], int]:
+    """The Schneider steps of ``cards`` (tied for best on the yes/no question of :func:`card_values`) over the first
+    worlds of ``worlds``, whose yes/no values ``trace`` holds in order: in a world where the declarer reaches his goal
+    after a card, +1 when he also reaches 90; where he misses it, -1 when he stays at 30 or below (one yes/no search
+    a card and world). Returns the sums (higher is better for the declarer) and the number of worlds asked; stops
+    before a world at ``deadline`` or when a search would pass ``budget``'s hard deadline (that world left out)."""
+    from skat.solver.search import SearchLimitExceeded, declarer_reaches
+
+    contract = view.contract
+    assert contract is not None and view.declarer is not None
+    declarer, gt = view.declarer, int(contract.game_type)
+    trick = [int(c) for _s, c in view.trick]
+    leader = view.trick[0][0] if view.trick else _next_leader(view)
+    declarer_tricks = sum(1 for _ld, _cs, w in view.tricks if w == declarer)
+    defender_tricks = len(view.tricks) - declarer_tricks
+    steps = {c: 0.0 for c in cards}
+    asked = 0
+    limit = budget.time_limit if budget is not None else _no_limit
+    for world, values in zip(worlds, trace):
+        if deadline is not None and time.process_time() > deadline:
+            break
+        base_points = view.trick_points[declarer] + mask_points(world.skat)
+        world_steps: dict[int, float] = {}
+        try:
+            for c in cards:
+                hands, now, lead, points, _d, _o = _after_card(gt, world.hands, trick, leader, declarer, c,
+                                                               base_points, declarer_tricks, defender_tricks)
+                won = values[c] >= 0.5
+                goal = 90 if won else 31
+                if not (hands[0] | hands[1] | hands[2]):
+                    reached = points >= goal
+                else:
+                    reached = declarer_reaches(gt, hands, now, lead, declarer, goal, points, time_limit=limit())
+                world_steps[c] = (1.0 if reached else 0.0) if won else (0.0 if reached else -1.0)
+        except SearchLimitExceeded:
+            break
+        for c, step in world_steps.items():
+            steps[c] += step
+        asked += 1
+    return steps, asked
 
 
 def _ramsch_world_values(
@@ -302,6 +364,7 @@ class PIMCPlayer:
         ramsch_skat: bool = False,
         ramsch_durchmarsch: bool = True,
         policy_ties: bool = False,
+        schneider_ties: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -340,6 +403,10 @@ class PIMCPlayer:
         """A Ramsch seat that has taken every trick so far plays on for the Durchmarsch where it pays and the search
         finds it likely (:data:`DURCHMARSCH_CHANCE`, :func:`durchmarsch_chances`)."""
         self.policy_ties = policy_ties
+        self.schneider_ties = schneider_ties
+        """Where the yes/no search leaves several cards tied for best (a suit or grand game without Schneider
+        announced, before the exact card points), ask over the same worlds which of them reaches Schneider or avoids
+        being Schneider (:func:`schneider_steps`, within the soft deadline) and keep the best of those."""
         self.points_from_tricks_left = 5
         """With this many tricks left or fewer a world values each card by the declarer's exact card points (the
         score's steps: won, schneider, schwarz), earlier by one yes/no search (does he reach his goal)."""
@@ -437,7 +504,32 @@ class PIMCPlayer:
             solved += added
         if self._alphamu_applies(view):
             totals = self._alphamu(view, worlds[:self.alphamu_worlds], totals, budget)
+        if self.schneider_ties and solved and self._yes_no_search(view):
+            totals = self._break_ties_by_schneider(view, worlds, trace, totals, sign, budget)
         return self._pick(view, totals), totals, solved
+
+    def _yes_no_search(self, view: SeatView) -> bool:
+        """Whether :func:`card_values` answers this decision by the yes/no search (a suit or grand game, no Schneider
+        or Schwarz announced, more tricks left than :attr:`points_from_tricks_left`)."""
+        contract = view.contract
+        if contract is None or contract.is_null or contract.schneider or contract.schwarz:
+            return False
+        tricks_left = -(-(sum(view.hand_sizes) + len(view.trick)) // 3)
+        return tricks_left > self.points_from_tricks_left
+
+    def _break_ties_by_schneider(self, view: SeatView, worlds: list, trace: list[dict[int, float]],
+                                 totals: dict[int, float], sign: float, budget: Budget) -> dict[int, float]:
+        """``totals`` with the cards tied for best told apart by :func:`schneider_steps` over the worlds searched: each
+        tied card gains its steps scaled below half a world, so no card passes one that was better on the goal."""
+        best = max(sign * v for v in totals.values())
+        tied = [c for c, v in totals.items() if sign * v >= best - 1e-9]
+        if len(tied) < 2:
+            return totals
+        steps, asked = schneider_steps(view, worlds, trace, tied, deadline=budget.soft, budget=budget)
+        if not asked:
+            return totals
+        scale = 0.5 / (asked + 1)
+        return {c: v + scale * steps[c] if c in steps else v for c, v in totals.items()}
 
     def _pruned(self, view: SeatView) -> list[int] | None:
         """The cards to search when :attr:`policy_prune` applies (the policy's best), else None (all)."""
