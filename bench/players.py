@@ -42,7 +42,9 @@ issue 16 beside them):
   ``exact-ties-2026-12`` (2062) ``strong`` with exact-early and policy-ties together
   (:func:`skat.players.ablation.strong_exact_ties`) against ``strong`` as it was (the goal's measure for a next
   ``strong``); ``schneider-ties`` (2063) that breaking the yes/no search's ties by Schneider first
-  (:func:`skat.players.ablation.strong_schneider_ties`) against it.
+  (:func:`skat.players.ablation.strong_schneider_ties`) against it; ``posterior-draws`` (2064) ``strong`` searching
+  worlds drawn with replacement by the likelihood (:func:`skat.players.ablation.strong_posterior_draws`) against
+  ``strong``.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -105,6 +107,7 @@ MATCHES = {
     "selfplay-model": (("skat.players.ablation:strong_selfplay_model", "strong"), 2061),
     "exact-ties-2026-12": (("skat.players.ablation:strong_exact_ties", _TODAY), 2062),
     "schneider-ties": (("skat.players.ablation:strong_schneider_ties", "skat.players.ablation:strong_exact_ties"), 2063),
+    "posterior-draws": (("skat.players.ablation:strong_posterior_draws", "strong"), 2064),
 }
 """name -> (players, seed)."""
 

@@ -11,7 +11,7 @@ import pytest
 from skat.cards import mask_of
 from skat.deal.game import Game, Phase
 from skat.players.heuristic import HeuristicPlayer
-from skat.players.inference import AuctionFacts, AuctionLikelihood, auction_facts, select_worlds
+from skat.players.inference import AuctionFacts, AuctionLikelihood, auction_facts, draw_worlds, select_worlds
 from skat.players.pimc import PIMCPlayer
 from skat.players.worlds import Knowledge, World, sample_worlds
 from skat.rules.ranking import winner_index
@@ -83,6 +83,60 @@ def test_select_worlds_draws_without_replacement_in_proportion_to_the_weights():
     assert all(len({w.hands[0] for w in pick}) == 2 for pick in first)
     heavy = sum(pick[0].hands[0] == 3 for pick in first) / len(first)
     assert abs(heavy - 20.09 / 23.09) < 0.03  # e^3 / (e^3 + 3)
+
+
+def test_draw_worlds_draws_with_replacement_by_the_likelihood_to_a_power():
+    worlds = [World(hands=(i, 0, 0), skat=0) for i in range(4)]
+    rng = random.Random(2)
+    log_weights = [0.0, 0.0, 0.0, math.log(3.0)]
+    for power, share in ((1.0, 3 / 6), (0.5, 3 ** 0.5 / (3 + 3 ** 0.5)), (0.0, 1 / 4)):
+        draws = draw_worlds(worlds, log_weights, 4000, rng, power)
+        assert len(draws) == 4000 and all(any(d is w for w in worlds) for d in draws[:50])  # the pool's own objects
+        assert abs(sum(d is worlds[3] for d in draws) / 4000 - share) < 0.03
+    assert draw_worlds(worlds, [-1000.0] * 4, 3, rng) and draw_worlds([], [], 3, rng) == []
+    with pytest.raises(ValueError, match="power"):
+        draw_worlds(worlds, log_weights, 3, rng, -0.5)
+    with pytest.raises(ValueError, match="power"):
+        PIMCPlayer(1, draw_power=-1.0)
+
+
+def test_a_world_drawn_twice_counts_twice_and_is_searched_once(monkeypatch):
+    import skat.solver.search as search
+    from skat.players.pimc import card_values
+
+    game = next(g for g in (_to_play(seed) for seed in range(40)) if g is not None and not g.contract.is_null
+                and not g.contract.schwarz)
+    view = game.view(game.to_move)
+    know = Knowledge.from_view(view)
+    a, b = sample_worlds(know, 2, random.Random(4))
+    alone_a, _ = card_values(view, [a], know)
+    alone_b, _ = card_values(view, [b], know)
+    calls = []
+    real = search.declarer_reaches
+    monkeypatch.setattr(search, "declarer_reaches", lambda *args, **kw: calls.append(1) or real(*args, **kw))
+    trace: list = []
+    totals, solved = card_values(view, [a, b, a, a], know, trace=trace)
+    assert solved == 4 and len(trace) == 4 and trace[0] == trace[2] == trace[3]
+    assert totals == {c: 3 * alone_a[c] + alone_b[c] for c in totals}
+    assert len(calls) <= 2 * len(totals)  # two worlds searched, one search a card at most
+
+
+def test_a_player_drawing_by_the_likelihood_searches_likely_worlds_more_often():
+    player = PIMCPlayer(3, worlds=30, min_worlds=1, time_budget=5.0, bidding=False,
+                        inference=AuctionLikelihood(), pool=4, draw_power=1.0)
+    repeated = 0
+    for seed in range(12):
+        game = _to_play(seed)
+        if game is None:
+            continue
+        view = game.view(game.to_move)
+        know = Knowledge.from_view(view)
+        worlds = player.sample(view, know)
+        assert len(worlds) == 30 and all(know.consistent(w) for w in worlds)
+        repeated += len(worlds) - len({id(w) for w in worlds})
+        action, _totals, solved = player.rank_cards(view)
+        assert action in view.legal_actions and solved >= 1
+    assert repeated > 0
 
 
 def test_pimc_with_inference_searches_consistent_worlds_and_plays_legally():

@@ -29,7 +29,8 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 :func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
 :func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
-:func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first.
+:func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first;
+:func:`strong_posterior_draws` is ``strong`` searching a sample of the posterior (worlds drawn with replacement).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
            "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early", "strong_exact_ties", "strong_schneider_ties",
-           "strong_selfplay_model"]
+           "strong_posterior_draws", "strong_selfplay_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -193,6 +194,15 @@ def strong_schneider_ties(seed: int | None = None) -> PIMCPlayer:
     keeps the declarer below 31 over the same worlds), the policy deciding what is still tied."""
     return _level_variant("strong", seed, "strong-schneider-ties", points_from_tricks_left=7, policy_ties=True,
                           schneider_ties=True)
+
+
+def strong_posterior_draws(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` drawing its 60 worlds from the pool of 240 with replacement by the likelihood to the power 0.75
+    (:func:`skat.players.inference.draw_worlds`, :data:`skat.players.inference.DRAW_POWER`) instead of the 60 most
+    likely once each: a sample of the posterior, the likely worlds searched once and counted as often as drawn."""
+    from skat.players.inference import DRAW_POWER
+
+    return _level_variant("strong", seed, "strong-posterior-draws", draw_power=DRAW_POWER)
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"

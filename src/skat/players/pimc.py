@@ -67,6 +67,8 @@ def card_values(
     ``deadline`` once ``min_worlds`` are done).  With a ``budget`` no search runs past its hard
     deadline: a world whose searches did not all finish is left out, and the worlds stop there. Each solved
     world's values are appended to ``trace`` when one is given. ``cards``: search only these of the legal cards.
+    A world that comes again in ``worlds`` (the same object, :func:`skat.players.inference.draw_worlds`) counts
+    again without a second search.
     """
     from skat.solver.search import (
         SearchLimitExceeded,
@@ -94,11 +96,19 @@ def card_values(
     exact = tricks_left <= points_from_tricks_left
     solved = 0
     limit = budget.time_limit if budget is not None else _no_limit
+    seen: dict[int, dict[int, float]] = {}  # a world drawn again (the same object) is searched once
     for world in worlds:
         if deadline is not None and solved >= min_worlds and time.process_time() > deadline:
             break
+        values = seen.get(id(world), {})
+        if values:
+            for c, value in values.items():
+                totals[c] += value
+            if trace is not None:
+                trace.append(values)
+            solved += 1
+            continue
         base_points = view.trick_points[declarer] + mask_points(world.skat)
-        values: dict[int, float] = {}
         try:
             for c in legal:
                 hands, now, lead, points, d_tricks, o_tricks = _after_card(
@@ -129,6 +139,7 @@ def card_values(
                 values[c] = value
         except SearchLimitExceeded:  # the hard deadline: decide on the worlds that were finished
             break
+        seen[id(world)] = values
         for c, value in values.items():
             totals[c] += value
         if trace is not None:
@@ -188,11 +199,17 @@ def schneider_steps(
     steps = {c: 0.0 for c in cards}
     asked = 0
     limit = budget.time_limit if budget is not None else _no_limit
+    seen: dict[int, dict[int, float]] = {}
     for world, values in zip(worlds, trace):
         if deadline is not None and time.process_time() > deadline:
             break
+        world_steps = seen.get(id(world), {})
+        if world_steps:
+            for c, step in world_steps.items():
+                steps[c] += step
+            asked += 1
+            continue
         base_points = view.trick_points[declarer] + mask_points(world.skat)
-        world_steps: dict[int, float] = {}
         try:
             for c in cards:
                 hands, now, lead, points, _d, _o = _after_card(gt, world.hands, trick, leader, declarer, c,
@@ -206,6 +223,7 @@ def schneider_steps(
                 world_steps[c] = (1.0 if reached else 0.0) if won else (0.0 if reached else -1.0)
         except SearchLimitExceeded:
             break
+        seen[id(world)] = world_steps
         for c, step in world_steps.items():
             steps[c] += step
         asked += 1
@@ -365,6 +383,7 @@ class PIMCPlayer:
         ramsch_durchmarsch: bool = True,
         policy_ties: bool = False,
         schneider_ties: bool = False,
+        draw_power: float | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -376,6 +395,12 @@ class PIMCPlayer:
         """A likelihood of :mod:`skat.players.inference` that draws the worlds searched from ``pool`` times as
         many by how likely they make what the others did (None: every consistent world is as likely)."""
         self.pool = max(1, int(pool))
+        if draw_power is not None and not draw_power >= 0:
+            raise ValueError(f"the power of the likelihood must be zero or more, not {draw_power}")
+        self.draw_power = draw_power
+        """None: search the :attr:`worlds` most likely of the pool (Gumbel top-k, each once); a number: draw them with
+        replacement by the likelihood to this power (:func:`skat.players.inference.draw_worlds`), a likely world
+        counted as often as it is drawn and searched once."""
         self.close_worlds = max(0, int(close_worlds))
         """Worlds added, within the time budget, when the best card is not clearly better than the next
         (:func:`close_call`); 0: none."""
@@ -584,13 +609,15 @@ class PIMCPlayer:
         n = self.worlds if n is None else n
         if self.inference is None or know.declarer is None or self.pool == 1:
             return sample_worlds(know, n, self.rng)
-        from skat.players.inference import select_worlds
+        from skat.players.inference import draw_worlds, select_worlds
 
         pool = sample_worlds(know, n * self.pool, self.rng)
         prepared: Any = self.inference.prepare(view, know)  # of the likelihood's own type, for its log_weight
         batch = getattr(self.inference, "log_weights", None)  # a likelihood that weighs the whole pool at once
         weights = (batch(prepared, pool) if batch is not None
                    else [self.inference.log_weight(prepared, world) for world in pool])
+        if self.draw_power is not None:
+            return draw_worlds(pool, weights, n, self.rng, self.draw_power)
         return select_worlds(pool, weights, n, self.rng)
 
     def _pick(self, view: SeatView, totals: dict[int, float], sign: float | None = None) -> Action:
