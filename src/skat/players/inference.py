@@ -386,10 +386,11 @@ def _log_sigmoid(x: float) -> float:
 
 
 DRAW_POWER = 0.75
-"""The power of the likelihood :func:`draw_worlds` draws by: on held-out corpus deals (tricks 2 to 7) the true deal
-then lies where the drawn worlds put it, the mean share of drawn worlds less likely than the true one 0.51 for the
-declarer and 0.50 for a defender (0.5: calibrated); at the full likelihood (power 1) 0.45 and 0.43 (too sure), with
-today's top 60 of 240 0.61 and 0.70 (too unsure: the true world beat most of the worlds searched). docs/players.md."""
+"""The power of the likelihood :func:`draw_worlds` draws by: on held-out corpus deals (483 decisions of tricks 2 to
+7, ``bench/inference.py --calibration``) the true deal then lies where the drawn worlds put it, the mean share of
+drawn worlds less likely than the true one 0.506 for the declarer and 0.485 for a defender (0.5: calibrated); at the
+full likelihood (power 1) 0.435 and 0.417 (too sure), with the 60 most likely of 240 once each 0.587 and 0.662 (too
+unsure: the true world beats most of the worlds searched). ``bench/data/cardplay/calibration-draws.txt``."""
 
 
 def draw_worlds(worlds: list[World], log_weights: list[float], n: int, rng: random.Random,
