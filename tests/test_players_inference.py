@@ -121,9 +121,11 @@ def test_a_world_drawn_twice_counts_twice_and_is_searched_once(monkeypatch):
     assert len(calls) <= 2 * len(totals)  # two worlds searched, one search a card at most
 
 
-def test_a_player_drawing_by_the_likelihood_searches_likely_worlds_more_often():
-    player = PIMCPlayer(3, worlds=30, min_worlds=1, time_budget=5.0, bidding=False,
-                        inference=AuctionLikelihood(), pool=4, draw_power=1.0)
+@pytest.mark.parametrize("draw_power, searched", [(None, 6), (1.0, 30)])
+def test_pimc_with_inference_searches_consistent_worlds_and_plays_legally(draw_power, searched):
+    """The most likely worlds once each (top-k), or drawn with replacement: then a likely world comes again."""
+    player = PIMCPlayer(3, worlds=searched, min_worlds=1, time_budget=5.0, bidding=False,
+                        inference=AuctionLikelihood(), pool=4, draw_power=draw_power)
     repeated = 0
     for seed in range(12):
         game = _to_play(seed)
@@ -132,26 +134,11 @@ def test_a_player_drawing_by_the_likelihood_searches_likely_worlds_more_often():
         view = game.view(game.to_move)
         know = Knowledge.from_view(view)
         worlds = player.sample(view, know)
-        assert len(worlds) == 30 and all(know.consistent(w) for w in worlds)
+        assert len(worlds) == searched and all(know.consistent(w) for w in worlds)
         repeated += len(worlds) - len({id(w) for w in worlds})
         action, _totals, solved = player.rank_cards(view)
         assert action in view.legal_actions and solved >= 1
-    assert repeated > 0
-
-
-def test_pimc_with_inference_searches_consistent_worlds_and_plays_legally():
-    player = PIMCPlayer(3, worlds=6, min_worlds=1, time_budget=0.5, bidding=False,
-                        inference=AuctionLikelihood(), pool=3)
-    for seed in range(6):
-        game = _to_play(seed)
-        if game is None:
-            continue
-        view = game.view(game.to_move)
-        know = Knowledge.from_view(view)
-        worlds = player.sample(view, know)
-        assert len(worlds) == 6 and all(know.consistent(w) for w in worlds)
-        action, _totals, solved = player.rank_cards(view)
-        assert action in view.legal_actions and solved >= 1
+    assert (repeated > 0) == (draw_power is not None)
 
 
 def test_a_seven_thrown_on_the_partners_trick_makes_a_hand_without_full_cards_likelier():
