@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import math
 import random
 import statistics
 import sys
@@ -94,6 +95,7 @@ def calibration(deals: list[dict], rng: random.Random, pool_size: int = 240, sea
     """Print the mean share of searched worlds less likely than the true one, by scheme and role (see the module)."""
     likelihood = Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood())
     shares: dict[tuple[str, str], list[float]] = {}
+    effective: dict[str, list[float]] = {}  # Kish's effective size of the pool under the full likelihood
     found = early_positions(deals, rng)
     for view, know, hands in found:
         pool = sample_worlds(know, pool_size, rng)
@@ -102,6 +104,9 @@ def calibration(deals: list[dict], rng: random.Random, pool_size: int = 240, sea
         mine = weights[-1]
         below = {id(w): (lw < mine) + 0.5 * (lw == mine) for w, lw in zip(pool, weights[:-1])}
         role = "declarer" if view.seat == view.declarer else "defender"
+        top = max(weights[:-1])
+        plain = [math.exp(lw - top) for lw in weights[:-1]]
+        effective.setdefault(role, []).append(sum(plain) ** 2 / sum(w * w for w in plain))
         schemes = {f"strong today: the {searched} most likely of {pool_size}":
                    select_worlds(pool, weights[:-1], searched, rng)}
         for power in POWERS:
@@ -112,6 +117,8 @@ def calibration(deals: list[dict], rng: random.Random, pool_size: int = 240, sea
     print(f"{len(found)} decisions (tricks 2 to 7) of {len(deals)} held-out deals, a pool of {pool_size}, "
           f"{searched} worlds searched; share of them less likely than the true world (0.5: calibrated)")
     for role in ("declarer", "defender"):
+        print(f"  {role:8s} the pool's effective size under the likelihood (Kish): median "
+              f"{statistics.median(effective[role]):.0f} of {pool_size}")
         anchor = statistics.mean(shares[(next(iter(shares))[0], role)])
         for (name, who), values in shares.items():
             if who != role:

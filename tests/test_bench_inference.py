@@ -24,7 +24,8 @@ def test_calibration_prints_each_scheme_for_each_role_with_shares_between_0_and_
     deals = bench.held_out(ROOT / "bench" / "data" / "corpus" / "play-2043.jsonl.gz")[:3]
     assert bench.calibration(deals, random.Random(1), pool_size=40, searched=10) == 0
     out = capsys.readouterr().out
-    rows = [line for line in out.splitlines() if line.startswith("  ")]
+    rows = [line for line in out.splitlines() if line.startswith("  ") and "effective size" not in line]
+    assert sum("effective size" in line for line in out.splitlines()) == 2
     assert len(rows) == 2 * (1 + len(bench.POWERS))
     assert sum("the 10 most likely of 40" in row for row in rows) == 2
     for row in rows:
