@@ -44,7 +44,8 @@ issue 16 beside them):
   ``strong``); ``schneider-ties`` (2063) that breaking the yes/no search's ties by Schneider first
   (:func:`skat.players.ablation.strong_schneider_ties`) against it; ``posterior-draws`` (2064) ``strong`` searching
   worlds drawn with replacement by the likelihood (:func:`skat.players.ablation.strong_posterior_draws`) against
-  ``strong``.
+  ``strong``; ``next-strong`` (2065) the three that measured level or better together, 80 worlds drawn
+  (:func:`skat.players.ablation.strong_drawn_exact_ties_80`), against ``strong`` as it was.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -108,6 +109,7 @@ MATCHES = {
     "exact-ties-2026-12": (("skat.players.ablation:strong_exact_ties", _TODAY), 2062),
     "schneider-ties": (("skat.players.ablation:strong_schneider_ties", "skat.players.ablation:strong_exact_ties"), 2063),
     "posterior-draws": (("skat.players.ablation:strong_posterior_draws", "strong"), 2064),
+    "next-strong": (("skat.players.ablation:strong_drawn_exact_ties_80", _TODAY), 2065),
 }
 """name -> (players, seed)."""
 
