@@ -413,6 +413,21 @@ def test_exact_ties_is_strong_with_both_changes_and_nothing_else():
     assert changed == {"points_from_tricks_left", "policy_ties"}
 
 
+def test_the_next_strong_candidate_is_strong_with_the_three_changes_and_more_draws():
+    from skat.players.ablation import strong_drawn_exact_ties, strong_drawn_exact_ties_80
+    from skat.players.inference import DRAW_POWER
+    from skat.players.levels import make_level
+
+    plain = make_level("strong", 1)
+    for candidate, worlds in ((strong_drawn_exact_ties(1), 60), (strong_drawn_exact_ties_80(1), 80)):
+        assert (candidate.draw_power, candidate.points_from_tricks_left, candidate.policy_ties) == (DRAW_POWER, 7, True)
+        assert candidate.worlds == worlds and candidate.worlds * candidate.pool == 240  # the same pool of worlds
+        same = {k: v for k, v in vars(plain).items() if isinstance(v, (int, float, bool, str)) and k != "name"}
+        changed = {k for k, v in same.items() if getattr(candidate, k) != v}
+        assert changed == {"points_from_tricks_left", "policy_ties"} | ({"worlds", "pool"} if worlds == 80 else set())
+    assert plain.draw_power is None
+
+
 def test_a_searching_player_prunes_by_the_model_it_is_given():
     from skat.players.levels import make_level
 
