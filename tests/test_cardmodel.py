@@ -311,6 +311,42 @@ def test_the_policy_likelihood_is_consistent_with_every_shown_void():
     assert likelihood.log_weights(None, pool) == [0.0] * len(pool)
 
 
+@pytest.mark.parametrize("hidden", [(64, 32), ()])
+def test_the_policy_likelihood_equals_the_full_forward_pass_of_each_world(hidden):
+    """The likelihood multiplies the input all worlds share once and each world's cards by their rows alone: the same
+    log-likelihoods as the model's forward pass over each world's whole input (a declarer's discard included)."""
+    from skat.players.inference import PolicyLikelihood, _bits
+    from skat.players.worlds import Knowledge, sample_worlds
+
+    model = random_model(7, hidden)
+    likelihood = PolicyLikelihood(model, max_events=None)
+    checked = discards = 0
+    for seed in range(40):
+        game = play_to(seed, "isko2018", 22)
+        if game.phase is not Phase.PLAY or game.contract is None or game.to_move is None:
+            continue
+        view = game.view(game.to_move)
+        know = Knowledge.from_view(view)
+        ev = likelihood.prepare(view, know)
+        if ev is None:
+            continue
+        worlds = sample_worlds(know, 12, __import__("random").Random(seed))
+        hands = np.array([w.hands for w in worlds], dtype=np.int64)[:, ev.seats] | np.array(ev.later, dtype=np.int64)
+        follow = np.array(ev.follow, dtype=np.int64)
+        legal = np.where((follow != 0) & (hands & follow != 0), hands & follow, hands)
+        x = np.broadcast_to(ev.base, (len(worlds), *ev.base.shape)).copy()
+        x[:, :, :32], x[:, :, -32:] = _bits(hands), _bits(legal)
+        x[:, ev.discarded, 64:96] = _bits(np.array([w.skat for w in worlds], dtype=np.int64))[:, None, :]
+        logits = model.policy_logits(x.reshape(-1, x.shape[-1])).reshape(len(worlds), len(ev.seats), 32)
+        log_total = np.log(np.exp(logits - logits.max(axis=2, keepdims=True)).sum(axis=2)) + logits.max(axis=2)
+        chosen = np.take_along_axis(logits, ev.cards[None, :, None], axis=2)[:, :, 0]
+        expected = np.where(np.isfinite(chosen), chosen - log_total, PolicyLikelihood.IMPOSSIBLE).sum(axis=1)
+        assert likelihood.log_weights(ev, worlds) == pytest.approx(expected.tolist(), abs=1e-4)
+        checked += 1
+        discards += bool(ev.discarded.any())
+    assert checked >= 10 and discards >= 3
+
+
 def test_the_learned_player_plays_every_game_with_no_illegal_action():
     from skat.players.arena import ArenaConfig, run_match
     from skat.players.registry import make_player

@@ -108,6 +108,30 @@ class CardModel:
                 h = np.maximum(h @ w + b, 0.0)
             return np.where(legal, h @ self.policy_w + self.policy_b, -np.inf)
 
+    def first_layer(self) -> tuple[np.ndarray, np.ndarray]:
+        """The weights and bias of the first layer (:data:`INPUT_SIZE` rows): a caller that knows most of many inputs
+        alike adds up their parts' products (``x @ w`` is linear in ``x``) and passes the sum plus the bias to
+        :meth:`policy_logits_after_first`."""
+        return self.hidden[0] if self.hidden else (self.policy_w, self.policy_b)
+
+    def policy_logits_after_first(self, first: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """:meth:`policy_logits` from the first layer's sums ``first`` (n × its width, ``x @ w + b`` of
+        :meth:`first_layer`) and the legal cards ``legal`` (n × 32, true where legal)."""
+        h = np.asarray(first, dtype=np.float32)
+        if not self.hidden:
+            return np.where(legal, h, -np.inf)
+        with _one_blas_thread():
+            h = np.maximum(h, 0.0)
+            for w, b in self.hidden[1:]:
+                h = np.maximum(h @ w + b, 0.0)
+            return np.where(legal, h @ self.policy_w + self.policy_b, -np.inf)
+
+    @staticmethod
+    def one_blas_thread() -> Any:
+        """The context the forward passes run in (BLAS on one thread), for a caller's own products with
+        :meth:`first_layer`."""
+        return _one_blas_thread()
+
     def policy(self, view: Any) -> np.ndarray:
         """The chance of each of the 32 cards in this view (0 for every card not legal; sums to 1)."""
         return self.policies(features(view)[None, :])[0]

@@ -335,19 +335,31 @@ class PolicyLikelihood:
         """The log-likelihood of the plays in each world, in one forward pass of the model."""
         if prepared is None or not worlds:
             return [0.0] * len(worlds)
+        from skat.players.encoding import OFFSET
+
         ev = prepared
         hands_now = np.array([w.hands for w in worlds], dtype=np.int64)  # W x 3
         hands = hands_now[:, ev.seats] | np.array(ev.later, dtype=np.int64)  # W x E: each hand at its play
         follow = np.array(ev.follow, dtype=np.int64)
         following = hands & follow
         legal = np.where((follow != 0) & (following != 0), following, hands)
-        x = np.broadcast_to(ev.base, (len(worlds), *ev.base.shape)).copy()  # W x E x input
-        x[:, :, :32] = _bits(hands)
-        x[:, :, -32:] = _bits(legal)
-        if ev.discarded.any():
-            skats = np.array([w.skat for w in worlds], dtype=np.int64)
-            x[:, ev.discarded, 64:96] = _bits(skats)[:, None, :]
-        logits = self.model.policy_logits(x.reshape(-1, x.shape[-1])).reshape(len(worlds), len(ev.seats), 32)
+        # The first layer is linear in the input: the part every world shares (the public view at each play) is
+        # multiplied once, the world's own cards (the hand, the legal cards, a declarer's discard) by their rows.
+        w1, b1 = self.model.first_layer()
+        hand_at, discard_at = OFFSET["hand"], OFFSET["discard"]
+        shared = ev.base.copy()
+        shared[:, hand_at:hand_at + 32] = 0.0
+        shared[:, -32:] = 0.0
+        shared[ev.discarded, discard_at:discard_at + 32] = 0.0
+        legal_bits = _bits(legal).reshape(-1, 32)
+        n, e = len(worlds), len(ev.seats)
+        with self.model.one_blas_thread():
+            first = (_bits(hands).reshape(-1, 32) @ w1[hand_at:hand_at + 32] + legal_bits @ w1[-32:]).reshape(n, e, -1)
+            first += shared @ w1 + b1
+            if ev.discarded.any():
+                skats = np.array([world.skat for world in worlds], dtype=np.int64)
+                first[:, ev.discarded, :] += (_bits(skats) @ w1[discard_at:discard_at + 32])[:, None, :]
+        logits = self.model.policy_logits_after_first(first.reshape(n * e, -1), legal_bits > 0.5).reshape(n, e, 32)
         top = logits.max(axis=2, keepdims=True)
         top = np.where(np.isfinite(top), top, 0.0)
         log_total = np.log(np.exp(logits - top).sum(axis=2)) + top[:, :, 0]
