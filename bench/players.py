@@ -45,7 +45,8 @@ issue 16 beside them):
   (:func:`skat.players.ablation.strong_schneider_ties`) against it; ``posterior-draws`` (2064) ``strong`` searching
   worlds drawn with replacement by the likelihood (:func:`skat.players.ablation.strong_posterior_draws`) against
   ``strong``; ``next-strong`` (2065) the three that measured level or better together, 80 worlds drawn
-  (:func:`skat.players.ablation.strong_drawn_exact_ties_80`), against ``strong`` as it was.
+  (:func:`skat.players.ablation.strong_drawn_exact_ties_80`), against ``strong`` as it was; ``next-expert`` (2066)
+  ``expert`` with the same changes (:func:`skat.players.ablation.expert_drawn_exact_ties`) against that candidate.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -110,6 +111,8 @@ MATCHES = {
     "schneider-ties": (("skat.players.ablation:strong_schneider_ties", "skat.players.ablation:strong_exact_ties"), 2063),
     "posterior-draws": (("skat.players.ablation:strong_posterior_draws", "strong"), 2064),
     "next-strong": (("skat.players.ablation:strong_drawn_exact_ties_80", _TODAY), 2065),
+    "next-expert": (("skat.players.ablation:expert_drawn_exact_ties", "skat.players.ablation:strong_drawn_exact_ties_80"),
+                    2066),
 }
 """name -> (players, seed)."""
 

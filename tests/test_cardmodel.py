@@ -449,8 +449,8 @@ def test_exact_ties_is_strong_with_both_changes_and_nothing_else():
     assert changed == {"points_from_tricks_left", "policy_ties"}
 
 
-def test_the_next_strong_candidate_is_strong_with_the_three_changes_and_more_draws():
-    from skat.players.ablation import strong_drawn_exact_ties, strong_drawn_exact_ties_80
+def test_the_next_candidates_are_the_levels_with_the_three_changes_and_more_draws():
+    from skat.players.ablation import expert_drawn_exact_ties, strong_drawn_exact_ties, strong_drawn_exact_ties_80
     from skat.players.inference import DRAW_POWER
     from skat.players.levels import make_level
 
@@ -462,6 +462,10 @@ def test_the_next_strong_candidate_is_strong_with_the_three_changes_and_more_dra
         changed = {k for k, v in same.items() if getattr(candidate, k) != v}
         assert changed == {"points_from_tricks_left", "policy_ties"} | ({"worlds", "pool"} if worlds == 80 else set())
     assert plain.draw_power is None
+    expert, drawn = make_level("expert", 1), expert_drawn_exact_ties(1)
+    same = {k: v for k, v in vars(expert).items() if isinstance(v, (int, float, bool, str)) and k != "name"}
+    assert {k for k, v in same.items() if getattr(drawn, k) != v} == {"points_from_tricks_left", "policy_ties", "worlds"}
+    assert (drawn.draw_power, drawn.worlds * drawn.pool) == (DRAW_POWER, 800)
 
 
 def test_a_searching_player_prunes_by_the_model_it_is_given():

@@ -43,7 +43,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_symmetric_prune", "medium_heuristic_ramsch", "medium_ramsch_with_skat",
            "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early", "strong_exact_ties", "strong_schneider_ties", "strong_drawn_exact_ties",
-           "strong_drawn_exact_ties_80",
+           "strong_drawn_exact_ties_80", "expert_drawn_exact_ties",
            "strong_posterior_draws", "strong_selfplay_model"]
 
 
@@ -224,6 +224,16 @@ def strong_drawn_exact_ties_80(seed: int | None = None) -> PIMCPlayer:
     player.worlds, player.pool = 80, 3
     player.name = "strong-drawn-exact-ties-80"
     return player
+
+
+def expert_drawn_exact_ties(seed: int | None = None) -> PIMCPlayer:
+    """``expert`` with the changes of :func:`strong_drawn_exact_ties`: 200 worlds drawn with replacement from a pool of
+    800 by the likelihood to the power 0.75, exact card points from seven tricks left, the policy's favourite among
+    tied cards (2 s a card as ever)."""
+    from skat.players.inference import DRAW_POWER
+
+    return _level_variant("expert", seed, "expert-drawn-exact-ties", draw_power=DRAW_POWER, worlds=200, pool=4,
+                          points_from_tricks_left=7, policy_ties=True)
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"
