@@ -167,3 +167,102 @@ def test_a_schieberamsch_seat_knows_where_its_pushed_cards_went(seed: int, unsee
             assert len({w.skat for w in worlds}) > 1  # rearhand may have kept them: the skat stays hidden
         else:
             assert know.known[SKAT] == 0
+
+
+def _reference_deal(know: Knowledge, cards: list[int], allowed: dict[int, int], free: list[int],
+                    rng: random.Random) -> World:
+    """The dealing as it was written in Python before it was compiled (skat.players.dealing): Hall's condition
+    checked over the patterns of places the undealt cards may go to."""
+    subsets = range(1, 16)
+    left = list(free)
+    pattern_count: dict[int, int] = {}
+    for c in cards:
+        pattern_count[allowed[c]] = pattern_count.get(allowed[c], 0) + 1
+
+    def feasible() -> bool:
+        for subset in subsets:
+            need = sum(n for pattern, n in pattern_count.items() if n and pattern & ~subset == 0)
+            if need and need > sum(left[p] for p in range(4) if subset >> p & 1):
+                return False
+        return True
+
+    places = list(know.known)
+    order = list(cards)
+    rng.shuffle(order)
+    order.sort(key=lambda c: allowed[c].bit_count())
+    for c in order:
+        bits = allowed[c]
+        pattern_count[bits] -= 1
+        options, weights = [], []
+        for p in range(4):
+            if bits >> p & 1 and left[p] > 0:
+                left[p] -= 1
+                if len(pattern_count) == 1 or feasible():
+                    options.append(p)
+                    weights.append(left[p] + 1)
+                left[p] += 1
+        p = options[0] if len(options) == 1 else rng.choices(options, weights)[0]
+        left[p] -= 1
+        places[p] |= 1 << c
+    return World(hands=(places[0], places[1], places[2]), skat=places[3])
+
+
+def _knowledge_through_deals(ruleset: str, deals: int, schieberamsch: bool = False) -> list[Knowledge]:
+    from skat.players.arena import new_game
+    from skat.rules.rulesets import get_ruleset
+
+    rules = get_ruleset(ruleset).replace(schieberamsch=True) if schieberamsch else get_ruleset(ruleset)
+    out = []
+    for seed in range(deals):
+        game = new_game(seed, rules)
+        players = [HeuristicPlayer(seed * 3 + s) for s in range(3)]
+        while not game.is_over:
+            mover = game.to_move
+            out.append(Knowledge.from_view(game.view(mover)))
+            game.apply(players[mover].choose(game.view(mover)), mover)
+    return out
+
+
+@pytest.mark.parametrize(("ruleset", "schieberamsch"), [("isko2018", False), ("pub", False), ("pub", True)])
+def test_the_compiled_dealing_deals_the_worlds_the_python_dealing_dealt(ruleset: str, schieberamsch: bool) -> None:
+    """Same seed, same worlds: the compiled loop draws as random.Random.choices did, card by card, through every
+    phase of the deal (the auction, the discard, the play; under the pub rules a Ramsch when all pass, and a
+    Schieberamsch's pushes)."""
+    from skat.players import worlds
+
+    checked = 0
+    for k, know in enumerate(_knowledge_through_deals(ruleset, 6, schieberamsch)):
+        cards = sorted((c for c in range(32) if know.hidden >> c & 1), key=lambda c: know.allowed(c).bit_count())
+        allowed = {c: know.allowed(c) for c in cards}
+        free = [know.capacity[p] - know.known[p].bit_count() for p in range(4)]
+        for draw in range(3):
+            ours = worlds._deal(know, cards, allowed, free, random.Random(k * 10 + draw))
+            theirs = _reference_deal(know, cards, allowed, free, random.Random(k * 10 + draw))
+            assert ours == theirs and know.consistent(ours)
+            checked += 1
+    assert checked > 300
+
+
+def test_the_dealing_source_and_its_compiled_build_deal_alike() -> None:
+    """The module's plain Python source (what runs without a C compiler) against what this install imports
+    (compiled by setup.py where it could be): the same four places for the same seeds."""
+    import importlib.util
+    from pathlib import Path
+
+    from skat.players import worlds
+
+    source = Path(worlds.__file__).with_name("dealing.py")
+    spec = importlib.util.spec_from_file_location("skat_dealing_source", source)
+    assert spec is not None and spec.loader is not None
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    assert not plain.COMPILED
+    for k, know in enumerate(_knowledge_through_deals("isko2018", 2)):
+        cards = sorted((c for c in range(32) if know.hidden >> c & 1), key=lambda c: know.allowed(c).bit_count())
+        by_card = [know.allowed(c) if know.hidden >> c & 1 else 0 for c in range(32)]
+        free = [know.capacity[p] - know.known[p].bit_count() for p in range(4)]
+        one = len({by_card[c] for c in cards}) == 1
+        assert (worlds._dealing.deal_hidden(know.known, cards, by_card, free, one, random.Random(k))
+                == plain.deal_hidden(know.known, cards, by_card, free, one, random.Random(k)))
+    with pytest.raises(ValueError, match="contradicts itself"):
+        worlds._dealing.deal_hidden((0, 0, 0, 0), [5], [0] * 32, [1, 0, 0, 0], False, random.Random(1))

@@ -1,5 +1,5 @@
-"""The modules Cython compiles (``skat.deal._core``, ``skat.rules.kernel``, ``skat.solver.kernels``), or their
-plain Python source.
+"""The modules Cython compiles (``skat.deal._core``, ``skat.rules.kernel``, ``skat.solver.kernels``,
+``skat.players.dealing``), or their plain Python source.
 
 ``SKAT_PURE_PYTHON=1`` in the environment runs the source even where a compiled build is installed
 (to compare the two, ``tests/test_engine_speed_equivalence.py``); the module then stands in

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from skat._compiled import compiled_module
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, iter_mask, suit_mask
 from skat.deal.game import Phase, SeatView
 from skat.rules.contract import null_value
@@ -26,10 +27,10 @@ from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
 __all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT"]
 
+_dealing = compiled_module("skat.players.dealing")  # compiled ahead of time by setup.py (Cython)
+
 SKAT = 3
 """Index of the skat among the places a hidden card can be (seats are 0, 1, 2)."""
-
-_SUBSETS = tuple(range(1, 16))
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,51 +216,18 @@ def sample_worlds(
 
 
 def _deal(know: Knowledge, cards: list[int], allowed: dict[int, int], free: list[int], rng: random.Random) -> World:
-    """Deal the hidden cards place by place, never into a dead end (Hall's condition on 4 places)."""
-    left = list(free)
-    # count of undealt cards per allowed-places pattern
-    pattern_count: dict[int, int] = {}
-    for c in cards:
-        pattern_count[allowed[c]] = pattern_count.get(allowed[c], 0) + 1
-    places = list(know.known)
+    """Deal the hidden cards place by place, never into a dead end (Hall's condition on 4 places; the loop is
+    :func:`skat.players.dealing.deal_hidden`, compiled)."""
     order = list(cards)
     # shuffle within groups of equal constraint so the draw is not biased by card number
     rng.shuffle(order)
     order.sort(key=lambda c: allowed[c].bit_count())
-    for c in order:
-        bits = allowed[c]
-        pattern_count[bits] -= 1
-        options = []
-        weights = []
-        for p in range(4):
-            if bits >> p & 1 and left[p] > 0:
-                left[p] -= 1
-                if len(pattern_count) == 1 or _feasible(pattern_count, left):
-                    options.append(p)
-                    weights.append(left[p] + 1)
-                left[p] += 1
-        if not options:  # only possible when the knowledge itself is contradictory
-            raise ValueError("no consistent world: the seat's knowledge contradicts itself")
-        p = options[0] if len(options) == 1 else rng.choices(options, weights)[0]
-        left[p] -= 1
-        places[p] |= 1 << c
+    by_card = [0] * 32
+    for c in cards:
+        by_card[c] = allowed[c]
+    one_pattern = len({allowed[c] for c in cards}) == 1
+    places = _dealing.deal_hidden(know.known, order, by_card, free, one_pattern, rng)
     return World(hands=(places[0], places[1], places[2]), skat=places[3])
-
-
-def _feasible(pattern_count: dict[int, int], left: list[int]) -> bool:
-    """Hall's condition: every set of places can take the cards that must go into it."""
-    for subset in _SUBSETS:
-        need = 0
-        for pattern, count in pattern_count.items():
-            if count and pattern & ~subset == 0:
-                need += count
-        if need and need > _CAP[subset](left):
-            return False
-    return True
-
-
-_CAP = {subset: (lambda left, ps=tuple(p for p in range(4) if subset >> p & 1): sum(left[p] for p in ps))
-        for subset in _SUBSETS}
 
 
 # ---------------------------------------------------------------- soft facts
