@@ -25,6 +25,7 @@ if [ ! -d "$TREE" ]; then
     git -C "$ROOT" worktree add -q --detach "$TREE" "$COMMIT"
 fi
 for src in src/skat/deal/_core.py src/skat/rules/kernel.py src/skat/solver/kernels.py src/skat/players/dealing.py; do
+    [ -f "$TREE/$src" ] || continue  # a commit from before that module was compiled
     so=$(ls "$ROOT/${src%.py}".cpython-*.so 2>/dev/null | head -n 1 || true)
     if [ -n "$so" ] && cmp -s "$ROOT/$src" "$TREE/$src"; then
         cp "$so" "$TREE/${so#"$ROOT"/}"
