@@ -192,3 +192,30 @@ def test_play_events_are_the_other_seats_last_cards_with_their_hands_then():
                 history[s].append(int(action.card))
             game.apply(action, s)
     assert checked > 10
+
+
+def test_the_auction_weighs_a_pool_at_once_as_it_weighs_each_world():
+    """AuctionLikelihood.log_weights (the hands of all worlds judged together) against auction_log_weight world by world:
+    every decision of the play of heuristic deals, for each seat, hand games and Null among them."""
+    likelihood = AuctionLikelihood(temperature=10.0)
+    one_by_one = AuctionLikelihood(temperature=10.0)
+    checked, contracts = 0, set()
+    for seed in range(60):  # heuristic players, then random legal actions (every kind of contract, Null too)
+        game = Game(seed=4000 + seed)
+        players = [HeuristicPlayer(seed * 3 + s) for s in range(3)]
+        chance = random.Random(seed) if seed >= 30 else None
+        while not game.is_over:
+            mover = game.to_move
+            view = game.view(mover)
+            if view.phase is Phase.PLAY and view.declarer is not None and len(view.tricks) in (0, 4):
+                know = Knowledge.from_view(view)
+                prepared = likelihood.prepare(view, know)
+                pool = sample_worlds(know, 40, random.Random(seed))
+                weights = likelihood.log_weights(prepared, pool)
+                assert weights == pytest.approx([one_by_one.auction_log_weight(*prepared, w) for w in pool], abs=1e-9)
+                assert likelihood.log_weights(prepared, pool[:1] * 5) == [weights[0]] * 5  # the same world alike
+                checked += 1
+                contracts.add((int(view.contract.game_type), view.contract.hand))
+            game.apply(chance.choice(view.legal_actions) if chance else players[mover].choose(view), mover)
+    assert checked > 150 and len(contracts) >= 8 and {5} <= {gt for gt, _hand in contracts}
+    assert likelihood.log_weights(prepared, []) == []

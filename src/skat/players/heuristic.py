@@ -188,10 +188,15 @@ def game_value(contract: Contract, cards12: int, extra_levels: int = 0) -> int:
     """Value of a contract with the matadors of the 12 declarer cards (no Schneider by play)."""
     if contract.is_null:
         return null_value(contract.hand, contract.ouvert)
-    gt = int(contract.game_type)
-    levels = multiplier(matador_count(gt, cards12)[1], contract.hand, False, contract.schneider, False,
-                        contract.schwarz, contract.ouvert)
-    return (levels + extra_levels) * BASE_VALUES[gt]
+    return contract_value(contract, matador_count(int(contract.game_type), cards12)[1], extra_levels)
+
+
+def contract_value(contract: Contract, matadors: int, extra_levels: int = 0) -> int:
+    """:func:`game_value` of a contract with this many matadors (with or without)."""
+    if contract.is_null:
+        return null_value(contract.hand, contract.ouvert)
+    levels = multiplier(matadors, contract.hand, False, contract.schneider, False, contract.schwarz, contract.ouvert)
+    return (levels + extra_levels) * BASE_VALUES[int(contract.game_type)]
 
 
 def best_game(hand: int, *, known12: int | None = None, hand_game: bool = False, skat_bonus: float = 0.0,

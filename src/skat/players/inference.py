@@ -35,13 +35,15 @@ import numpy as np
 
 from skat.cards import CARD_POINTS, CardSet, iter_mask
 from skat.deal.game import SeatView
-from skat.players.bidding import candidate_contracts
-from skat.players.heuristic import expected_score, game_value
-from skat.players.learned import WinModel, family, shipped_model, skat_family
+from skat.players.bidding import NEAR_HOPELESS, NULL_RISK, candidate_contracts
+from skat.players.handbatch import contract_features_of, popcount
+from skat.players.heuristic import contract_value, expected_score, game_value
+from skat.players.learned import NULL_FEATURES, TRUMP_FEATURES, WinModel, family, shipped_model, skat_family
 from skat.players.worlds import Knowledge, World
 from skat.rules.bidding import next_bid
 from skat.rules.contract import Contract
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
+from skat.rules.value import matador_count
 
 if TYPE_CHECKING:
     from skat.players.cardmodel import CardModel
@@ -51,6 +53,10 @@ __all__ = ["AuctionFacts", "auction_facts", "AuctionLikelihood", "PlayEvent", "p
            "DRAW_POWER"]
 
 _NO_CONTRACT = -200.0
+_NULL_TYPE = int(GameType.NULL)
+_STRENGTH_COLUMN = TRUMP_FEATURES.index("strength")
+_MATADORS_COLUMN = TRUMP_FEATURES.index("matadors")
+_NULL_RISK_COLUMN = NULL_FEATURES.index("risk")
 """The expected score of a hand with no candidate contract worth the value (it would not bid it)."""
 
 
@@ -120,6 +126,74 @@ class AuctionLikelihood:
             if facts.refused[s]:
                 total += _log_sigmoid(-self.best_score(hand, s, facts.refused[s]) / self.temperature)
         return total
+
+    def log_weights(self, prepared: tuple[Knowledge, AuctionFacts], worlds: list[World]) -> list[float]:
+        """:meth:`auction_log_weight` of each world, the hands of all worlds judged at once
+        (:mod:`skat.players.handbatch`; for a pool, one world is faster by :meth:`log_weight`): the same sums to
+        1e-9, where they are rounded, so that worlds the auction cannot tell apart weigh exactly the same whatever
+        their place in the batch."""
+        know, facts = prepared
+        if not worlds:
+            return []
+        hands = np.array([w.hands for w in worlds], dtype=np.int64)
+        total = np.zeros(len(worlds))
+        for s in range(3):
+            if s == know.seat:
+                continue
+            held = hands[:, s] | know.played[s]
+            if s == know.declarer:
+                total = total + self._declared_all(know, held, np.array([w.skat for w in worlds], dtype=np.int64), s)
+                continue
+            ten = popcount(held) == 10
+            if facts.held[s]:
+                total = total + np.where(ten, _log_sigmoids(self.best_scores(held, s, facts.held[s]) / self.temperature),
+                                         0.0)
+            if facts.refused[s]:
+                total = total + np.where(
+                    ten, _log_sigmoids(-self.best_scores(held, s, facts.refused[s]) / self.temperature), 0.0)
+        return np.round(total, 9).tolist()
+
+    def best_scores(self, hands: np.ndarray, seat: int, value: int) -> np.ndarray:
+        """:meth:`best_score` of each ten cards of ``hands`` (an array of masks): the features of each game type
+        once, judged as a hand game and with the skat."""
+        best = np.full(len(hands), -np.inf)
+        for gt in range(6):
+            features = contract_features_of(hands, gt, seat)
+            if gt == _NULL_TYPE:
+                playable = features[:, _NULL_RISK_COLUMN] <= NULL_RISK
+            else:
+                playable = features[:, _STRENGTH_COLUMN] >= NEAR_HOPELESS
+            if not playable.any():
+                continue
+            for hand_game in (False, True):
+                name = family(gt, hand_game)
+                if name not in self.model.weights:
+                    continue
+                contract = Contract(GameType(gt), hand=hand_game)
+                if contract.is_null:
+                    worth = np.full(len(hands), contract_value(contract, 0))
+                else:
+                    by_matadors = [contract_value(contract, m) for m in range(12)]
+                    worth = np.take(by_matadors, np.abs(features[:, _MATADORS_COLUMN]).astype(np.int64))
+                score = _expected_scores(self.model.probabilities(name, features), worth)
+                best = np.where(playable & (worth >= value), np.maximum(best, score), best)
+        return np.where(np.isneginf(best), _NO_CONTRACT, best)  # none worth the value (a best may lie below it)
+
+    def _declared_all(self, know: Knowledge, kept: np.ndarray, skats: np.ndarray, s: int) -> np.ndarray:
+        """:meth:`_declared` of each world's declarer's ten cards ``kept`` and skat."""
+        gt = know.game_type
+        if gt is None or gt > 5:
+            return np.zeros(len(kept))
+        if know.hand_game:
+            if family(gt, True) not in self.model.weights:
+                return np.zeros(len(kept))
+            p = self.model.win_probabilities(kept, gt, True, s)
+        else:
+            if skat_family(gt) not in self.model.weights:
+                return np.zeros(len(kept))
+            p = self.model.win_probabilities_after_pickup(kept, skats, gt, s)
+        value = np.maximum(_game_values(gt, know.hand_game, kept | skats), know.bid)
+        return np.where(popcount(kept) == 10, _log_sigmoids(_expected_scores(p, value) / self.temperature), 0.0)
 
     def best_score(self, hand: int, seat: int, value: int) -> float:
         """The best expected score of the ten cards' candidate contracts worth at least ``value``."""
@@ -395,6 +469,25 @@ class Inference:
 
 def _log_sigmoid(x: float) -> float:
     return -math.log1p(math.exp(-x)) if x > -30 else x
+
+
+def _expected_scores(p: Any, value: Any) -> np.ndarray:
+    """:func:`skat.players.heuristic.expected_score` of arrays of chances and values (the same formula)."""
+    return np.asarray(expected_score(p, value))
+
+
+def _log_sigmoids(x: np.ndarray) -> np.ndarray:
+    """:func:`_log_sigmoid` of each value."""
+    return np.where(x > -30, -np.log1p(np.exp(-np.maximum(x, -30.0))), x)
+
+
+def _game_values(gt: int, hand_game: bool, cards: np.ndarray) -> np.ndarray:
+    """:func:`skat.players.heuristic.game_value` of the contract ``gt`` (hand or not) with each mask's matadors."""
+    contract = Contract(GameType(gt), hand=hand_game)
+    if contract.is_null:
+        return np.full(len(cards), contract_value(contract, 0), dtype=np.int64)
+    by_matadors = [contract_value(contract, m) for m in range(12)]
+    return np.array([by_matadors[matador_count(gt, int(c))[1]] for c in cards], dtype=np.int64)
 
 
 DRAW_POWER = 0.75

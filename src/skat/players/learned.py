@@ -22,6 +22,7 @@ import numpy as np
 from skat.cards import CardSet, mask_points
 from skat.deal.game import SeatView
 from skat.players.bidding import ContractEstimate, SimulationBidder, best_discards, candidate_contracts
+from skat.players.handbatch import card_points, contract_features_of
 from skat.players.heuristic import expected_score, game_value, hand_strength, null_risk
 from skat.rules.actions import Action, Declare, Discard
 from skat.rules.contract import Contract
@@ -154,6 +155,21 @@ class WinModel:
         z = _linear(self.weights[skat_family(gt)], skat_features(ten, discard, gt, seat, heard))
         return 1.0 / (1.0 + np.exp(-z))
 
+    def win_probabilities(self, hands: np.ndarray, gt: int, hand_game: bool, seat: int, heard: int = 0) -> np.ndarray:
+        """:meth:`win_probability` of each ten cards of ``hands`` (an array of masks), in one pass."""
+        return self.probabilities(family(gt, hand_game), contract_features_of(hands, gt, seat, heard))
+
+    def probabilities(self, name: str, features: np.ndarray) -> np.ndarray:
+        """The win probability of the family ``name`` for each row of features (:func:`contract_features`, or
+        :func:`skat_features` for a family after the pickup)."""
+        return 1.0 / (1.0 + np.exp(-_linear_rows(self.weights[name], features)))
+
+    def win_probabilities_after_pickup(self, tens: np.ndarray, discards: np.ndarray, gt: int, seat: int,
+                                       heard: int = 0) -> np.ndarray:
+        """:meth:`win_probability_after_pickup` of each pair of ten cards kept and discard, in one pass."""
+        x = np.column_stack([contract_features_of(tens, gt, seat, heard), card_points(discards) / 10.0])
+        return self.probabilities(skat_family(gt), x)
+
     def save(self, path: str | Path) -> None:
         """Write the weights as one ``.npz`` file."""
         arrays: dict[str, Any] = {}  # Any, not np.ndarray: savez_compressed() takes allow_pickle: bool by keyword too
@@ -182,6 +198,12 @@ def _linear(model: Linear, x: np.ndarray) -> float:
     mean, scale, coef, intercept = model
     x = x[: len(coef)]  # a model fitted on fewer features (the leading ones) ignores the later ones
     return float(((x - mean) / scale) @ coef + intercept)
+
+
+def _linear_rows(model: Linear, x: np.ndarray) -> np.ndarray:
+    """:func:`_linear` of each row of ``x``."""
+    mean, scale, coef, intercept = model
+    return ((x[:, : len(coef)] - mean) / scale) @ coef + intercept
 
 
 MODEL_FILE = "win_model.npz"
