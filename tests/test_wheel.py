@@ -3,7 +3,8 @@ with the compiled core; the wheel, installed into a fresh virtual environment, r
 command and serves the browser table.
 
 Building writes only what the README's install writes too, all ignored by git: Cython's C files
-(``src/skat/deal/_core.c``, ``src/skat/rules/kernel.c``, ``src/skat/solver/kernels.c``) and
+(``src/skat/deal/_core.c``, ``src/skat/rules/kernel.c``, ``src/skat/solver/kernels.c``,
+``src/skat/players/dealing.c``) and
 ``src/skat.egg-info``. The build and the install fetch their packages as ``pip`` does (its index, its
 cache), so they take about a minute and a half together.
 """
@@ -120,7 +121,7 @@ def test_sdist_holds_everything_to_build_and_test(dist: Path) -> None:
              if p.is_file() and "__pycache__" not in p.parts and (p.suffix == ".py" or "data" in p.parts)]
     needed = ["pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "src/skat/deal/_core.py",
               "src/skat/rules/kernel.py", "src/skat/rules/kernel.pxd", "src/skat/solver/kernels.py",
-              "src/skat/solver/kernels.pxd",
+              "src/skat/solver/kernels.pxd", "src/skat/players/dealing.py",
               "src/skat/web/static/index.html", *(f"src/{name}" for name in _package_sources()), *tests]
     assert not [name for name in needed if name not in names]
     assert not [name for name in names if name.endswith(BUILT)]  # no _core.c, no compiled core
@@ -136,6 +137,7 @@ def test_wheel_holds_the_package_with_its_compiled_core_and_no_build_leftovers(w
     assert len([name for name in names if re.fullmatch(r"skat/deal/_core\..+\.(so|pyd)", name)]) == 1
     assert len([name for name in names if re.fullmatch(r"skat/rules/kernel\..+\.(so|pyd)", name)]) == 1
     assert len([name for name in names if re.fullmatch(r"skat/solver/kernels\..+\.(so|pyd)", name)]) == 1
+    assert len([name for name in names if re.fullmatch(r"skat/players/dealing\..+\.(so|pyd)", name)]) == 1
     assert not [name for name in names if name.endswith((".c", ".pyc"))]
     assert not [name for name in names if name.split("/")[0] not in ("skat", f"skat-{VERSION}.dist-info")]
     assert f"skat-{VERSION}.dist-info/licenses/LICENSE" in names
@@ -172,6 +174,10 @@ def test_the_installed_wheel_plays(installed: Path, tmp_path: Path) -> None:
                    "import importlib.util, skat.solver.search as S; S.warm_up(); "
                    "print(S.K.COMPILED, importlib.util.find_spec('numba') is None)"], cwd=tmp_path, timeout=120).stdout
     assert solver.split() == ["True", "True"]
+    # and the players' compiled dealing of worlds
+    dealing = _run([installed / "bin" / "python", "-c", "import skat.players.worlds as W; print(W._dealing.COMPILED)"],
+                   cwd=tmp_path, timeout=120).stdout
+    assert dealing.strip() == "True"
 
     assert _run([skat, "--version"], cwd=tmp_path, timeout=120).stdout.strip() == f"skat {VERSION}"
     shown = _run([skat, "deal", "--seed", "1"], cwd=tmp_path, timeout=120).stdout
