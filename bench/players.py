@@ -46,7 +46,10 @@ issue 16 beside them):
   worlds drawn with replacement by the likelihood (:func:`skat.players.ablation.strong_posterior_draws`) against
   ``strong``; ``next-strong`` (2065) the three that measured level or better together, 80 worlds drawn
   (:func:`skat.players.ablation.strong_drawn_exact_ties_80`), against ``strong`` as it was; ``next-expert`` (2066)
-  ``expert`` with the same changes (:func:`skat.players.ablation.expert_drawn_exact_ties`) against that candidate.
+  ``expert`` with the same changes (:func:`skat.players.ablation.expert_drawn_exact_ties`) against that candidate;
+  ``prune-two`` (2067) ``strong`` searching only the policy's two best cards in the first seven tricks
+  (:func:`skat.players.ablation.strong_prune_two`) and ``prune-throughout`` (2068) its three best in every trick
+  (:func:`skat.players.ablation.strong_prune_throughout`), each against ``strong``.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -113,6 +116,8 @@ MATCHES = {
     "next-strong": (("skat.players.ablation:strong_drawn_exact_ties_80", _TODAY), 2065),
     "next-expert": (("skat.players.ablation:expert_drawn_exact_ties", "skat.players.ablation:strong_drawn_exact_ties_80"),
                     2066),
+    "prune-two": (("skat.players.ablation:strong_prune_two", "strong"), 2067),
+    "prune-throughout": (("skat.players.ablation:strong_prune_throughout", "strong"), 2068),
 }
 """name -> (players, seed)."""
 
