@@ -35,7 +35,10 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 
 from __future__ import annotations
 
-from skat.players.learned import LearnedBidder
+import functools
+from importlib import resources
+
+from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
@@ -44,7 +47,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early", "strong_exact_ties", "strong_schneider_ties", "strong_drawn_exact_ties",
            "strong_drawn_exact_ties_80", "expert_drawn_exact_ties",
-           "strong_posterior_draws", "strong_selfplay_model"]
+           "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_throughout",
+           "strong_calibrated_bidding"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -245,6 +249,25 @@ def strong_prune_two(seed: int | None = None) -> PIMCPlayer:
 def strong_prune_throughout(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching only the policy's three best cards in every trick, not only the first seven."""
     return _level_variant("strong", seed, "strong-prune-throughout", policy_prune_tricks=10)
+
+
+STRONG_BIDDING_MODEL = "win_model_strong.npz"
+"""The bidding model with the chances of suit hand games refitted to ``strong``'s own games
+(``tools/calibrate_bidding.py``: a Platt correction fitted on nine matches between ``strong`` variants)."""
+
+
+def strong_calibrated_bidding(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` bidding, choosing hand or pickup and declaring with :data:`STRONG_BIDDING_MODEL` (the same card
+    play: its inference still judges the others' bids by the shipped model)."""
+    player = _level_variant("strong", seed, "strong-calibrated-bidding")
+    player.bidder = LearnedBidder(player.rng, _strong_bidding_model(), margin=5.0, worlds=20, time_budget=1.0)
+    return player
+
+
+@functools.cache
+def _strong_bidding_model() -> WinModel:
+    with resources.as_file(resources.files("skat") / "data" / STRONG_BIDDING_MODEL) as path:
+        return WinModel.load(path)
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"

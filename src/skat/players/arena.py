@@ -494,8 +494,9 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 PLAYER_DATA = ("win_model.npz", "card_model.npz")
 """The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
-NOT_PLAYING = ("corpus", "playcorpus", "env")
-"""Modules of ``skat.players`` no match's play runs: the corpus generators and the PettingZoo environment."""
+NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration")
+"""Modules of ``skat.players`` no match's play runs: the corpus generators, the PettingZoo environment and the
+bidding model's calibration on match records."""
 
 ARENA_REPORTING = frozenset({
     "_mean", "_sd", "_shares", "summarize", "PLAYER_DATA", "NOT_PLAYING", "ARENA_REPORTING", "players_fingerprint",
