@@ -47,7 +47,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early", "strong_exact_ties", "strong_schneider_ties", "strong_drawn_exact_ties",
            "strong_drawn_exact_ties_80", "expert_drawn_exact_ties",
-           "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_throughout",
+           "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_throughout",
            "strong_calibrated_bidding"]
 
 
@@ -244,6 +244,11 @@ def strong_prune_two(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching only the policy's two best cards (not three) in the first seven tricks: more trust in
     the learned policy, whose filter is what the pruning's gain came from (the 60 worlds rarely run out of time)."""
     return _level_variant("strong", seed, "strong-prune-two", policy_prune=2)
+
+
+def strong_prune_four(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` searching the policy's four best cards (not three) in the first seven tricks."""
+    return _level_variant("strong", seed, "strong-prune-four", policy_prune=4)
 
 
 def strong_prune_throughout(seed: int | None = None) -> PIMCPlayer:
