@@ -144,19 +144,36 @@ class AuctionLikelihood:
             if s == know.declarer:
                 total = total + self._declared_all(know, held, np.array([w.skat for w in worlds], dtype=np.int64), s)
                 continue
+            if not (facts.held[s] or facts.refused[s]):
+                continue
             ten = popcount(held) == 10
+            scored = self.contract_scores(held, s)  # once for both bids of the seat
             if facts.held[s]:
-                total = total + np.where(ten, _log_sigmoids(self.best_scores(held, s, facts.held[s]) / self.temperature),
-                                         0.0)
+                best = self.best_of(scored, facts.held[s], len(held))
+                total = total + np.where(ten, _log_sigmoids(best / self.temperature), 0.0)
             if facts.refused[s]:
-                total = total + np.where(
-                    ten, _log_sigmoids(-self.best_scores(held, s, facts.refused[s]) / self.temperature), 0.0)
+                best = self.best_of(scored, facts.refused[s], len(held))
+                total = total + np.where(ten, _log_sigmoids(-best / self.temperature), 0.0)
         return np.round(total, 9).tolist()
 
     def best_scores(self, hands: np.ndarray, seat: int, value: int) -> np.ndarray:
         """:meth:`best_score` of each ten cards of ``hands`` (an array of masks): the features of each game type
         once, judged as a hand game and with the skat."""
-        best = np.full(len(hands), -np.inf)
+        return self.best_of(self.contract_scores(hands, seat), value, len(hands))
+
+    @staticmethod
+    def best_of(scored: list[tuple[np.ndarray, np.ndarray, np.ndarray]], value: int, n: int) -> np.ndarray:
+        """The best expected score of each hand among the contracts of :meth:`contract_scores` that it may play and
+        that are worth at least ``value`` (:data:`_NO_CONTRACT` where none is)."""
+        best = np.full(n, -np.inf)
+        for playable, worth, score in scored:
+            best = np.where(playable & (worth >= value), np.maximum(best, score), best)
+        return np.where(np.isneginf(best), _NO_CONTRACT, best)  # none worth the value (a best may lie below it)
+
+    def contract_scores(self, hands: np.ndarray, seat: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """For each candidate contract of the model, (whether each hand may play it, its worth, its expected score)
+        of each ten cards of ``hands``: what :meth:`best_of` chooses from for any bid."""
+        scored = []
         for gt in range(6):
             features = contract_features_of(hands, gt, seat)
             if gt == _NULL_TYPE:
@@ -175,9 +192,8 @@ class AuctionLikelihood:
                 else:
                     by_matadors = [contract_value(contract, m) for m in range(12)]
                     worth = np.take(by_matadors, np.abs(features[:, _MATADORS_COLUMN]).astype(np.int64))
-                score = _expected_scores(self.model.probabilities(name, features), worth)
-                best = np.where(playable & (worth >= value), np.maximum(best, score), best)
-        return np.where(np.isneginf(best), _NO_CONTRACT, best)  # none worth the value (a best may lie below it)
+                scored.append((playable, worth, _expected_scores(self.model.probabilities(name, features), worth)))
+        return scored
 
     def _declared_all(self, know: Knowledge, kept: np.ndarray, skats: np.ndarray, s: int) -> np.ndarray:
         """:meth:`_declared` of each world's declarer's ten cards ``kept`` and skat."""
