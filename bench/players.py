@@ -49,7 +49,8 @@ issue 16 beside them):
   ``expert`` with the same changes (:func:`skat.players.ablation.expert_drawn_exact_ties`) against that candidate;
   ``prune-two`` (2067) ``strong`` searching only the policy's two best cards in the first seven tricks
   (:func:`skat.players.ablation.strong_prune_two`), ``prune-four`` (2070) its four best
-  (:func:`skat.players.ablation.strong_prune_four`) and ``prune-throughout`` (2068) its three best in every trick
+  (:func:`skat.players.ablation.strong_prune_four`), ``prune-five`` (2071) its five best, ``unpruned`` (2072) every
+  legal card (:func:`skat.players.ablation.strong_unpruned`) and ``prune-throughout`` (2068) its three best in every trick
   (:func:`skat.players.ablation.strong_prune_throughout`), each against ``strong``.
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -120,6 +121,8 @@ MATCHES = {
     "prune-two": (("skat.players.ablation:strong_prune_two", "strong"), 2067),
     "prune-throughout": (("skat.players.ablation:strong_prune_throughout", "strong"), 2068),
     "prune-four": (("skat.players.ablation:strong_prune_four", "strong"), 2070),
+    "prune-five": (("skat.players.ablation:strong_prune_five", "strong"), 2071),
+    "unpruned": (("skat.players.ablation:strong_unpruned", "strong"), 2072),
 }
 """name -> (players, seed)."""
 

@@ -47,7 +47,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "medium_without_durchmarsch", "strong_policy_ties",
            "strong_exact_early", "strong_exact_ties", "strong_schneider_ties", "strong_drawn_exact_ties",
            "strong_drawn_exact_ties_80", "expert_drawn_exact_ties",
-           "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_throughout",
+           "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_five",
+           "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding"]
 
 
@@ -249,6 +250,16 @@ def strong_prune_two(seed: int | None = None) -> PIMCPlayer:
 def strong_prune_four(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching the policy's four best cards (not three) in the first seven tricks."""
     return _level_variant("strong", seed, "strong-prune-four", policy_prune=4)
+
+
+def strong_prune_five(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` searching the policy's five best cards (not three) in the first seven tricks."""
+    return _level_variant("strong", seed, "strong-prune-five", policy_prune=5)
+
+
+def strong_unpruned(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` searching every legal card (no pruning by the policy; its likelihood still weighs the worlds)."""
+    return _level_variant("strong", seed, "strong-unpruned", policy_prune=0)
 
 
 def strong_prune_throughout(seed: int | None = None) -> PIMCPlayer:
