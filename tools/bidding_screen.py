@@ -25,7 +25,16 @@ from pathlib import Path
 from typing import Any
 
 from skat.deal.game import Phase
-from skat.players.arena import SEATINGS, ArenaConfig, arena_player, derive_seed, new_game, play_deal, run_deals
+from skat.players.arena import (
+    SEATINGS,
+    ArenaConfig,
+    arena_player,
+    derive_seed,
+    new_game,
+    play_deal,
+    run_deals,
+    summarize,
+)
 
 
 def before_play(config: ArenaConfig, deal: int, seating: tuple[int, int, int]) -> tuple[str, ...]:
@@ -51,15 +60,9 @@ def differs(config: ArenaConfig, deal: int) -> bool:
     return any(before_play(config, deal, seating) != alone for seating in SEATINGS)
 
 
-def _difference(record: dict[str, Any]) -> float:
-    """A played deal's difference as the arena counts it: the mean Seeger-Fabian score of A alone in a seat less
-    that of B alone."""
-    alone: list[list[float]] = [[], []]
-    for g in record["games"]:
-        seating = g["seating"]
-        solo = next(s for s in range(3) if seating.count(seating[s]) == 1)
-        alone[seating[solo]].append(g["sf"][solo])
-    return sum(alone[0]) / len(alone[0]) - sum(alone[1]) / len(alone[1])
+def _difference(config: ArenaConfig, record: dict[str, Any]) -> float:
+    """A played deal's difference as the arena counts it (:func:`skat.players.arena.summarize`)."""
+    return float(summarize(config, [record])["per_deal_difference"][0])
 
 
 def _play(config: ArenaConfig, deals: list[int]) -> list[dict[str, Any]]:
@@ -108,12 +111,12 @@ def main(argv: list[str] | None = None) -> int:
 
     if todo:
         run_deals(config, todo, finished, work=_play, workers=args.workers)
-    diffs = [_difference(played[d]) if d in differing else 0.0 for d in range(args.deals)]
+    diffs = [_difference(config, played[d]) if d in differing else 0.0 for d in range(args.deals)]
     n = len(diffs)
     mean = sum(diffs) / n
     sd = math.sqrt(sum((x - mean) ** 2 for x in diffs) / (n - 1)) if n > 1 else 0.0
     half = 1.96 * sd / math.sqrt(n)
-    check = [_difference(played[d]) for d in checks]
+    check = [_difference(config, played[d]) for d in checks]
     illegal = sum(sum(g["illegal"]) for d in differing + checks for g in played[d]["games"])
     summary = {"players": list(config.players), "seed": args.seed, "deals": n, "differing": len(differing),
                "diff": mean, "ci95": [mean - half, mean + half], "differing_mean": (
