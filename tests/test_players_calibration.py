@@ -133,3 +133,20 @@ def test_the_tool_reports_and_writes_a_corrected_model(first_deals: Path, tmp_pa
     with pytest.raises(SystemExit):
         calibrate_bidding.main([str(first_deals), "--families", "suits"])  # no such family
     assert "unknown families" in capsys.readouterr().err
+
+
+def test_the_margin_ablations_bid_as_their_margin_says() -> None:
+    from skat.players.arena import derive_seed, new_game
+
+    bidders = [factory(7).bidder for factory in (ablation.strong_margin_minus_10, ablation.strong_margin_0,
+                                                 ablation.strong_margin_10)]
+    assert [b.margin for b in bidders] == [-10.0, 0.0, 10.0]
+    strict = 0
+    for deal in range(40):
+        game = new_game(derive_seed("deal", 2073, deal), ArenaConfig(("strong", "strong"), 1, 2073).rules(), "auction")
+        for seat in range(3):
+            view = game.view(seat)
+            limits = [b.bid_limit(view) for b in bidders]
+            assert limits == sorted(limits, reverse=True), (deal, seat, limits)  # a lower margin bids at least as high
+            strict += limits[0] > limits[2]
+    assert strict > 0
