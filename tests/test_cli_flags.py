@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import queue
 import shutil
+import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -252,12 +255,35 @@ class Command:
                 self.proc.wait(10)
 
 
-def listens_only_on_host(port: int) -> None:
-    """The server answers at HOST:port and not at 127.0.0.1:port (it bound the address it was given)."""
+def listening_addresses(pid: int) -> set[tuple[str, int]] | None:
+    """The (IPv4 address, port) pairs process ``pid`` listens on over TCP, from Linux's ``/proc`` (None elsewhere)."""
+    table, fds = Path("/proc/net/tcp"), Path(f"/proc/{pid}/fd")
+    if not table.exists() or not fds.exists():
+        return None
+    inodes = set()
+    for fd in fds.iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[len("socket:["):-1])
+    found = set()
+    for row in table.read_text().splitlines()[1:]:
+        fields = row.split()
+        local, state, inode = fields[1], fields[3], fields[9]
+        if state == "0A" and inode in inodes:  # 0A: LISTEN
+            address, port = local.split(":")
+            found.add((socket.inet_ntoa(struct.pack("<I", int(address, 16))), int(port, 16)))
+    return found
+
+
+def listens_only_on_host(port: int, pid: int) -> None:
+    """The server (process ``pid``) answers at HOST:port and listens nowhere else: it bound the address it was
+    given. Its own sockets are read from ``/proc``, not probed at 127.0.0.1:port, where another test's server
+    may have been given the same port number."""
     deadline = time.time() + 60
     while True:  # skat serve prints its address once bound, a moment before it answers
-        with pytest.raises(httpx.ConnectError):  # never on the default address
-            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
         try:
             health = httpx.get(f"http://{HOST}:{port}/api/health", timeout=10)
             break
@@ -265,8 +291,12 @@ def listens_only_on_host(port: int) -> None:
             assert time.time() < deadline, f"nothing answers at {HOST}:{port}"
             time.sleep(0.1)
     assert health.json()["status"] == "ok"
-    with pytest.raises(httpx.ConnectError):
-        httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
+    addresses = listening_addresses(pid)
+    if addresses is not None:
+        assert addresses == {(HOST, port)}
+    else:  # no /proc: at least nothing answers on the default address
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=5)
 
 
 def test_serve_host_listens_there_and_prints_it(tmp_path):
@@ -278,7 +308,7 @@ def test_serve_host_listens_there_and_prints_it(tmp_path):
         assert address.startswith(f"http://{HOST}:") and address.endswith("/")
         port = int(address.rstrip("/").rsplit(":", 1)[1])
         assert port > 0
-        listens_only_on_host(port)
+        listens_only_on_host(port, cmd.proc.pid)
     finally:
         cmd.stop()
 
@@ -292,7 +322,7 @@ def test_play_host_and_name_in_the_browser_mode(tmp_path):
         assert table.startswith(f"http://{HOST}:") and "/t/" in table and "#token=" in table
         port = int(table.split("/t/")[0].rsplit(":", 1)[1])
         assert f"http://{HOST}:{port}/" in lobby
-        listens_only_on_host(port)
+        listens_only_on_host(port, cmd.proc.pid)
         table_id, token = table.split("/t/")[1].split("#token=")
         info = httpx.get(f"http://{HOST}:{port}/api/tables/{table_id}", headers={"X-Seat-Token": token},
                          timeout=10).json()
