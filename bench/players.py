@@ -51,7 +51,9 @@ issue 16 beside them):
   (:func:`skat.players.ablation.strong_prune_two`), ``prune-four`` (2070) its four best
   (:func:`skat.players.ablation.strong_prune_four`), ``prune-five`` (2071) its five best, ``unpruned`` (2072) every
   legal card (:func:`skat.players.ablation.strong_unpruned`) and ``prune-throughout`` (2068) its three best in every trick
-  (:func:`skat.players.ablation.strong_prune_throughout`), each against ``strong``.
+  (:func:`skat.players.ablation.strong_prune_throughout`), each against ``strong``; ``next-strong-2`` (2074) four
+  cards and bidding down to an expected score of 0 together (:func:`skat.players.ablation.strong_prune_four_margin_0`)
+  against ``strong`` as it was. (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -123,6 +125,7 @@ MATCHES = {
     "prune-four": (("skat.players.ablation:strong_prune_four", "strong"), 2070),
     "prune-five": (("skat.players.ablation:strong_prune_five", "strong"), 2071),
     "unpruned": (("skat.players.ablation:strong_unpruned", "strong"), 2072),
+    "next-strong-2": (("skat.players.ablation:strong_prune_four_margin_0", _TODAY), 2074),
 }
 """name -> (players, seed)."""
 

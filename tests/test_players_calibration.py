@@ -141,6 +141,8 @@ def test_the_margin_ablations_bid_as_their_margin_says() -> None:
     bidders = [factory(7).bidder for factory in (ablation.strong_margin_minus_10, ablation.strong_margin_0,
                                                  ablation.strong_margin_10)]
     assert [b.margin for b in bidders] == [-10.0, 0.0, 10.0]
+    candidate, four = ablation.strong_prune_four_margin_0(7), ablation.strong_prune_four(7)
+    assert (candidate.policy_prune, candidate.bidder.margin) == (4, 0.0) and four.bidder.margin == 5.0
     strict = 0
     for deal in range(40):
         game = new_game(derive_seed("deal", 2073, deal), ArenaConfig(("strong", "strong"), 1, 2073).rules(), "auction")

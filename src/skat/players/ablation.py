@@ -297,6 +297,15 @@ def strong_margin_minus_10(seed: int | None = None) -> PIMCPlayer:
     return _strong_with_margin(seed, -10.0, "strong-margin-minus-10")
 
 
+def strong_prune_four_margin_0(seed: int | None = None) -> PIMCPlayer:
+    """The next ``strong`` candidate: the policy's four best cards searched in the first seven tricks
+    (:func:`strong_prune_four`) and bidding down to an expected score of 0 (:func:`strong_margin_0`), the two
+    changes that measured best against ``strong`` in the third week."""
+    player = _strong_with_margin(seed, 0.0, "strong-prune-four-margin-0")
+    player.policy_prune = 4
+    return player
+
+
 def strong_margin_10(seed: int | None = None) -> PIMCPlayer:
     """``strong`` bidding only contracts whose expected score is above 10 (not 5)."""
     return _strong_with_margin(seed, 10.0, "strong-margin-10")
