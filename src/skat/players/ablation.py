@@ -275,15 +275,18 @@ STRONG_BIDDING_MODEL = "win_model_strong.npz"
 def strong_calibrated_bidding(seed: int | None = None) -> PIMCPlayer:
     """``strong`` bidding, choosing hand or pickup and declaring with :data:`STRONG_BIDDING_MODEL` (the same card
     play: its inference still judges the others' bids by the shipped model)."""
-    player = _level_variant("strong", seed, "strong-calibrated-bidding")
-    player.bidder = LearnedBidder(player.rng, _strong_bidding_model(), margin=5.0, worlds=20, time_budget=1.0)
+    return _strong_bidding_with(seed, "strong-calibrated-bidding", model=_strong_bidding_model())
+
+
+def _strong_bidding_with(seed: int | None, name: str, *, margin: float = 5.0, model: WinModel | None = None) -> PIMCPlayer:
+    """``strong`` with its learned bidder given another ``margin`` or ``model`` (its own: 5.0, the shipped model)."""
+    player = _level_variant("strong", seed, name)
+    player.bidder = LearnedBidder(player.rng, model, margin=margin, worlds=20, time_budget=1.0)
     return player
 
 
 def _strong_with_margin(seed: int | None, margin: float, name: str) -> PIMCPlayer:
-    player = _level_variant("strong", seed, name)
-    player.bidder = LearnedBidder(player.rng, margin=margin, worlds=20, time_budget=1.0)
-    return player
+    return _strong_bidding_with(seed, name, margin=margin)
 
 
 def strong_margin_0(seed: int | None = None) -> PIMCPlayer:
