@@ -236,6 +236,8 @@ def test_a_person_plays_a_series_and_finds_their_row_and_rating(browser, server)
         created = page.evaluate(TAKE_SEAT)
         page.goto(f"{server.url}/t/{created['table_id']}#token={created['token']}")
         page.wait_for_function("() => S.state && S.state.view")
+        # the account link is filled by its own request, which may answer after the table's first view
+        page.wait_for_function("n => document.querySelector('#lnk-account').innerText === n", arg=name, timeout=15000)
         assert page.locator("#lnk-account").inner_text() == name
         play_through(page)
         # rated as the series ends: the ratings stand beside the names
