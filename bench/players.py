@@ -53,7 +53,10 @@ issue 16 beside them):
   legal card (:func:`skat.players.ablation.strong_unpruned`) and ``prune-throughout`` (2068) its three best in every trick
   (:func:`skat.players.ablation.strong_prune_throughout`), each against ``strong``; ``next-strong-2`` (2074) four
   cards and bidding down to an expected score of 0 together (:func:`skat.players.ablation.strong_prune_four_margin_0`)
-  against ``strong`` as it was. (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
+  against ``strong`` as it was; ``playout-defence`` (2075) ``strong`` whose defenders value the cards by playouts of
+  the learned policy (:func:`skat.players.ablation.strong_playout_defence`, :mod:`skat.players.playout`) and
+  ``playouts`` (2076) every role by them (:func:`skat.players.ablation.strong_playouts`), each against ``strong``.
+  (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
   (:func:`skat.players.ablation.medium_ramsch_with_skat`) against ``medium`` leaving them out (the 2054 record of 5
@@ -126,6 +129,8 @@ MATCHES = {
     "prune-five": (("skat.players.ablation:strong_prune_five", "strong"), 2071),
     "unpruned": (("skat.players.ablation:strong_unpruned", "strong"), 2072),
     "next-strong-2": (("skat.players.ablation:strong_prune_four_margin_0", _TODAY), 2074),
+    "playout-defence": (("skat.players.ablation:strong_playout_defence", "strong"), 2075),
+    "playouts": (("skat.players.ablation:strong_playouts", "strong"), 2076),
 }
 """name -> (players, seed)."""
 

@@ -49,7 +49,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_drawn_exact_ties_80", "expert_drawn_exact_ties",
            "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_five",
            "strong_unpruned", "strong_prune_throughout",
-           "strong_calibrated_bidding"]
+           "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -298,6 +298,18 @@ def strong_margin_0(seed: int | None = None) -> PIMCPlayer:
 def strong_margin_minus_10(seed: int | None = None) -> PIMCPlayer:
     """``strong`` bidding contracts down to an expected score of -10: a game given up goes to the opponents."""
     return _strong_with_margin(seed, -10.0, "strong-margin-minus-10")
+
+
+def strong_playout_defence(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` whose defenders value the cards by playouts of the learned policy until five tricks are left
+    (:mod:`skat.players.playout`: no seat sees through the cards in the middle of the deal), the declarer as
+    ``strong``."""
+    return _level_variant("strong", seed, "strong-playout-defence", playouts="defenders")
+
+
+def strong_playouts(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` valuing every role's cards by playouts of the learned policy until five tricks are left."""
+    return _level_variant("strong", seed, "strong-playouts", playouts="all")
 
 
 def strong_prune_four_margin_0(seed: int | None = None) -> PIMCPlayer:

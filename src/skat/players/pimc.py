@@ -45,6 +45,8 @@ __all__ = ["PIMCPlayer", "card_values", "ramsch_card_values", "skat_goes_with_la
            "durchmarsch_chances", "DURCHMARSCH_CHANCE", "close_call"]
 
 _NULL = int(GameType.NULL)
+PLAYOUT_ROLES = (None, "defenders", "all")
+"""Who values the cards by playouts (:attr:`PIMCPlayer.playouts`)."""
 
 
 def card_values(
@@ -384,6 +386,7 @@ class PIMCPlayer:
         policy_ties: bool = False,
         schneider_ties: bool = False,
         draw_power: float | None = None,
+        playouts: str | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -401,6 +404,11 @@ class PIMCPlayer:
         """None: search the :attr:`worlds` most likely of the pool (Gumbel top-k, each once); a number: draw them with
         replacement by the likelihood to this power (:func:`skat.players.inference.draw_worlds`), a likely world
         counted as often as it is drawn and searched once."""
+        if playouts not in PLAYOUT_ROLES:
+            raise ValueError(f"playouts are for {', '.join(repr(r) for r in PLAYOUT_ROLES if r)} or None, not {playouts!r}")
+        self.playouts = playouts
+        """Who values the cards by playouts of the learned policy (:mod:`skat.players.playout`) where they apply (a
+        suit or grand game, more than five tricks left): ``"defenders"``, ``"all"``, or None (the solver alone)."""
         self.close_worlds = max(0, int(close_worlds))
         """Worlds added, within the time budget, when the best card is not clearly better than the next
         (:func:`close_call`); 0: none."""
@@ -516,6 +524,11 @@ class PIMCPlayer:
         know = Knowledge.from_view(view)
         worlds = self.sample(view, know, self.worlds)
         trace: list[dict[int, float]] = []
+        if self._playouts_apply(view):
+            from skat.players.playout import playout_values
+
+            totals, solved = playout_values(view, worlds, know, self.model(), cards=self._pruned(view), budget=budget)
+            return self._pick(view, totals), totals, solved
         totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
                                      points_from_tricks_left=self.points_from_tricks_left, budget=budget,
                                      trace=trace, cards=self._pruned(view))
@@ -532,6 +545,14 @@ class PIMCPlayer:
         if self.schneider_ties and solved and self._yes_no_search(view):
             totals = self._break_ties_by_schneider(view, worlds, trace, totals, sign, budget)
         return self._pick(view, totals), totals, solved
+
+    def _playouts_apply(self, view: SeatView) -> bool:
+        """Whether this decision is valued by playouts (:attr:`playouts`)."""
+        if self.playouts is None or (self.playouts == "defenders" and view.declarer == view.seat):
+            return False
+        from skat.players.playout import applies
+
+        return applies(view)
 
     def _yes_no_search(self, view: SeatView) -> bool:
         """Whether :func:`card_values` answers this decision by the yes/no search (a suit or grand game, no Schneider
