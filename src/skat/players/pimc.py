@@ -408,7 +408,10 @@ class PIMCPlayer:
             raise ValueError(f"playouts are for {', '.join(repr(r) for r in PLAYOUT_ROLES if r)} or None, not {playouts!r}")
         self.playouts = playouts
         """Who values the cards by playouts of the learned policy (:mod:`skat.players.playout`) where they apply (a
-        suit or grand game, more than five tricks left): ``"defenders"``, ``"all"``, or None (the solver alone)."""
+        suit or grand game, more than :attr:`playout_solve_from` tricks left): ``"defenders"``, ``"all"``, or None (the
+        solver alone)."""
+        self.playout_solve_from = 5
+        """The tricks left from which the solver finishes a playout (:data:`skat.players.playout.SOLVE_FROM`)."""
         self.close_worlds = max(0, int(close_worlds))
         """Worlds added, within the time budget, when the best card is not clearly better than the next
         (:func:`close_call`); 0: none."""
@@ -527,7 +530,8 @@ class PIMCPlayer:
         if self._playouts_apply(view):
             from skat.players.playout import playout_values
 
-            totals, solved = playout_values(view, worlds, know, self.model(), cards=self._pruned(view), budget=budget)
+            totals, solved = playout_values(view, worlds, know, self.model(), cards=self._pruned(view), budget=budget,
+                                            solve_from=self.playout_solve_from)
             return self._pick(view, totals), totals, solved
         totals, solved = card_values(view, worlds, know, deadline=budget.soft, min_worlds=self.min_worlds,
                                      points_from_tricks_left=self.points_from_tricks_left, budget=budget,
@@ -552,7 +556,7 @@ class PIMCPlayer:
             return False
         from skat.players.playout import applies
 
-        return applies(view)
+        return applies(view, self.playout_solve_from)
 
     def _yes_no_search(self, view: SeatView) -> bool:
         """Whether :func:`card_values` answers this decision by the yes/no search (a suit or grand game, no Schneider

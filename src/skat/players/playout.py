@@ -29,7 +29,7 @@ import numpy as np
 
 from skat.cards import CARD_POINTS, Card, CardSet
 from skat.deal.game import SeatView
-from skat.players.encoding import OFFSET, effective_suit, encode_view
+from skat.players.encoding import OBSERVATION_SIZE, OFFSET, effective_suit, encode_view
 from skat.players.pimc import SCHNEIDER_STEP, _next_leader
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
 
@@ -81,7 +81,6 @@ class Playouts:
         self.target = 90 if contract.schneider else 61
         n_worlds, n_cards = len(hands), len(cards)
         rows = n_worlds * n_cards
-        self.world_of = np.repeat(np.arange(n_worlds), n_cards)
         self.card_of = np.tile(np.array(cards, dtype=np.int64), n_worlds)
         self.hands = np.repeat(hands.astype(np.int64), n_cards, axis=0)  # B x 3
         self.skats = np.repeat(skats.astype(np.int64), n_cards)
@@ -106,7 +105,7 @@ class Playouts:
         # Each seat's view, its public part that no card play changes (seat, declarer, contract, bid, Kontra).
         assert all(OFFSET[name] < OFFSET["seat"] for name in _DYNAMIC)
         empty = CardSet.from_mask(0)
-        self.static = np.zeros((3, OFFSET["ramsch"] + 1), dtype=np.float32)
+        self.static = np.zeros((3, OBSERVATION_SIZE), dtype=np.float32)
         for s in range(3):
             public = replace(view, seat=s, hand=empty, skat=None, discard=None, tricks=[], trick=[], open_hands={},
                              trick_points=(0, 0, 0), legal_actions=[], side_actions=[])
@@ -147,7 +146,7 @@ class Playouts:
         n = len(movers)
         size = self.model.first_layer()[0].shape[0]
         x = np.zeros((n, size), dtype=np.float32)
-        x[:, :self.static.shape[1]] = self.static[movers]
+        x[:, :OBSERVATION_SIZE] = self.static[movers]
         x[:, OFFSET["hand"]:OFFSET["hand"] + 32] = _bits(self.hands[rows, movers])
         declaring = movers == self.declarer
         if self.picked_up and declaring.any():
