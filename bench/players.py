@@ -55,7 +55,8 @@ issue 16 beside them):
   cards and bidding down to an expected score of 0 together (:func:`skat.players.ablation.strong_prune_four_margin_0`)
   against ``strong`` as it was; ``playout-defence`` (2075) ``strong`` whose defenders value the cards by playouts of
   the learned policy (:func:`skat.players.ablation.strong_playout_defence`, :mod:`skat.players.playout`) and
-  ``playouts`` (2076) every role by them (:func:`skat.players.ablation.strong_playouts`), each against ``strong``.
+  ``playouts`` (2076) every role by them (:func:`skat.players.ablation.strong_playouts`), ``playouts-wide`` (2077)
+  that searching every legal card (:func:`skat.players.ablation.strong_playouts_wide`), each against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -131,6 +132,7 @@ MATCHES = {
     "next-strong-2": (("skat.players.ablation:strong_prune_four_margin_0", _TODAY), 2074),
     "playout-defence": (("skat.players.ablation:strong_playout_defence", "strong"), 2075),
     "playouts": (("skat.players.ablation:strong_playouts", "strong"), 2076),
+    "playouts-wide": (("skat.players.ablation:strong_playouts_wide", "strong"), 2077),
 }
 """name -> (players, seed)."""
 
