@@ -315,7 +315,8 @@ def test_the_policy_likelihood_is_consistent_with_every_shown_void():
 def test_the_policy_likelihood_equals_the_full_forward_pass_of_each_world(hidden):
     """The likelihood multiplies the input all worlds share once and each world's cards by their rows alone: the same
     log-likelihoods as the model's forward pass over each world's whole input (a declarer's discard included)."""
-    from skat.players.inference import PolicyLikelihood, _bits
+    from skat.players.encoding import mask_bits as _bits
+    from skat.players.inference import PolicyLikelihood
     from skat.players.worlds import Knowledge, sample_worlds
 
     model = random_model(7, hidden)

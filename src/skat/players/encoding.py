@@ -19,7 +19,7 @@ from skat.cards import Card
 from skat.enums import GameType, Phase
 from skat.rules.actions import Play
 
-__all__ = ["LAYOUT", "OBSERVATION_SIZE", "OFFSET", "encode_view", "legal_cards", "effective_suit"]
+__all__ = ["LAYOUT", "OBSERVATION_SIZE", "OFFSET", "encode_view", "legal_cards", "effective_suit", "mask_bits"]
 
 _PHASES = tuple(Phase)
 _GAMES = (GameType.DIAMONDS, GameType.HEARTS, GameType.SPADES, GameType.CLUBS, GameType.GRAND, GameType.NULL)
@@ -46,6 +46,15 @@ LAYOUT: tuple[tuple[str, int], ...] = (
 """The parts of the observation vector, in order, with their lengths."""
 OBSERVATION_SIZE = sum(n for _, n in LAYOUT)
 OFFSET = dict(zip([name for name, _ in LAYOUT], itertools.accumulate([0, *[n for _, n in LAYOUT]]), strict=False))
+
+
+_BITS = np.arange(32, dtype=np.int64)
+
+
+def mask_bits(masks: np.ndarray) -> np.ndarray:
+    """Card masks (an int64 array of any shape) as the encoding's 0/1 rows of 32 (``float32``), card ``c`` at
+    place ``c``: many hands or legal cards encoded at once."""
+    return ((masks[..., None] >> _BITS) & 1).astype(np.float32)
 
 
 def effective_suit(card: Card, game: GameType | None) -> int:

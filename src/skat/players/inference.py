@@ -386,14 +386,6 @@ def policy_events(view: SeatView, know: Knowledge, max_events: int | None = None
                         np.stack(bases))
 
 
-_BITS = np.arange(32, dtype=np.int64)
-
-
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """Card masks (any shape) as 0/1 rows of 32 (float32)."""
-    return ((masks[..., None] >> _BITS) & 1).astype(np.float32)
-
-
 class PolicyLikelihood:
     """The log-likelihood of the other seats' card plays in a world by the learned card-play model (see the module
     docstring), times ``weight`` (below 1: the model is trusted less than it believes itself). A world in which a
@@ -425,7 +417,7 @@ class PolicyLikelihood:
         """The log-likelihood of the plays in each world, in one forward pass of the model."""
         if prepared is None or not worlds:
             return [0.0] * len(worlds)
-        from skat.players.encoding import OFFSET
+        from skat.players.encoding import OFFSET, mask_bits
 
         ev = prepared
         hands_now = np.array([w.hands for w in worlds], dtype=np.int64)  # W x 3
@@ -441,14 +433,14 @@ class PolicyLikelihood:
         shared[:, hand_at:hand_at + 32] = 0.0
         shared[:, -32:] = 0.0
         shared[ev.discarded, discard_at:discard_at + 32] = 0.0
-        legal_bits = _bits(legal).reshape(-1, 32)
+        legal_bits = mask_bits(legal).reshape(-1, 32)
         n, e = len(worlds), len(ev.seats)
         with self.model.one_blas_thread():
-            first = (_bits(hands).reshape(-1, 32) @ w1[hand_at:hand_at + 32] + legal_bits @ w1[-32:]).reshape(n, e, -1)
+            first = (mask_bits(hands).reshape(-1, 32) @ w1[hand_at:hand_at + 32] + legal_bits @ w1[-32:]).reshape(n, e, -1)
             first += shared @ w1 + b1
             if ev.discarded.any():
                 skats = np.array([world.skat for world in worlds], dtype=np.int64)
-                first[:, ev.discarded, :] += (_bits(skats) @ w1[discard_at:discard_at + 32])[:, None, :]
+                first[:, ev.discarded, :] += (mask_bits(skats) @ w1[discard_at:discard_at + 32])[:, None, :]
         logits = self.model.policy_logits_after_first(first.reshape(n * e, -1), legal_bits > 0.5).reshape(n, e, 32)
         top = logits.max(axis=2, keepdims=True)
         top = np.where(np.isfinite(top), top, 0.0)

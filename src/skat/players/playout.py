@@ -29,7 +29,8 @@ import numpy as np
 
 from skat.cards import CARD_POINTS, Card, CardSet
 from skat.deal.game import SeatView
-from skat.players.encoding import OBSERVATION_SIZE, OFFSET, effective_suit, encode_view
+from skat.players.encoding import OBSERVATION_SIZE, OFFSET, effective_suit, encode_view, mask_bits
+from skat.players.handbatch import card_points
 from skat.players.pimc import SCHNEIDER_STEP, _next_leader
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
 
@@ -43,17 +44,11 @@ __all__ = ["SOLVE_FROM", "applies", "playout_values", "Playouts"]
 SOLVE_FROM = 5
 """With this many tricks left or fewer the solver finishes a playout (exact card points)."""
 
-_BITS = np.arange(32, dtype=np.int64)
 _POINTS = np.array([CARD_POINTS[c] for c in range(32)], dtype=np.int64)
 _SUIT_OF = {gt: np.array([effective_suit(Card(c), GameType(gt)) for c in range(32)], dtype=np.int64)
             for gt in range(5)}
 _FOLLOW = {gt: np.array(FOLLOW_MASK[gt], dtype=np.int64) for gt in range(5)}
 _DYNAMIC = ("hand", "skat", "discard", "open", "played", "trick", "leader", "tricks_won", "points", "void")
-
-
-def _bits(masks: np.ndarray) -> np.ndarray:
-    """Card masks (any shape) as 0/1 rows of 32 (float32)."""
-    return ((masks[..., None] >> _BITS) & 1).astype(np.float32)
 
 
 def applies(view: SeatView, solve_from: int = SOLVE_FROM) -> bool:
@@ -147,17 +142,17 @@ class Playouts:
         size = self.model.first_layer()[0].shape[0]
         x = np.zeros((n, size), dtype=np.float32)
         x[:, :OBSERVATION_SIZE] = self.static[movers]
-        x[:, OFFSET["hand"]:OFFSET["hand"] + 32] = _bits(self.hands[rows, movers])
+        x[:, OFFSET["hand"]:OFFSET["hand"] + 32] = mask_bits(self.hands[rows, movers])
         declaring = movers == self.declarer
         if self.picked_up and declaring.any():
             discard = np.where(declaring, self.skats, 0)
-            x[:, OFFSET["discard"]:OFFSET["discard"] + 32] = _bits(discard)
+            x[:, OFFSET["discard"]:OFFSET["discard"] + 32] = mask_bits(discard)
             if self.me == self.declarer:
                 own = np.where(movers == self.me, self.own_skat, 0)
-                x[:, OFFSET["skat"]:OFFSET["skat"] + 32] = _bits(own)
+                x[:, OFFSET["skat"]:OFFSET["skat"] + 32] = mask_bits(own)
         for k in range(3):
             seat = (movers + k) % 3
-            x[:, OFFSET["played"] + 32 * k:OFFSET["played"] + 32 * (k + 1)] = _bits(self.played[rows, seat])
+            x[:, OFFSET["played"] + 32 * k:OFFSET["played"] + 32 * (k + 1)] = mask_bits(self.played[rows, seat])
             x[:, OFFSET["tricks_won"] + k] = 0.1 * self.won[rows, seat]
             x[:, OFFSET["points"] + k] = self.points[rows, seat] / 120.0
             if k:
@@ -167,7 +162,7 @@ class Playouts:
             x[rows, OFFSET["trick"] + 32 * rel + self.trick[:, i]] = 1.0
         if self.trick_len:
             x[rows, OFFSET["leader"] + (self.leader - movers) % 3] = 1.0
-        x[:, -32:] = _bits(legal)
+        x[:, -32:] = mask_bits(legal)
         return x
 
     def play(self, cards: np.ndarray) -> None:
@@ -239,7 +234,7 @@ def playout_values(view: SeatView, worlds: list, know: Knowledge, model: CardMod
     def limit() -> float | None:
         return budget.time_limit() if budget is not None else None
 
-    skat_points = (_bits(runs.skats) * _POINTS).sum(axis=1).astype(np.int64)
+    skat_points = card_points(runs.skats)
     n_cards = len(legal)
     counted = 0
     hands_rows = runs.hands.tolist()
