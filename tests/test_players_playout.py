@@ -152,3 +152,18 @@ def test_a_player_with_playouts_plays_legal_cards_to_the_end(monkeypatch) -> Non
             game.apply(action, s)
         assert game.result is not None
     assert calls["asked"] > 10 and calls["answered"] == calls["asked"] and calls["declarer"] > 0
+
+
+def test_the_playout_ablations_are_strong_with_playouts() -> None:
+    from skat.players import ablation
+    from skat.players.levels import make_level
+
+    strong = make_level("strong", 3)
+    defence, every, wide = (ablation.strong_playout_defence(3), ablation.strong_playouts(3),
+                            ablation.strong_playouts_wide(3))
+    assert isinstance(strong, PIMCPlayer) and strong.playouts is None
+    assert (defence.playouts, every.playouts, wide.playouts) == ("defenders", "all", "all")
+    assert (defence.policy_prune, every.policy_prune, wide.policy_prune) == (3, 3, 0)
+    for player in (defence, every, wide):
+        assert (player.worlds, player.pool, player.time_budget, player.playout_solve_from) == (60, 4, 0.5, SOLVE_FROM)
+        assert type(player.bidder) is type(strong.bidder) and player.bidder.margin == strong.bidder.margin
