@@ -56,7 +56,8 @@ issue 16 beside them):
   against ``strong`` as it was; ``playout-defence`` (2075) ``strong`` whose defenders value the cards by playouts of
   the learned policy (:func:`skat.players.ablation.strong_playout_defence`, :mod:`skat.players.playout`) and
   ``playouts`` (2076) every role by them (:func:`skat.players.ablation.strong_playouts`), ``playouts-wide`` (2077)
-  that searching every legal card (:func:`skat.players.ablation.strong_playouts_wide`), each against ``strong``.
+  that searching every legal card (:func:`skat.players.ablation.strong_playouts_wide`), each against ``strong``;
+  ``next-strong-3`` (2078) that against ``strong`` as it was (the goal's measure).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -133,6 +134,7 @@ MATCHES = {
     "playout-defence": (("skat.players.ablation:strong_playout_defence", "strong"), 2075),
     "playouts": (("skat.players.ablation:strong_playouts", "strong"), 2076),
     "playouts-wide": (("skat.players.ablation:strong_playouts_wide", "strong"), 2077),
+    "next-strong-3": (("skat.players.ablation:strong_playouts_wide", _TODAY), 2078),
 }
 """name -> (players, seed)."""
 
