@@ -32,7 +32,8 @@ from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
 from skat.players.budget import Budget
 from skat.players.heuristic import HeuristicPlayer, fallback_action
-from skat.players.worlds import Knowledge, sample_worlds
+from skat.players.worlds import Knowledge, exact_value, sample_worlds
+from skat.players.worlds import next_leader as _next_leader
 from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
 from skat.rules.rulesets import ISKO, RuleSetError, get_ruleset
@@ -133,7 +134,7 @@ def card_values(
                                                          time_limit=limit()))
                 elif exact:
                     v = points if done else solve_points(gt, hands, now, lead, declarer, points, time_limit=limit())
-                    value = (v >= target) + SCHNEIDER_STEP * ((v >= 90) - (v <= 30)) + 0.002 * v
+                    value = exact_value(v, target)
                 else:
                     value = float(points >= target if done else
                                   declarer_reaches(gt, hands, now, lead, declarer, target, points,
@@ -169,10 +170,6 @@ def _after_card(gt: int, world_hands: tuple[int, int, int] | list[int], trick: l
         return hands, [], winner, points, declarer_tricks, defender_tricks
     return hands, now, leader, points, declarer_tricks, defender_tricks
 
-
-SCHNEIDER_STEP = 0.25
-"""What a Schneider is worth in a world's value of a card, a game won or lost being 1 (:func:`card_values`' exact
-values; :func:`schneider_steps` for the ties of the yes/no search)."""
 
 
 def schneider_steps(
@@ -345,12 +342,6 @@ def close_call(trace: list[dict[int, float]], sign: float = 1.0, z: float = 2.0)
 
 def _no_limit() -> None:
     return None
-
-
-def _next_leader(view: SeatView) -> int:
-    if view.tricks:
-        return view.tricks[-1][2]
-    return 0  # forehand leads the first trick
 
 
 class PIMCPlayer:

@@ -31,7 +31,7 @@ from skat.cards import CARD_POINTS, Card, CardSet
 from skat.deal.game import SeatView
 from skat.players.encoding import OBSERVATION_SIZE, OFFSET, effective_suit, encode_view, mask_bits
 from skat.players.handbatch import card_points
-from skat.players.pimc import SCHNEIDER_STEP, _next_leader
+from skat.players.worlds import exact_value, next_leader
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ class Playouts:
         for leader, trick_cards, winner in view.tricks:
             self._note(played, voids, leader, [int(c) for c in trick_cards])
             won[winner] += 1
-        self.trick_leader = view.trick[0][0] if view.trick else _next_leader(view)
+        self.trick_leader = view.trick[0][0] if view.trick else next_leader(view)
         now = [int(c) for _s, c in view.trick]
         self._note(played, voids, self.trick_leader, now)
         self.played = np.tile(np.array(played, dtype=np.int64), (rows, 1))
@@ -250,7 +250,7 @@ def playout_values(view: SeatView, worlds: list, know: Knowledge, model: CardMod
                     v = solve_points(gt, hand3, [], leaders[r], declarer, points[r], time_limit=limit())
                 else:
                     v = points[r]
-                values[legal[j]] = (v >= target) + SCHNEIDER_STEP * ((v >= 90) - (v <= 30)) + 0.002 * v
+                values[legal[j]] = exact_value(v, target)
             times = distinct[id(world)]
             for c, value in values.items():
                 totals[c] += times * value

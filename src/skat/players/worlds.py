@@ -25,7 +25,24 @@ from skat.rules.contract import null_value
 from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
 from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
-__all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT"]
+__all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT", "SCHNEIDER_STEP", "exact_value", "next_leader"]
+
+SCHNEIDER_STEP = 0.25
+"""What a Schneider is worth in a world's value of a card, a game won or lost being 1 (:func:`exact_value`; the
+searches of :mod:`skat.players.pimc` and :mod:`skat.players.playout`)."""
+
+
+def exact_value(points: int, target: int) -> float:
+    """A world's value of a card for the declarer from his final card points: won (``target`` reached), the
+    Schneider steps either way, and a small term a card point."""
+    return (points >= target) + SCHNEIDER_STEP * ((points >= 90) - (points <= 30)) + 0.002 * points
+
+
+def next_leader(view: SeatView) -> int:
+    """The seat that leads the next trick: the last trick's winner (forehand leads the first)."""
+    if view.tricks:
+        return view.tricks[-1][2]
+    return 0
 
 _dealing = compiled_module("skat.players.dealing")  # compiled ahead of time by setup.py (Cython)
 
