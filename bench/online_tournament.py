@@ -8,7 +8,8 @@ schedules the tournament and starts it; the run ends at the finished ranking and
     python3 bench/online_tournament.py --players 60 --rounds 3 --games 6 --db postgresql://...
 
 Printed: the wall time to the printed ranking, the players' REST requests and WebSocket actions, the errors (REST
-answers >= 400 but the expected ``no_seat`` while a round is being seated; WebSocket errors but ``stale``), the
+answers >= 400 but the expected ``no_seat`` while a round is being seated; WebSocket errors but ``stale`` and
+``deal_running``, answers to an outdated state), the
 stand-in's decisions; written to bench/data/online/ as JSON. It exits 1 on any error or when the tournament did not
 finish. ``run_tournament`` is what tests/test_online_tournament.py runs at a small size.
 """
@@ -114,7 +115,9 @@ class Player:
                 except TimeoutError:
                     return
                 if m["type"] == "error":
-                    if m["code"] == "stale":
+                    # "deal_running" answers a next_deal sent on a state between deals after the next deal had
+                    # started (the others were ready first): an answer to an outdated state, like "stale".
+                    if m["code"] in ("stale", "deal_running"):
                         self.figures.stale += 1
                     else:
                         self.figures.errors.append(f"{self.name}: {m['code']} {m['message'][:160]}")
