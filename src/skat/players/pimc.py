@@ -32,7 +32,7 @@ from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
 from skat.players.budget import Budget
 from skat.players.heuristic import HeuristicPlayer, fallback_action
-from skat.players.worlds import Knowledge, exact_value, sample_worlds
+from skat.players.worlds import Knowledge, exact_value, legal_cards, sample_worlds, tricks_left
 from skat.players.worlds import next_leader as _next_leader
 from skat.rules.actions import Action, Play
 from skat.rules.ranking import GameType, winner_index
@@ -87,16 +87,14 @@ def card_values(
     gt = int(contract.game_type)
     trick = [int(c) for _s, c in view.trick]
     leader = view.trick[0][0] if view.trick else _next_leader(view)
-    cards_left = sum(view.hand_sizes) + len(trick)
-    tricks_left = -(-cards_left // 3)
-    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    legal = legal_cards(view)
     if cards is not None:
         legal = [c for c in legal if c in cards] or legal
     totals = {c: 0.0 for c in legal}
     declarer_tricks = sum(1 for _ld, _cs, w in view.tricks if w == declarer)
     defender_tricks = len(view.tricks) - declarer_tricks
     target = 90 if contract.schneider else 61
-    exact = tricks_left <= points_from_tricks_left
+    exact = tricks_left(view) <= points_from_tricks_left
     solved = 0
     limit = budget.time_limit if budget is not None else _no_limit
     seen: dict[int, dict[int, float]] = {}  # a world drawn again (the same object) is searched once
@@ -248,7 +246,7 @@ def _ramsch_world_values(
     leader = view.trick[0][0] if view.trick else _next_leader(view)
     mover = view.seat
     assert mover is not None and (leader + len(trick)) % 3 == mover
-    legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+    legal = legal_cards(view)
     totals = {c: 0.0 for c in legal}
     solved = 0
     limit = budget.time_limit if budget is not None else _no_limit
@@ -555,8 +553,7 @@ class PIMCPlayer:
         contract = view.contract
         if contract is None or contract.is_null or contract.schneider or contract.schwarz:
             return False
-        tricks_left = -(-(sum(view.hand_sizes) + len(view.trick)) // 3)
-        return tricks_left > self.points_from_tricks_left
+        return tricks_left(view) > self.points_from_tricks_left
 
     def _break_ties_by_schneider(self, view: SeatView, worlds: list, trace: list[dict[int, float]],
                                  totals: dict[int, float], sign: float, budget: Budget) -> dict[int, float]:
@@ -574,7 +571,7 @@ class PIMCPlayer:
 
     def _pruned(self, view: SeatView) -> list[int] | None:
         """The cards to search when :attr:`policy_prune` applies (the policy's best), else None (all)."""
-        legal = [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
+        legal = legal_cards(view)
         if not self.policy_prune or len(legal) <= self.policy_prune or len(view.tricks) >= self.policy_prune_tricks:
             return None
         model = self.model()
@@ -595,7 +592,7 @@ class PIMCPlayer:
             return False
         if contract.is_null or contract.schwarz or int(contract.game_type) > 4:
             return False
-        return -(-(sum(view.hand_sizes) + len(view.trick)) // 3) <= self.alphamu_tricks
+        return tricks_left(view) <= self.alphamu_tricks
 
     def _alphamu(self, view: SeatView, worlds: list, totals: dict[int, float], budget: Budget) -> dict[int, float]:
         """Keep only the cards alpha-mu finds best (their PIMC totals decide among them); the totals as they

@@ -31,7 +31,7 @@ from skat.cards import CARD_POINTS, Card, CardSet
 from skat.deal.game import SeatView
 from skat.players.encoding import OBSERVATION_SIZE, OFFSET, effective_suit, encode_view, mask_bits
 from skat.players.handbatch import card_points
-from skat.players.worlds import exact_value, next_leader
+from skat.players.worlds import exact_value, legal_cards, next_leader, tricks_left
 from skat.rules.ranking import FOLLOW_MASK, GameType, winner_index
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def applies(view: SeatView, solve_from: int = SOLVE_FROM) -> bool:
     contract = view.contract
     if contract is None or view.declarer is None or contract.is_null or contract.schwarz or contract.ouvert:
         return False
-    return -(-(sum(view.hand_sizes) + len(view.trick)) // 3) > solve_from
+    return tricks_left(view) > solve_from
 
 
 class Playouts:
@@ -96,7 +96,7 @@ class Playouts:
         self.trick = np.full((rows, 3), -1, dtype=np.int64)
         self.trick[:, :len(now)] = now
         self.trick_len = len(now)
-        self.tricks_left = -(-(sum(view.hand_sizes) + len(now)) // 3)
+        self.tricks_left = tricks_left(view)
         # Each seat's view, its public part that no card play changes (seat, declarer, contract, bid, Kontra).
         assert all(OFFSET[name] < OFFSET["seat"] for name in _DYNAMIC)
         empty = CardSet.from_mask(0)
@@ -213,7 +213,7 @@ def playout_values(view: SeatView, worlds: list, know: Knowledge, model: CardMod
 
     if not applies(view, solve_from):
         raise ValueError("playouts value a suit or grand game's card without Schwarz, with tricks to play out")
-    legal = [int(a.card) for a in view.legal_actions if hasattr(a, "card")]
+    legal = legal_cards(view)
     if cards is not None:
         legal = [c for c in legal if c in cards] or legal
     distinct: dict[int, int] = {}

@@ -21,11 +21,13 @@ from dataclasses import dataclass
 from skat._compiled import compiled_module
 from skat.cards import ALL_CARDS, JACKS, Card, CardSet, iter_mask, suit_mask
 from skat.deal.game import Phase, SeatView
+from skat.rules.actions import Play
 from skat.rules.contract import null_value
 from skat.rules.ranking import FOLLOW_MASK, TRUMP_MASK, GameType
 from skat.rules.value import BASE_VALUES, matador_count, multiplier
 
-__all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT", "SCHNEIDER_STEP", "exact_value", "next_leader"]
+__all__ = ["Knowledge", "World", "sample_worlds", "bid_capacity", "SKAT", "SCHNEIDER_STEP", "exact_value", "next_leader",
+           "tricks_left", "legal_cards"]
 
 SCHNEIDER_STEP = 0.25
 """What a Schneider is worth in a world's value of a card, a game won or lost being 1 (:func:`exact_value`; the
@@ -43,6 +45,17 @@ def next_leader(view: SeatView) -> int:
     if view.tricks:
         return view.tricks[-1][2]
     return 0
+
+
+def tricks_left(view: SeatView) -> int:
+    """The tricks still to finish at a table of three: the cards in the hands and in the current trick, three a
+    trick (the skat is not played)."""
+    return -(-(sum(view.hand_sizes) + len(view.trick)) // 3)
+
+
+def legal_cards(view: SeatView) -> list[int]:
+    """The cards the seat may play now, as ints (none when its turn is not a card play)."""
+    return [int(a.card) for a in view.legal_actions if isinstance(a, Play)]
 
 _dealing = compiled_module("skat.players.dealing")  # compiled ahead of time by setup.py (Cython)
 
