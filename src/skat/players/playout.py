@@ -79,6 +79,8 @@ class Playouts:
         self.card_of = np.tile(np.array(cards, dtype=np.int64), n_worlds)
         self.hands = np.repeat(hands.astype(np.int64), n_cards, axis=0)  # B x 3
         self.skats = np.repeat(skats.astype(np.int64), n_cards)
+        self.rows = np.arange(rows)
+        self.width = model.first_layer()[0].shape[0]  # the observation and the legal cards
         played = [0, 0, 0]
         voids = np.zeros((3, 5), dtype=np.float32)
         won = [0, 0, 0]
@@ -127,8 +129,7 @@ class Playouts:
 
     def legal(self, movers: np.ndarray) -> np.ndarray:
         """The cards each row's mover may play (masks)."""
-        rows = np.arange(len(movers))
-        hand = self.hands[rows, movers]
+        hand = self.hands[self.rows, movers]
         if self.trick_len == 0:
             return hand
         following = hand & _FOLLOW[self.gt][self.trick[:, 0]]
@@ -137,10 +138,8 @@ class Playouts:
     def inputs(self, movers: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """The model's input for each row's mover (:func:`skat.players.encoding.encode_view` of its view in the
         row's world, then its legal cards)."""
-        rows = np.arange(len(movers))
-        n = len(movers)
-        size = self.model.first_layer()[0].shape[0]
-        x = np.zeros((n, size), dtype=np.float32)
+        rows = self.rows
+        x = np.zeros((len(movers), self.width), dtype=np.float32)
         x[:, :OBSERVATION_SIZE] = self.static[movers]
         x[:, OFFSET["hand"]:OFFSET["hand"] + 32] = mask_bits(self.hands[rows, movers])
         declaring = movers == self.declarer
@@ -167,7 +166,7 @@ class Playouts:
 
     def play(self, cards: np.ndarray) -> None:
         """Each row's mover plays its card; a trick that closes goes to its winner."""
-        rows = np.arange(len(cards))
+        rows = self.rows
         movers = self.movers()
         bit = np.left_shift(np.int64(1), cards)
         self.hands[rows, movers] &= ~bit
