@@ -57,7 +57,11 @@ issue 16 beside them):
   the learned policy (:func:`skat.players.ablation.strong_playout_defence`, :mod:`skat.players.playout`) and
   ``playouts`` (2076) every role by them (:func:`skat.players.ablation.strong_playouts`), ``playouts-wide`` (2077)
   that searching every legal card (:func:`skat.players.ablation.strong_playouts_wide`), each against ``strong``;
-  ``next-strong-3`` (2078) that against ``strong`` as it was (the goal's measure).
+  ``next-strong-3`` (2078) that against ``strong`` as it was (the goal's measure). Since 6 December 2026 the
+  playouts are ``strong`` and ``expert``: where the matches from 2052 to 2077 say ``strong`` they mean
+  :func:`skat.players.ablation.strong_solver` (and ``expert`` in 2052 :func:`skat.players.ablation.expert_solver`),
+  as their definitions here name them; ``expert-playouts`` (2079) ``expert`` against ``strong``, both with the
+  playouts (goal: above 0).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -89,6 +93,7 @@ from skat.solver import warm_up
 
 _PLAIN = "skat.players.ablation:strong_plain"
 _TODAY = "skat.players.ablation:strong_2026_12"
+_SOLVER = "skat.players.ablation:strong_solver"
 MATCHES = {
     "strong-medium": (("strong", "medium"), 2031),
     "strong-heuristic": (("strong", "heuristic"), 2032),
@@ -111,30 +116,31 @@ MATCHES = {
     "schieberamsch-search": (("medium", "skat.players.ablation:medium_heuristic_ramsch"), 2049),
     "pub-strong-medium": (("strong", "medium"), 2050),
     "strong-2026-12": (("strong", _TODAY), 2051),
-    "expert-strong-pruned": (("expert", "strong"), 2052),
-    "symmetric-prune": (("skat.players.ablation:strong_symmetric_prune", "strong"), 2053),
+    "expert-strong-pruned": (("skat.players.ablation:expert_solver", _SOLVER), 2052),
+    "symmetric-prune": (("skat.players.ablation:strong_symmetric_prune", _SOLVER), 2053),
     "ramsch-skat": (("skat.players.ablation:medium_ramsch_with_skat", "medium"), 2054),
     "schieberamsch-skat": (("skat.players.ablation:medium_ramsch_with_skat", "medium"), 2055),
     "ramsch-durchmarsch": (("medium", "skat.players.ablation:medium_without_durchmarsch"), 2058),
-    "policy-ties": (("skat.players.ablation:strong_policy_ties", "strong"), 2056),
-    "exact-early": (("skat.players.ablation:strong_exact_early", "strong"), 2057),
-    "selfplay-model": (("skat.players.ablation:strong_selfplay_model", "strong"), 2061),
+    "policy-ties": (("skat.players.ablation:strong_policy_ties", _SOLVER), 2056),
+    "exact-early": (("skat.players.ablation:strong_exact_early", _SOLVER), 2057),
+    "selfplay-model": (("skat.players.ablation:strong_selfplay_model", _SOLVER), 2061),
     "exact-ties-2026-12": (("skat.players.ablation:strong_exact_ties", _TODAY), 2062),
     "schneider-ties": (("skat.players.ablation:strong_schneider_ties", "skat.players.ablation:strong_exact_ties"), 2063),
-    "posterior-draws": (("skat.players.ablation:strong_posterior_draws", "strong"), 2064),
+    "posterior-draws": (("skat.players.ablation:strong_posterior_draws", _SOLVER), 2064),
     "next-strong": (("skat.players.ablation:strong_drawn_exact_ties_80", _TODAY), 2065),
     "next-expert": (("skat.players.ablation:expert_drawn_exact_ties", "skat.players.ablation:strong_drawn_exact_ties_80"),
                     2066),
-    "prune-two": (("skat.players.ablation:strong_prune_two", "strong"), 2067),
-    "prune-throughout": (("skat.players.ablation:strong_prune_throughout", "strong"), 2068),
-    "prune-four": (("skat.players.ablation:strong_prune_four", "strong"), 2070),
-    "prune-five": (("skat.players.ablation:strong_prune_five", "strong"), 2071),
-    "unpruned": (("skat.players.ablation:strong_unpruned", "strong"), 2072),
+    "prune-two": (("skat.players.ablation:strong_prune_two", _SOLVER), 2067),
+    "prune-throughout": (("skat.players.ablation:strong_prune_throughout", _SOLVER), 2068),
+    "prune-four": (("skat.players.ablation:strong_prune_four", _SOLVER), 2070),
+    "prune-five": (("skat.players.ablation:strong_prune_five", _SOLVER), 2071),
+    "unpruned": (("skat.players.ablation:strong_unpruned", _SOLVER), 2072),
     "next-strong-2": (("skat.players.ablation:strong_prune_four_margin_0", _TODAY), 2074),
-    "playout-defence": (("skat.players.ablation:strong_playout_defence", "strong"), 2075),
-    "playouts": (("skat.players.ablation:strong_playouts", "strong"), 2076),
-    "playouts-wide": (("skat.players.ablation:strong_playouts_wide", "strong"), 2077),
+    "playout-defence": (("skat.players.ablation:strong_playout_defence", _SOLVER), 2075),
+    "playouts": (("skat.players.ablation:strong_playouts", _SOLVER), 2076),
+    "playouts-wide": (("skat.players.ablation:strong_playouts_wide", _SOLVER), 2077),
     "next-strong-3": (("skat.players.ablation:strong_playouts_wide", _TODAY), 2078),
+    "expert-playouts": (("expert", "strong"), 2079),
 }
 """name -> (players, seed)."""
 

@@ -438,10 +438,9 @@ def test_ties_of_the_search_go_to_the_policys_favourite_when_told():
 
 
 def test_exact_ties_is_strong_with_both_changes_and_nothing_else():
-    from skat.players.ablation import strong_exact_early, strong_exact_ties, strong_policy_ties
-    from skat.players.levels import make_level
+    from skat.players.ablation import strong_exact_early, strong_exact_ties, strong_policy_ties, strong_solver
 
-    both, plain = strong_exact_ties(1), make_level("strong", 1)
+    both, plain = strong_exact_ties(1), strong_solver(1)
     assert both.name == "strong-exact-ties"
     assert (both.points_from_tricks_left, both.policy_ties) == (7, True)
     assert (strong_exact_early(1).points_from_tricks_left, strong_policy_ties(1).policy_ties) == (7, True)
@@ -451,11 +450,16 @@ def test_exact_ties_is_strong_with_both_changes_and_nothing_else():
 
 
 def test_the_next_candidates_are_the_levels_with_the_three_changes_and_more_draws():
-    from skat.players.ablation import expert_drawn_exact_ties, strong_drawn_exact_ties, strong_drawn_exact_ties_80
+    from skat.players.ablation import (
+        expert_drawn_exact_ties,
+        expert_solver,
+        strong_drawn_exact_ties,
+        strong_drawn_exact_ties_80,
+        strong_solver,
+    )
     from skat.players.inference import DRAW_POWER
-    from skat.players.levels import make_level
 
-    plain = make_level("strong", 1)
+    plain = strong_solver(1)
     for candidate, worlds in ((strong_drawn_exact_ties(1), 60), (strong_drawn_exact_ties_80(1), 80)):
         assert (candidate.draw_power, candidate.points_from_tricks_left, candidate.policy_ties) == (DRAW_POWER, 7, True)
         assert candidate.worlds == worlds and candidate.worlds * candidate.pool == 240  # the same pool of worlds
@@ -463,16 +467,16 @@ def test_the_next_candidates_are_the_levels_with_the_three_changes_and_more_draw
         changed = {k for k, v in same.items() if getattr(candidate, k) != v}
         assert changed == {"points_from_tricks_left", "policy_ties"} | ({"worlds", "pool"} if worlds == 80 else set())
     assert plain.draw_power is None
-    expert, drawn = make_level("expert", 1), expert_drawn_exact_ties(1)
+    expert, drawn = expert_solver(1), expert_drawn_exact_ties(1)
     same = {k: v for k, v in vars(expert).items() if isinstance(v, (int, float, bool, str)) and k != "name"}
     assert {k for k, v in same.items() if getattr(drawn, k) != v} == {"points_from_tricks_left", "policy_ties", "worlds"}
     assert (drawn.draw_power, drawn.worlds * drawn.pool) == (DRAW_POWER, 800)
 
 
 def test_a_searching_player_prunes_by_the_model_it_is_given():
-    from skat.players.levels import make_level
+    from skat.players.ablation import strong_solver
 
-    player = make_level("strong", 1)
+    player = strong_solver(1)
     view = first_trick_view(5)
     legal = [int(a.card) for a in view.legal_actions]
     shipped = sorted(player._pruned(view))

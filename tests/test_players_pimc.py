@@ -77,8 +77,8 @@ def test_expert_is_a_registered_level_stronger_and_slower_than_strong() -> None:
     strong = make_player("strong", 1)
     assert isinstance(strong, PIMCPlayer)
     assert player.worlds > strong.worlds and player.time_budget > strong.time_budget
-    # the same search as strong's, with the policy's pruning in the first seven tricks
-    assert (player.policy_prune, player.policy_prune_tricks) == (strong.policy_prune, strong.policy_prune_tricks) == (3, 7)
+    # the same search as strong's: every legal card valued by playouts of the policy
+    assert (player.playouts, player.policy_prune) == (strong.playouts, strong.policy_prune) == ("all", 0)
     assert player.ramsch_search and strong.ramsch_search
 
 
@@ -302,14 +302,47 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
     assert game.result is not None and game.result.kind in ("ramsch", "played")
 
 
-def test_strong_searches_the_policys_best_cards_with_the_policys_likelihood():
+def test_strong_values_every_card_by_playouts_with_the_policys_likelihood():
+    from skat.players.ablation import strong_playouts_wide
     from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 
     player = make_player("strong", 1)
     assert (player.worlds, player.time_budget, player.pool) == (60, 0.5, 4)
-    assert (player.policy_prune, player.policy_prune_tricks, player.ramsch_search) == (3, 7, True)
+    assert (player.playouts, player.policy_prune, player.ramsch_search) == ("all", 0, True)
     assert isinstance(player.inference, Inference)
     assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
+    # the ablation measured as the candidate is the level now
+    assert _search_settings(strong_playouts_wide(1)) == _search_settings(player)
+
+
+def _search_settings(player: PIMCPlayer) -> dict[str, object]:
+    """What decides a PIMC player's card play and bidding, but its name, seed and caches."""
+    keep = ("worlds", "min_worlds", "time_budget", "max_time", "pool", "playouts", "policy_prune", "ramsch_search",
+            "points_from_tricks_left", "policy_ties", "draw_power", "playout_solve_from")
+    settings: dict[str, object] = {name: getattr(player, name) for name in keep}
+    settings["prunes"] = player.policy_prune and player.policy_prune_tricks
+    settings["inference"] = [type(part) for part in player.inference.parts] if player.inference else None
+    bidder = player.bidder
+    settings["bidder"] = (type(bidder), getattr(bidder, "margin", None), getattr(bidder, "worlds", None))
+    return settings
+
+
+def test_the_ablations_before_the_playouts_keep_strong_as_it_was_then():
+    from skat.players import ablation
+
+    old = ablation.strong_solver(1)
+    assert old.name == "strong-solver"
+    assert (old.playouts, old.policy_prune, old.policy_prune_tricks, old.worlds) == (None, 3, 7, 60)
+    now = make_player("strong", 1)
+    assert {k: v for k, v in _search_settings(old).items() if k not in ("playouts", "policy_prune", "prunes")} == {
+        k: v for k, v in _search_settings(now).items() if k not in ("playouts", "policy_prune", "prunes")}
+    # an ablation of those days changes one thing of that player, not of today's strong
+    four = ablation.strong_prune_four(1)
+    assert (four.playouts, four.policy_prune, four.policy_prune_tricks) == (None, 4, 7)
+    ties = ablation.strong_exact_ties(1)
+    assert (ties.playouts, ties.policy_prune, ties.points_from_tricks_left, ties.policy_ties) == (None, 3, 7, True)
+    expert = ablation.expert_solver(1)
+    assert (expert.playouts, expert.policy_prune, expert.worlds, expert.time_budget) == (None, 3, 160, 2.0)
 
 
 def test_a_ramsch_seat_with_every_trick_so_far_plays_on_for_the_durchmarsch():
@@ -354,9 +387,9 @@ def test_a_ramsch_seat_with_every_trick_so_far_plays_on_for_the_durchmarsch():
 
 
 def test_exact_values_from_seven_tricks_left_when_told():
-    from skat.players.ablation import strong_exact_early
+    from skat.players.ablation import strong_exact_early, strong_solver
 
-    early, plain = strong_exact_early(2), make_player("strong", 2)
+    early, plain = strong_exact_early(2), strong_solver(2)
     assert (early.points_from_tricks_left, plain.points_from_tricks_left) == (7, 5)
     for seed in range(40):
         game = new_game(seed, PRESETS["isko"])

@@ -156,9 +156,8 @@ def test_a_player_with_playouts_plays_legal_cards_to_the_end(monkeypatch) -> Non
 
 def test_the_playout_ablations_are_strong_with_playouts() -> None:
     from skat.players import ablation
-    from skat.players.levels import make_level
 
-    strong = make_level("strong", 3)
+    strong = ablation.strong_solver(3)  # strong as it was when they were measured
     defence, every, wide = (ablation.strong_playout_defence(3), ablation.strong_playouts(3),
                             ablation.strong_playouts_wide(3))
     assert isinstance(strong, PIMCPlayer) and strong.playouts is None

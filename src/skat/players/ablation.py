@@ -31,6 +31,13 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
 :func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first;
 :func:`strong_posterior_draws` is ``strong`` searching a sample of the posterior (worlds drawn with replacement).
+
+Since 6 December 2026 ``strong`` values every legal card by playouts of the learned policy
+(:func:`strong_playouts_wide`, :mod:`skat.players.playout`); :func:`strong_solver` keeps it as it was before, every
+world solved double dummy, and the ablations of the days before (those built by ``_solver_variant``: the pruning's
+width, the ties, the exact card points, the draws, the margins, the playouts) change one thing of that player, so
+they stay what was measured; their docstrings say ``strong`` for it. :func:`expert_solver` is ``expert`` before the
+playouts.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_five",
            "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
-           "strong_playouts_wide"]
+           "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -65,6 +72,30 @@ def _level_variant(level: str, seed: int | None, name: str, **changes: object) -
         setattr(player, attribute, value)
     player.name = name
     return player
+
+
+SOLVER = {"playouts": None, "policy_prune": 3, "policy_prune_tricks": 7}
+"""What :func:`strong_solver` sets on today's ``strong``: every card valued by the solver in each world, only the
+policy's three best cards searched in the first seven tricks."""
+
+
+def _solver_variant(seed: int | None, name: str, **changes: object) -> PIMCPlayer:
+    """:func:`strong_solver` with the attributes ``changes`` set, named ``name``: the player the ablations of 5 and 6
+    December 2026 each changed one thing of (their docstrings call it ``strong``)."""
+    return _level_variant("strong", seed, name, **{**SOLVER, **changes})
+
+
+def strong_solver(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` as it was on 5 and 6 December 2026, before the playouts: perfect-information Monte Carlo, each
+    world solved double dummy after each card, only the policy's three best cards searched in the first seven tricks
+    (60 worlds drawn from 240 by the auction's and the policy's likelihoods, the learned bidder)."""
+    return _solver_variant(seed, "strong-solver")
+
+
+def expert_solver(seed: int | None = None) -> PIMCPlayer:
+    """``expert`` as it was until 6 December 2026, before the playouts: :func:`strong_solver`'s search with 160
+    worlds and 2 s a card."""
+    return _level_variant("expert", seed, "expert-solver", **SOLVER)
 
 
 def strong_plain(seed: int | None = None) -> PIMCPlayer:
@@ -156,7 +187,7 @@ def strong_policy_prune(seed: int | None = None) -> PIMCPlayer:
 def strong_symmetric_prune(seed: int | None = None) -> PIMCPlayer:
     """``strong`` pruning by the suit-symmetric policy (:meth:`skat.players.cardmodel.CardModel.symmetric_policy`):
     on held-out positions its three best cards hold the search's best one more often (93.7 % against 92.5 %)."""
-    return _level_variant("strong", seed, "strong-symmetric-prune", policy_symmetric=True)
+    return _solver_variant(seed, "strong-symmetric-prune", policy_symmetric=True)
 
 
 def medium_heuristic_ramsch(seed: int | None = None) -> PIMCPlayer:
@@ -179,27 +210,27 @@ def medium_without_durchmarsch(seed: int | None = None) -> PIMCPlayer:
 def strong_policy_ties(seed: int | None = None) -> PIMCPlayer:
     """``strong`` breaking the search's ties by the learned policy instead of the heuristic (43 % of the defenders'
     and 67 % of the declarer's card decisions in the play corpora have more than one best card)."""
-    return _level_variant("strong", seed, "strong-policy-ties", policy_ties=True)
+    return _solver_variant(seed, "strong-policy-ties", policy_ties=True)
 
 
 def strong_exact_early(seed: int | None = None) -> PIMCPlayer:
     """``strong`` valuing the cards by the declarer's exact card points from seven tricks left (not five): fewer
     cards tie for best (the ties then go to the heuristic), at the price of more search a world."""
-    return _level_variant("strong", seed, "strong-exact-early", points_from_tricks_left=7)
+    return _solver_variant(seed, "strong-exact-early", points_from_tricks_left=7)
 
 
 def strong_exact_ties(seed: int | None = None) -> PIMCPlayer:
     """``strong`` with both small changes that measured ahead of it: exact card points from seven tricks left
     (:func:`strong_exact_early`) and the search's ties broken by the learned policy (:func:`strong_policy_ties`);
     the two act mostly apart (the ties of the first three tricks, the values of the last seven)."""
-    return _level_variant("strong", seed, "strong-exact-ties", points_from_tricks_left=7, policy_ties=True)
+    return _solver_variant(seed, "strong-exact-ties", points_from_tricks_left=7, policy_ties=True)
 
 
 def strong_schneider_ties(seed: int | None = None) -> PIMCPlayer:
     """:func:`strong_exact_ties` telling the cards tied on the goal apart by Schneider first
     (:attr:`skat.players.pimc.PIMCPlayer.schneider_ties`: in the first three tricks, which of them reaches 90 or
     keeps the declarer below 31 over the same worlds), the policy deciding what is still tied."""
-    return _level_variant("strong", seed, "strong-schneider-ties", points_from_tricks_left=7, policy_ties=True,
+    return _solver_variant(seed, "strong-schneider-ties", points_from_tricks_left=7, policy_ties=True,
                           schneider_ties=True)
 
 
@@ -209,7 +240,7 @@ def strong_posterior_draws(seed: int | None = None) -> PIMCPlayer:
     likely once each: a sample of the posterior, the likely worlds searched once and counted as often as drawn."""
     from skat.players.inference import DRAW_POWER
 
-    return _level_variant("strong", seed, "strong-posterior-draws", draw_power=DRAW_POWER)
+    return _solver_variant(seed, "strong-posterior-draws", draw_power=DRAW_POWER)
 
 
 def strong_drawn_exact_ties(seed: int | None = None) -> PIMCPlayer:
@@ -219,7 +250,7 @@ def strong_drawn_exact_ties(seed: int | None = None) -> PIMCPlayer:
     (the learned policy's favourite among tied cards)."""
     from skat.players.inference import DRAW_POWER
 
-    return _level_variant("strong", seed, "strong-drawn-exact-ties", draw_power=DRAW_POWER,
+    return _solver_variant(seed, "strong-drawn-exact-ties", draw_power=DRAW_POWER,
                           points_from_tricks_left=7, policy_ties=True)
 
 
@@ -238,34 +269,34 @@ def expert_drawn_exact_ties(seed: int | None = None) -> PIMCPlayer:
     tied cards (2 s a card as ever)."""
     from skat.players.inference import DRAW_POWER
 
-    return _level_variant("expert", seed, "expert-drawn-exact-ties", draw_power=DRAW_POWER, worlds=200, pool=4,
-                          points_from_tricks_left=7, policy_ties=True)
+    return _level_variant("expert", seed, "expert-drawn-exact-ties", **{**SOLVER, "draw_power": DRAW_POWER,
+                          "worlds": 200, "pool": 4, "points_from_tricks_left": 7, "policy_ties": True})
 
 
 def strong_prune_two(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching only the policy's two best cards (not three) in the first seven tricks: more trust in
     the learned policy, whose filter is what the pruning's gain came from (the 60 worlds rarely run out of time)."""
-    return _level_variant("strong", seed, "strong-prune-two", policy_prune=2)
+    return _solver_variant(seed, "strong-prune-two", policy_prune=2)
 
 
 def strong_prune_four(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching the policy's four best cards (not three) in the first seven tricks."""
-    return _level_variant("strong", seed, "strong-prune-four", policy_prune=4)
+    return _solver_variant(seed, "strong-prune-four", policy_prune=4)
 
 
 def strong_prune_five(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching the policy's five best cards (not three) in the first seven tricks."""
-    return _level_variant("strong", seed, "strong-prune-five", policy_prune=5)
+    return _solver_variant(seed, "strong-prune-five", policy_prune=5)
 
 
 def strong_unpruned(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching every legal card (no pruning by the policy; its likelihood still weighs the worlds)."""
-    return _level_variant("strong", seed, "strong-unpruned", policy_prune=0)
+    return _solver_variant(seed, "strong-unpruned", policy_prune=0)
 
 
 def strong_prune_throughout(seed: int | None = None) -> PIMCPlayer:
     """``strong`` searching only the policy's three best cards in every trick, not only the first seven."""
-    return _level_variant("strong", seed, "strong-prune-throughout", policy_prune_tricks=10)
+    return _solver_variant(seed, "strong-prune-throughout", policy_prune_tricks=10)
 
 
 STRONG_BIDDING_MODEL = "win_model_strong.npz"
@@ -281,7 +312,7 @@ def strong_calibrated_bidding(seed: int | None = None) -> PIMCPlayer:
 
 def _strong_bidding_with(seed: int | None, name: str, *, margin: float = 5.0, model: WinModel | None = None) -> PIMCPlayer:
     """``strong`` with its learned bidder given another ``margin`` or ``model`` (its own: 5.0, the shipped model)."""
-    player = _level_variant("strong", seed, name)
+    player = _solver_variant(seed, name)
     player.bidder = LearnedBidder(player.rng, model, margin=margin, worlds=20, time_budget=1.0)
     return player
 
@@ -305,18 +336,18 @@ def strong_playout_defence(seed: int | None = None) -> PIMCPlayer:
     """``strong`` whose defenders value the cards by playouts of the learned policy until five tricks are left
     (:mod:`skat.players.playout`: no seat sees through the cards in the middle of the deal), the declarer as
     ``strong``."""
-    return _level_variant("strong", seed, "strong-playout-defence", playouts="defenders")
+    return _solver_variant(seed, "strong-playout-defence", playouts="defenders")
 
 
 def strong_playouts(seed: int | None = None) -> PIMCPlayer:
     """``strong`` valuing every role's cards by playouts of the learned policy until five tricks are left."""
-    return _level_variant("strong", seed, "strong-playouts", playouts="all")
+    return _solver_variant(seed, "strong-playouts", playouts="all")
 
 
 def strong_playouts_wide(seed: int | None = None) -> PIMCPlayer:
     """:func:`strong_playouts` spending some of the time the playouts save (their p95 is a tenth of the solver's) on
     every legal card: no pruning by the policy."""
-    return _level_variant("strong", seed, "strong-playouts-wide", playouts="all", policy_prune=0)
+    return _solver_variant(seed, "strong-playouts-wide", playouts="all", policy_prune=0)
 
 
 def strong_prune_four_margin_0(seed: int | None = None) -> PIMCPlayer:
@@ -350,5 +381,5 @@ def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
     from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 
     model = packaged_card_model(SELFPLAY_MODEL)
-    return _level_variant("strong", seed, "strong-selfplay-model", card_model=model,
+    return _solver_variant(seed, "strong-selfplay-model", card_model=model,
                           inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))

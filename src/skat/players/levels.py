@@ -4,20 +4,22 @@
   and bids a little too boldly: beatable by a casual player.
 * ``medium``: the heuristic's bidding and contract choice, card play by
   perfect-information Monte Carlo on a small budget (12 worlds, 0.15 s a card).
-* ``strong``: perfect-information Monte Carlo on the full budget (0.5 s a card), the worlds drawn by how likely
-  they make the others' bids, passes and declaration and, by the learned card-play model's policy, their card plays
-  (:mod:`skat.players.inference`); in the first seven tricks only the policy's three best cards are searched, so up
-  to 60 worlds fit the budget; bidding, hand game or pickup, discard and declaration by the learned chances of its
-  contracts (:class:`skat.players.learned.LearnedBidder`, fitted on games played out with hidden cards, bidding
-  only above an expected +5). Since 5 December 2026: against ``strong`` as it was
-  (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays) +2.06
-  [+0.11, +4.01] over 1,000 deals (seed 2051); one core: 44 ms median a card, p95 0.30 s, max 0.41 s.
-* ``expert``: meant to be stronger than ``strong``, and slower: perfect-information Monte Carlo with up to
-  160 worlds and 2 s a card (hard limit 4 s), the worlds drawn from 640 by the auction's likelihood and by the
-  learned card-play model's policy for the others' card plays (:class:`skat.players.inference.PolicyLikelihood`),
-  like ``strong`` searching only the policy's three best cards in the first seven tricks;
-  the learned bidder with 40 worlds (2 s a decision). Its strength against ``strong`` is being measured
-  (docs/players.md).
+* ``strong``: Monte Carlo over 60 worlds drawn from 240 by how likely they make the others' bids, passes and
+  declaration and, by the learned card-play model's policy, their card plays (:mod:`skat.players.inference`); in a
+  suit or grand game each legal card is valued in each world by a playout (:mod:`skat.players.playout`): every seat
+  plays on as the policy plays from that seat's own view until five tricks are left, then the solver finishes
+  exactly; Null, Schwarz and the last five tricks by the solver in each world (perfect-information Monte Carlo).
+  Bidding, hand game or pickup, discard and declaration by the learned chances of its contracts
+  (:class:`skat.players.learned.LearnedBidder`, fitted on games played out with hidden cards, bidding only above an
+  expected +5). Since 6 December 2026: against ``strong`` as it was the day before
+  (:func:`skat.players.ablation.strong_solver`, every world solved, the policy's three best cards searched early)
+  +2.10 [+0.08, +4.12] over 1,000 deals (seed 2077); one core: 37 ms median a card, p95 0.26 s, max 0.51 s.
+  That ``strong`` measured +2.06 [+0.11, +4.01] over 1,000 deals (seed 2051) against ``strong`` before the learned
+  card play (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays).
+* ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
+  from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision). Its strength against
+  ``strong`` is being measured (docs/players.md; :func:`skat.players.ablation.expert_solver` is ``expert`` before
+  the playouts).
 
 ``medium``, ``strong`` and ``expert`` play a Ramsch by the search as well (:func:`skat.players.pimc.ramsch_card_values`:
 each card's points left to the other two when they play together against it, over the worlds): against the
@@ -100,7 +102,7 @@ def _medium(seed: int | None) -> PIMCPlayer:
 def _strong(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=60, min_worlds=4, time_budget=0.5, bidding=False,
                         inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()),
-                        pool=4, ramsch_search=True, policy_prune=3, policy_prune_tricks=7)
+                        pool=4, ramsch_search=True, playouts="all")
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
@@ -109,7 +111,7 @@ def _strong(seed: int | None) -> PIMCPlayer:
 def _expert(seed: int | None) -> PIMCPlayer:
     player = PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False,
                         inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4,
-                        ramsch_search=True, policy_prune=3, policy_prune_tricks=7)
+                        ramsch_search=True, playouts="all")
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=40, time_budget=2.0)
     player.name = "expert"
     return player
