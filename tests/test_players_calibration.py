@@ -15,6 +15,7 @@ from skat.players import ablation
 from skat.players.arena import ArenaConfig
 from skat.players.calibration import Declared, fit_platt, log_loss, recalibrated, replay_declared
 from skat.players.learned import FAMILIES, WinModel, _linear, contract_features, shipped_model
+from skat.players.levels import make_level
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tools"))
 import bidding_screen  # noqa: E402
@@ -143,6 +144,11 @@ def test_the_margin_ablations_bid_as_their_margin_says() -> None:
     assert [b.margin for b in bidders] == [-10.0, 0.0, 10.0]
     candidate, four = ablation.strong_prune_four_margin_0(7), ablation.strong_prune_four(7)
     assert (candidate.policy_prune, candidate.bidder.margin) == (4, 0.0) and four.bidder.margin == 5.0
+    # on today's strong: the same card play (the playouts), only the margin differs
+    playouts, strong = ablation.strong_playouts_margin_0(7), make_level("strong", 7)
+    assert (playouts.playouts, playouts.policy_prune, playouts.bidder.margin) == ("all", 0, 0.0)
+    assert type(playouts.bidder) is type(strong.bidder) and strong.bidder.margin == 5.0
+    assert (playouts.bidder.worlds, playouts.bidder.time_budget) == (strong.bidder.worlds, strong.bidder.time_budget)
     strict = 0
     for deal in range(40):
         game = new_game(derive_seed("deal", 2073, deal), ArenaConfig(("strong", "strong"), 1, 2073).rules(), "auction")

@@ -57,7 +57,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_posterior_draws", "strong_selfplay_model", "strong_prune_two", "strong_prune_four", "strong_prune_five",
            "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
-           "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER"]
+           "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
+           "strong_playouts_margin_0"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -310,9 +311,11 @@ def strong_calibrated_bidding(seed: int | None = None) -> PIMCPlayer:
     return _strong_bidding_with(seed, "strong-calibrated-bidding", model=_strong_bidding_model())
 
 
-def _strong_bidding_with(seed: int | None, name: str, *, margin: float = 5.0, model: WinModel | None = None) -> PIMCPlayer:
-    """``strong`` with its learned bidder given another ``margin`` or ``model`` (its own: 5.0, the shipped model)."""
-    player = _solver_variant(seed, name)
+def _strong_bidding_with(seed: int | None, name: str, *, margin: float = 5.0, model: WinModel | None = None,
+                         playouts: bool = False) -> PIMCPlayer:
+    """:func:`strong_solver` (with ``playouts`` today's ``strong``) with its learned bidder given another ``margin``
+    or ``model`` (its own: 5.0, the shipped model)."""
+    player = _level_variant("strong", seed, name) if playouts else _solver_variant(seed, name)
     player.bidder = LearnedBidder(player.rng, model, margin=margin, worlds=20, time_budget=1.0)
     return player
 
@@ -357,6 +360,13 @@ def strong_prune_four_margin_0(seed: int | None = None) -> PIMCPlayer:
     player = _strong_with_margin(seed, 0.0, "strong-prune-four-margin-0")
     player.policy_prune = 4
     return player
+
+
+def strong_playouts_margin_0(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` (every card by playouts) bidding every contract whose expected score is above 0 (not 5):
+    its declarer wins more of its games since the playouts (83.9 % against 82.1 % in the match of seed 2077), and a
+    margin of 0 measured +0.77 [-0.14, +1.68] on :func:`strong_solver`."""
+    return _strong_bidding_with(seed, "strong-playouts-margin-0", margin=0.0, playouts=True)
 
 
 def strong_margin_10(seed: int | None = None) -> PIMCPlayer:
