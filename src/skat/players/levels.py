@@ -15,11 +15,12 @@
   (:func:`skat.players.ablation.strong_solver`, every world solved, the policy's three best cards searched early)
   +2.10 [+0.08, +4.12] over 1,000 deals (seed 2077); one core: 37 ms median a card, p95 0.26 s, max 0.51 s.
   That ``strong`` measured +2.06 [+0.11, +4.01] over 1,000 deals (seed 2051) against ``strong`` before the learned
-  card play (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays).
+  card play (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays);
+  today's against that one +1.13 [-0.81, +3.07] over 1,000 deals (seed 2078; the two steps do not add up).
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
-  from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision). Its strength against
-  ``strong`` is being measured (docs/players.md; :func:`skat.players.ablation.expert_solver` is ``expert`` before
-  the playouts).
+  from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
+  median a card, p95 0.48 s, max 2.0 s. Its strength against ``strong`` is being measured (docs/players.md;
+  :func:`skat.players.ablation.expert_solver` is ``expert`` before the playouts).
 
 ``medium``, ``strong`` and ``expert`` play a Ramsch by the search as well (:func:`skat.players.pimc.ramsch_card_values`:
 each card's points left to the other two when they play together against it, over the worlds): against the
@@ -28,7 +29,7 @@ heuristic's rules of thumb +5.33 [+0.70, +9.95] SF points a game over 200 deals 
 
 Measured strength (``skat arena``, duplicate deals, standard rules, 2-core machine;
 Seeger-Fabian points per game, 95 % CI; the README's table of players; the ``strong`` of these figures is
-:func:`skat.players.ablation.strong_2026_12`, today's ``strong`` measured +2.06 over it):
+:func:`skat.players.ablation.strong_2026_12`, today's ``strong`` measured +1.13 over it):
 
 * ``strong`` vs ``medium``: +13.51 [+11.25, +15.77] over 1,000 deals (6,000 games,
   seed 2031, 0 illegal actions), declaring 33.3 % of its solo seats and winning
