@@ -43,7 +43,9 @@ playouts.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from importlib import resources
+from types import MappingProxyType
 
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
@@ -75,7 +77,7 @@ def _level_variant(level: str, seed: int | None, name: str, **changes: object) -
     return player
 
 
-SOLVER = {"playouts": None, "policy_prune": 3, "policy_prune_tricks": 7}
+SOLVER: Mapping[str, object] = MappingProxyType({"playouts": None, "policy_prune": 3, "policy_prune_tricks": 7})
 """What :func:`strong_solver` sets on today's ``strong``: every card valued by the solver in each world, only the
 policy's three best cards searched in the first seven tricks."""
 
@@ -232,7 +234,7 @@ def strong_schneider_ties(seed: int | None = None) -> PIMCPlayer:
     (:attr:`skat.players.pimc.PIMCPlayer.schneider_ties`: in the first three tricks, which of them reaches 90 or
     keeps the declarer below 31 over the same worlds), the policy deciding what is still tied."""
     return _solver_variant(seed, "strong-schneider-ties", points_from_tricks_left=7, policy_ties=True,
-                          schneider_ties=True)
+                           schneider_ties=True)
 
 
 def strong_posterior_draws(seed: int | None = None) -> PIMCPlayer:
@@ -252,7 +254,7 @@ def strong_drawn_exact_ties(seed: int | None = None) -> PIMCPlayer:
     from skat.players.inference import DRAW_POWER
 
     return _solver_variant(seed, "strong-drawn-exact-ties", draw_power=DRAW_POWER,
-                          points_from_tricks_left=7, policy_ties=True)
+                           points_from_tricks_left=7, policy_ties=True)
 
 
 def strong_drawn_exact_ties_80(seed: int | None = None) -> PIMCPlayer:
@@ -392,4 +394,4 @@ def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
 
     model = packaged_card_model(SELFPLAY_MODEL)
     return _solver_variant(seed, "strong-selfplay-model", card_model=model,
-                          inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+                           inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
