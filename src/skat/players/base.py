@@ -4,12 +4,13 @@ with one of the legal actions in it."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from skat.deal.game import SeatView
 from skat.rules.actions import Action
 
-__all__ = ["Player", "RandomPlayer"]
+__all__ = ["Player", "RandomPlayer", "forced_action"]
 
 
 @runtime_checkable
@@ -26,6 +27,25 @@ class Player(Protocol):
 # turn and never among ``view.legal_actions``. The arena and the web table both ask it.
 
 
+class _Turn(Protocol):
+    """A seat's view as far as whose turn it is: a Skat deal's or an Officers' Skat game's."""
+
+    @property
+    def seat(self) -> int | None: ...
+
+    @property
+    def legal_actions(self) -> Sequence[Action]: ...
+
+
+def forced_action(view: _Turn) -> Action | None:
+    """The one legal action when the seat has no choice, else None; a ValueError when it has nothing to do now
+    (the start of every player's ``choose``)."""
+    legal = view.legal_actions
+    if not legal:
+        raise ValueError(f"seat {view.seat} has nothing to do now")
+    return legal[0] if len(legal) == 1 else None
+
+
 class RandomPlayer:
     """A uniformly random legal action: a baseline and a test tool."""
 
@@ -35,6 +55,5 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Action:
-        if not view.legal_actions:
-            raise ValueError(f"seat {view.seat} has nothing to do now")
-        return self.rng.choice(view.legal_actions)
+        forced = forced_action(view)
+        return forced if forced is not None else self.rng.choice(view.legal_actions)

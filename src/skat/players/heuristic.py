@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 from skat.cards import ALL_CARDS, JACKS, iter_mask, mask_points, suit_mask
 from skat.deal.game import Phase, SeatView
+from skat.players.base import forced_action
 from skat.players.worlds import Knowledge
 from skat.rules.actions import Action, Bid, Declare, Discard, Hold, Pass, PickUp, Play
 from skat.rules.contract import Contract, null_value
@@ -237,11 +238,10 @@ class HeuristicPlayer:
         """Added to hand strengths in bidding: above 0 bids more, below 0 less."""
 
     def choose(self, view: SeatView) -> Action:
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
         try:
             action = self._decide(view, legal)
         except Exception:  # a rule of thumb must never cost a legal move

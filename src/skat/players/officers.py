@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from skat.cards import Card, CardSet, iter_mask
+from skat.players.base import forced_action
 from skat.rules.actions import HOLD, KONTRA, PASS, PICKUP, PLAY, RE, Action, Bid, Declare, Discard, Play
 from skat.rules.ranking import FOLLOW_MASK, POWER, TRUMP_MASK, GameType, legal_mask, winner_index
 from skat.rules.value import matadors
@@ -348,11 +349,10 @@ class OfficersBot:
 
     def choose(self, view: OfficersView) -> Action:
         """One of ``view.legal_actions``."""
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
         phase = view.phase
         if phase is Phase.PLAY:
             return self._play(view, legal)

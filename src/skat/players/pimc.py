@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from skat.cards import Card, mask_points
 from skat.deal.game import Phase, SeatView
+from skat.players.base import forced_action
 from skat.players.budget import Budget
 from skat.players.heuristic import HeuristicPlayer, fallback_action
 from skat.players.worlds import Knowledge, exact_value, legal_cards, sample_worlds, tricks_left
@@ -452,11 +453,10 @@ class PIMCPlayer:
             self.bidder = SimulationBidder(self.rng, worlds=bid_worlds, time_budget=bid_time, max_time=bid_max_time)
 
     def choose(self, view: SeatView) -> Action:
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
         try:
             action = self._decide(view)
         except Exception:  # search trouble must never cost a legal move

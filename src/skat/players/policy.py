@@ -16,7 +16,7 @@ import numpy as np
 
 from skat.cards import Card
 from skat.deal.game import Phase, SeatView
-from skat.players.base import Player
+from skat.players.base import Player, forced_action
 from skat.players.cardmodel import CardModel, shipped_card_model
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.learned import LearnedBidder
@@ -45,11 +45,10 @@ class PolicyPlayer:
         return self.heuristic.side_action(view)
 
     def choose(self, view: SeatView) -> Action:
+        forced = forced_action(view)
+        if forced is not None:
+            return forced
         legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do now")
-        if len(legal) == 1:
-            return legal[0]
         if view.phase is Phase.PLAY and all(isinstance(a, Play) for a in legal):
             if view.declarer is None:  # a Ramsch: the model learned games with a declarer
                 return self.heuristic.choose(view)
