@@ -201,6 +201,7 @@ def timing(name: str, deals: int, seed: int) -> dict[str, float]:
             players = [arena_player(name if s == seat else "heuristic", d * 3 + s) for s in range(3)]
             while not game.is_over:
                 s = game.to_move
+                assert s is not None  # a deal not over has a seat to move
                 view = game.view(s)
                 t0 = time.process_time()
                 action = players[s].choose(view)
