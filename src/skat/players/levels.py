@@ -19,9 +19,9 @@
   today's against that one +1.13 [-0.81, +3.07] over 1,000 deals (seed 2078; the two steps do not add up).
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
   from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
-  median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.22 [-0.94, +3.39] over the first 540 of 1,000
-  deals (seed 2079; docs/players.md); :func:`skat.players.ablation.expert_solver` is ``expert`` before the
-  playouts.
+  median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.74 [+0.07, +3.41] over 1,000 deals (seed 2079,
+  6,000 games; declaring +5.7 a case, defence -0.2); :func:`skat.players.ablation.expert_solver` is ``expert``
+  before the playouts.
 
 ``medium``, ``strong`` and ``expert`` play a Ramsch by the search as well (:func:`skat.players.pimc.ramsch_card_values`:
 each card's points left to the other two when they play together against it, over the worlds): against the
