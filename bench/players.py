@@ -61,7 +61,8 @@ issue 16 beside them):
   playouts are ``strong`` and ``expert``: where the matches from 2052 to 2077 say ``strong`` they mean
   :func:`skat.players.ablation.strong_solver` (and ``expert`` in 2052 :func:`skat.players.ablation.expert_solver`),
   as their definitions here name them; ``expert-playouts`` (2079) ``expert`` against ``strong``, both with the
-  playouts (goal: above 0).
+  playouts (goal: above 0); ``playout-model`` (2082) ``strong`` with the card-play model trained on the labels of
+  its own playouts (:func:`skat.players.ablation.strong_playout_model`, corpus 2081) against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -141,6 +142,7 @@ MATCHES = {
     "playouts-wide": (("skat.players.ablation:strong_playouts_wide", _SOLVER), 2077),
     "next-strong-3": (("skat.players.ablation:strong_playouts_wide", _TODAY), 2078),
     "expert-playouts": (("expert", "strong"), 2079),
+    "playout-model": (("skat.players.ablation:strong_playout_model", "strong"), 2082),
 }
 """name -> (players, seed)."""
 

@@ -503,3 +503,24 @@ def test_the_selfplay_ablation_prunes_and_infers_with_its_own_model():
     assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
     with pytest.raises(FileNotFoundError, match="train one with tools/train_cardplay.py"):
         packaged_card_model("no_such_model.npz")
+
+
+def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_and_the_inference():
+    from skat.players.ablation import PLAYOUT_MODEL, strong_playout_model
+    from skat.players.cardmodel import packaged_card_model, shipped_card_model
+    from skat.players.inference import AuctionLikelihood, PolicyLikelihood
+    from skat.players.registry import make_player
+
+    player, model = strong_playout_model(1), packaged_card_model(PLAYOUT_MODEL)
+    assert player.name == "strong-playout-model" and model is not shipped_card_model()
+    assert player.model() is model  # the model the playouts play with
+    likelihoods = [part for part in player.inference.parts if isinstance(part, PolicyLikelihood)]
+    assert len(likelihoods) == 1 and likelihoods[0].model is model
+    assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
+    strong = make_player("strong", 1)
+    settings = ("worlds", "min_worlds", "time_budget", "pool", "playouts", "policy_prune", "ramsch_search")
+    assert [getattr(player, s) for s in settings] == [getattr(strong, s) for s in settings]
+    assert strong.model() is shipped_card_model()
+    view = first_trick_view(3)
+    assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
+    assert model.size_bytes <= 10_000_000

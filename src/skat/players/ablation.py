@@ -28,6 +28,7 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 :func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
+:func:`strong_playout_model` today's ``strong`` with the model trained on the values of its own playouts;
 :func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
 :func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first;
 :func:`strong_posterior_draws` is ``strong`` searching a sample of the posterior (worlds drawn with replacement).
@@ -60,7 +61,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
-           "strong_playouts_margin_0"]
+           "strong_playouts_margin_0", "strong_playout_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -395,3 +396,20 @@ def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
     model = packaged_card_model(SELFPLAY_MODEL)
     return _solver_variant(seed, "strong-selfplay-model", card_model=model,
                            inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+
+
+PLAYOUT_MODEL = "card_model_playouts.npz"
+"""The card-play model trained on a corpus of today's ``strong``, every legal card labelled by the values of its
+playouts (``bench/data/corpus/play-2081``), beside the corpora the shipped model learned from (the solver's labels)
+and the self-play one: a step of policy iteration (``bench/data/cardplay-playouts``)."""
+
+
+def strong_playout_model(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` (every card by playouts) with :data:`PLAYOUT_MODEL`: the model the playouts play with,
+    and the one that weighs the others' card plays in the inference."""
+    from skat.players.cardmodel import packaged_card_model
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+
+    model = packaged_card_model(PLAYOUT_MODEL)
+    return _level_variant("strong", seed, "strong-playout-model", card_model=model,
+                          inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
