@@ -39,7 +39,7 @@ class _Turn(Protocol):
 
 def forced_action(view: _Turn) -> Action | None:
     """The one legal action when the seat has no choice, else None; a ValueError when it has nothing to do now
-    (the start of every player's ``choose``)."""
+    (the start of the searching and rule-based players' ``choose``; :class:`RandomPlayer` draws even then)."""
     legal = view.legal_actions
     if not legal:
         raise ValueError(f"seat {view.seat} has nothing to do now")
@@ -55,5 +55,6 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, view: SeatView) -> Action:
-        forced = forced_action(view)
-        return forced if forced is not None else self.rng.choice(view.legal_actions)
+        if not view.legal_actions:
+            raise ValueError(f"seat {view.seat} has nothing to do now")
+        return self.rng.choice(view.legal_actions)  # a draw even for a forced action: seeded series stay as they were
