@@ -62,7 +62,9 @@ issue 16 beside them):
   :func:`skat.players.ablation.strong_solver` (and ``expert`` in 2052 :func:`skat.players.ablation.expert_solver`),
   as their definitions here name them; ``expert-playouts`` (2079) ``expert`` against ``strong``, both with the
   playouts (goal: above 0); ``playout-model`` (2082) ``strong`` with the card-play model trained on the labels of
-  its own playouts (:func:`skat.players.ablation.strong_playout_model`, corpus 2081) against ``strong``.
+  its own playouts (:func:`skat.players.ablation.strong_playout_model`, corpus 2081) against ``strong``,
+  ``playout-model-defence`` (2083) that model in defence alone
+  (:func:`skat.players.ablation.strong_playout_model_defence`).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -143,6 +145,7 @@ MATCHES = {
     "next-strong-3": (("skat.players.ablation:strong_playouts_wide", _TODAY), 2078),
     "expert-playouts": (("expert", "strong"), 2079),
     "playout-model": (("skat.players.ablation:strong_playout_model", "strong"), 2082),
+    "playout-model-defence": (("skat.players.ablation:strong_playout_model_defence", "strong"), 2083),
 }
 """name -> (players, seed)."""
 

@@ -524,3 +524,25 @@ def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_an
     view = first_trick_view(3)
     assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
     assert model.size_bytes <= 10_000_000
+
+
+def test_the_playout_models_defence_alone_defends_with_it_and_does_the_rest_as_strong():
+    from dataclasses import replace
+
+    from skat.players.ablation import PLAYOUT_MODEL, strong_playout_model_defence
+    from skat.players.cardmodel import packaged_card_model, shipped_card_model
+
+    player = strong_playout_model_defence(1)
+    assert player.name == "strong-playout-model-defence"
+    assert player.defender.model() is packaged_card_model(PLAYOUT_MODEL)
+    assert player.main.model() is shipped_card_model() and player.main.name == "strong"
+    asked: list[str] = []
+    player.main.choose = lambda view: asked.append("main") or view.legal_actions[0]
+    player.defender.choose = lambda view: asked.append("defender") or view.legal_actions[0]
+    view = first_trick_view(2)
+    defender = next(s for s in range(3) if s != view.declarer)
+    player.choose(replace(view, seat=defender))
+    player.choose(replace(view, seat=view.declarer))
+    auction = new_game(1, get_ruleset("isko2018"))
+    player.choose(auction.view(auction.to_move))
+    assert asked == ["defender", "main", "main"]

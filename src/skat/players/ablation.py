@@ -28,7 +28,8 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 :func:`medium_ramsch_with_skat` counts the skat's points for whoever takes the last trick in its Ramsch search
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 :func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
-:func:`strong_playout_model` today's ``strong`` with the model trained on the values of its own playouts;
+:func:`strong_playout_model` today's ``strong`` with the model trained on the values of its own playouts,
+:func:`strong_playout_model_defence` that in defence alone (:class:`ByRole`);
 :func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
 :func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first;
 :func:`strong_posterior_draws` is ``strong`` searching a sample of the posterior (worlds drawn with replacement).
@@ -48,8 +49,10 @@ from collections.abc import Mapping
 from importlib import resources
 from types import MappingProxyType
 
+from skat.deal.game import Phase, SeatView
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
+from skat.rules.actions import Action
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
            "strong_close_worlds", "strong_alphamu", "strong_2026_12", "strong_policy_inference", "strong_policy_prune",
@@ -61,7 +64,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
-           "strong_playouts_margin_0", "strong_playout_model"]
+           "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -413,3 +416,33 @@ def strong_playout_model(seed: int | None = None) -> PIMCPlayer:
     model = packaged_card_model(PLAYOUT_MODEL)
     return _level_variant("strong", seed, "strong-playout-model", card_model=model,
                           inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+
+
+class ByRole:
+    """One player's card play in defence, another's for everything else (the auction, the skat, the declarer's
+    cards, a Ramsch, Kontra and Re): to measure a change in one role alone."""
+
+    def __init__(self, name: str, main: PIMCPlayer, defender: PIMCPlayer) -> None:
+        self.name = name
+        self.main = main
+        self.defender = defender
+
+    def choose(self, view: SeatView) -> Action:
+        """The defender's card from :attr:`defender`, every other action from :attr:`main`."""
+        defends = view.phase is Phase.PLAY and view.declarer is not None and view.seat != view.declarer
+        return (self.defender if defends else self.main).choose(view)
+
+    def side_action(self, view: SeatView) -> Action | None:
+        """Kontra and Re as :attr:`main` says them."""
+        return self.main.side_action(view)
+
+
+def strong_playout_model_defence(seed: int | None = None) -> ByRole:
+    """Today's ``strong`` defending as :func:`strong_playout_model` (its playouts and inference with
+    :data:`PLAYOUT_MODEL`), declaring and bidding as ``strong``: in the first 212 deals of match ``playout-model`` that
+    model's defence measured +1.0 a case, its declarer's play -11."""
+    from skat.players.levels import LEVELS
+
+    main = LEVELS["strong"](seed)
+    assert isinstance(main, PIMCPlayer)
+    return ByRole("strong-playout-model-defence", main, strong_playout_model(seed))
