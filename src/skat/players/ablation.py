@@ -386,6 +386,17 @@ def _strong_bidding_model() -> WinModel:
         return WinModel.load(path)
 
 
+def _card_model_changes(name: str) -> dict[str, object]:
+    """What a searching level changes to play with the packaged card-play model ``name``: the model its search asks
+    and the one that weighs the others' card plays in the inference."""
+    from skat.players.cardmodel import packaged_card_model
+    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+
+    model = packaged_card_model(name)
+    return {"card_model": model,
+            "inference": Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model))}
+
+
 SELFPLAY_MODEL = "card_model_selfplay.npz"
 """The card-play model retrained with the self-play corpus (``bench/data/corpus/play-2060``) beside the others."""
 
@@ -393,12 +404,7 @@ SELFPLAY_MODEL = "card_model_selfplay.npz"
 def strong_selfplay_model(seed: int | None = None) -> PIMCPlayer:
     """``strong`` with the card-play model retrained on its own play as well (:data:`SELFPLAY_MODEL`, the corpus of
     :func:`strong_policy_inference`): the model prunes, and weighs the others' card plays in the inference."""
-    from skat.players.cardmodel import packaged_card_model
-    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
-
-    model = packaged_card_model(SELFPLAY_MODEL)
-    return _solver_variant(seed, "strong-selfplay-model", card_model=model,
-                           inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+    return _solver_variant(seed, "strong-selfplay-model", **_card_model_changes(SELFPLAY_MODEL))
 
 
 PLAYOUT_MODEL = "card_model_playouts.npz"
@@ -410,12 +416,7 @@ and the self-play one: a step of policy iteration (``bench/data/cardplay-playout
 def strong_playout_model(seed: int | None = None) -> PIMCPlayer:
     """Today's ``strong`` (every card by playouts) with :data:`PLAYOUT_MODEL`: the model the playouts play with,
     and the one that weighs the others' card plays in the inference."""
-    from skat.players.cardmodel import packaged_card_model
-    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
-
-    model = packaged_card_model(PLAYOUT_MODEL)
-    return _level_variant("strong", seed, "strong-playout-model", card_model=model,
-                          inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model)))
+    return _level_variant("strong", seed, "strong-playout-model", **_card_model_changes(PLAYOUT_MODEL))
 
 
 class ByRole:
@@ -441,8 +442,4 @@ def strong_playout_model_defence(seed: int | None = None) -> ByRole:
     """Today's ``strong`` defending as :func:`strong_playout_model` (its playouts and inference with
     :data:`PLAYOUT_MODEL`), declaring and bidding as ``strong``: in match ``playout-model`` that model's defence
     measured +1.0 a case after 212 deals, +0.7 after 516, its declarer's play -11 and -0.9."""
-    from skat.players.levels import LEVELS
-
-    main = LEVELS["strong"](seed)
-    assert isinstance(main, PIMCPlayer)
-    return ByRole("strong-playout-model-defence", main, strong_playout_model(seed))
+    return ByRole("strong-playout-model-defence", _level_variant("strong", seed, "strong"), strong_playout_model(seed))
