@@ -6,12 +6,14 @@ it, on a desktop (1366×768) and a phone (390×844), in a real headless Chromium
 * the rule set's description in the page's language;
 * an overbid game said as a Skat player says it (docs/rules.md 4.4: bid 36, game worth 24, lost; counted at the
   next multiple of the base value that reaches the bid, doubled);
-* an empty tournament form says what to enter, not that "0 players cannot be seated".
+* an empty tournament form says what to enter, not that "0 players cannot be seated";
+* the same list again (a change's answer, then its broadcast; a reconnect) keeps the sheet's rows and the focus.
 
 Screenshots: test-output/screenshots/95-*."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -232,5 +234,63 @@ def test_an_empty_tournament_form_says_what_to_enter(browser, server, size):
     page.select_option("#tn-lang", "de")
     assert count.inner_text() == "Tragt die Namen der Spieler ein, einen je Zeile: mindestens 3."
     shot(page, f"95-tournament-empty-de-{size}")
+    page.context.close()
+    assert not errors
+
+
+# ------------------------------------------------------------------ the same list again keeps the sheet
+def test_the_same_list_again_keeps_the_sheets_rows_and_focus(browser, server):
+    """A state the page already shows (the broadcast after a change's own answer, the state a reconnect brings)
+    leaves the sheet as it is: the row under the keeper's finger and the focused button stay."""
+    errors: list = []
+    made = make_list(server)
+    page = new_page(browser, errors, **SIZES["desktop"])
+    page.add_init_script("localStorage.setItem('skat.lang', 'en'); localStorage.setItem('skat.keeper.author', 'Anna')")
+    lists: list[str] = []
+    routed: dict = {}
+
+    def route(ws) -> None:  # the real server behind it; its list states noted, so that one can come twice
+        to_server = ws.connect_to_server()
+
+        def from_server(message) -> None:
+            if isinstance(message, str) and json.loads(message).get("type") == "list":
+                lists.append(message)
+            ws.send(message)
+
+        to_server.on_message(from_server)
+        routed["ws"] = ws
+
+    page.route_web_socket(re.compile(r"/ws/keeper/"), route)
+    page.goto(server.url + made["keeper_url"])
+    page.wait_for_selector("#k-entry .k-decl")
+    declarer(page, "Bert")
+    tap(page, "game-grand")
+    tap(page, "mat-2")
+    page.fill("#k-points", "78")
+    page.click("#k-save")
+    page.wait_for_selector('#k-sheet tr[data-n="1"]')
+    page.wait_for_function("() => document.querySelector('#k-preview').innerText.includes('Game 1 saved.')")
+    deadline = time.monotonic() + 10
+    while not any(json.loads(m)["seq"] >= 1 and json.loads(m)["sheet"]["games"] for m in lists):
+        assert time.monotonic() < deadline, "the saved game's broadcast never came"
+        page.wait_for_timeout(50)
+    page.eval_on_selector('#k-sheet tr[data-n="1"]', "el => { el.dataset.drawn = 'first'; }")
+    page.focus('#k-sheet tr[data-n="1"] button.k-open')
+    same = lists[-1]
+    renamed = json.loads(same)
+    renamed["seq"] += 1
+    renamed["name"] = "Thursday table"  # a newer state that changes only the name: the sign the two came through
+    routed["ws"].send(same)
+    routed["ws"].send(json.dumps(renamed))
+    page.wait_for_function("() => document.querySelector('#k-list-name').textContent === 'Thursday table'")
+    assert page.get_attribute('#k-sheet tr[data-n="1"]', "data-drawn") == "first"  # the same row, not a new one
+    assert page.evaluate("() => document.activeElement?.closest('tr')?.dataset.n") == "1"
+    assert page.locator("#k-sheet tr[data-n]").count() == 1
+    # a state whose sheet changed is drawn anew
+    changed = json.loads(same)
+    changed["seq"] += 2
+    changed["sheet"]["totals"] = [t + 1 for t in changed["sheet"]["totals"]]
+    routed["ws"].send(json.dumps(changed))
+    page.wait_for_function("() => !document.querySelector('#k-sheet tr[data-n=\"1\"]').dataset.drawn")
     page.context.close()
     assert not errors

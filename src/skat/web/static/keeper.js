@@ -53,7 +53,8 @@ const KNOWN_RULESETS = ["isko2018", "old_pre1999", "pub", "pirate"];
  *   checkTimer: ReturnType<typeof setTimeout> | undefined, notice: [string, import("./text.js").Params] | null, flushing: boolean,
  *   direct: Map<string, (outcome: ChangeOutcome) => void>, dialog: number | null, strikeOpen: boolean, dialogMessage: string,
  *   keyProblem: string, notFound: boolean, ctxKey: string, returnFocus: HTMLElement | null, flushAgain?: boolean,
- *   flushTimer?: ReturnType<typeof setTimeout>, flushDelay?: number, noticeFor: string | null, heldState: KeeperState | null}}
+ *   flushTimer?: ReturnType<typeof setTimeout>, flushDelay?: number, noticeFor: string | null, heldState: KeeperState | null,
+ *   sheetDrawn?: string}}
  */
 const K = {
   id: null, key: null, state: null, meta: null, online: true, socket: null, retry: 0, retryTimer: undefined,
@@ -1095,6 +1096,11 @@ function renderSheet() {
   const n = players.length;
   const stored = (st.list && st.list.games) || [];
   $("#k-mode").textContent = K.key ? k("keeperMode") : k("followMode");
+  // the same list drawn again (a change's answer, then its broadcast) keeps its rows: focus, scroll and a row
+  // the player is about to tap stay where they are
+  const drawn = JSON.stringify([sh, stored, queueOf(K.id), !!K.key, LANG]);
+  if (drawn === K.sheetDrawn && $maybe("#k-sheet table")) { fitSheet(); return; }
+  K.sheetDrawn = drawn;
   const head = h("thead", {}, h("tr", {},
     h("th", { cls: "num", scope: "col", title: k("colNo") }, "#"),
     h("th", { cls: "sec k-c3", scope: "col" }, k("colDealer")), h("th", { cls: "sec", scope: "col" }, k("colDeclarer")),
