@@ -64,7 +64,9 @@ issue 16 beside them):
   playouts (goal: above 0); ``playout-model`` (2082) ``strong`` with the card-play model trained on the labels of
   its own playouts (:func:`skat.players.ablation.strong_playout_model`, corpus 2081) against ``strong``,
   ``playout-model-defence`` (2083) that model in defence alone
-  (:func:`skat.players.ablation.strong_playout_model_defence`).
+  (:func:`skat.players.ablation.strong_playout_model_defence`), ``playout-model-2`` (2085) the second round:
+  the model trained on the playouts of ``strong`` with the first round's model as well (corpus 2084;
+  :func:`skat.players.ablation.strong_playout_model_2`) against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -146,6 +148,7 @@ MATCHES = {
     "expert-playouts": (("expert", "strong"), 2079),
     "playout-model": (("skat.players.ablation:strong_playout_model", "strong"), 2082),
     "playout-model-defence": (("skat.players.ablation:strong_playout_model_defence", "strong"), 2083),
+    "playout-model-2": (("skat.players.ablation:strong_playout_model_2", "strong"), 2085),
 }
 """name -> (players, seed)."""
 

@@ -505,14 +505,17 @@ def test_the_selfplay_ablation_prunes_and_infers_with_its_own_model():
         packaged_card_model("no_such_model.npz")
 
 
-def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_and_the_inference():
-    from skat.players.ablation import PLAYOUT_MODEL, strong_playout_model
+@pytest.mark.parametrize("round_", [1, 2])
+def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_and_the_inference(round_):
+    from skat.players import ablation
     from skat.players.cardmodel import packaged_card_model, shipped_card_model
     from skat.players.inference import AuctionLikelihood, PolicyLikelihood
     from skat.players.registry import make_player
 
-    player, model = strong_playout_model(1), packaged_card_model(PLAYOUT_MODEL)
-    assert player.name == "strong-playout-model" and model is not shipped_card_model()
+    make, name, label = {1: (ablation.strong_playout_model, ablation.PLAYOUT_MODEL, "strong-playout-model"),
+                         2: (ablation.strong_playout_model_2, ablation.PLAYOUT_MODEL_2, "strong-playout-model-2")}[round_]
+    player, model = make(1), packaged_card_model(name)
+    assert player.name == label and model is not shipped_card_model()
     assert player.model() is model  # the model the playouts play with
     likelihoods = [part for part in player.inference.parts if isinstance(part, PolicyLikelihood)]
     assert len(likelihoods) == 1 and likelihoods[0].model is model
@@ -523,6 +526,7 @@ def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_an
     assert strong.model() is shipped_card_model()
     view = first_trick_view(3)
     assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
+    assert round_ == 1 or not np.allclose(model.policy(view), packaged_card_model(ablation.PLAYOUT_MODEL).policy(view))
     assert model.size_bytes <= 10_000_000
 
 

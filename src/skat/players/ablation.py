@@ -29,7 +29,8 @@ heuristic's rules of thumb, as every level did until December 2026 (the levels s
 (measured worse; the levels leave them out), :func:`medium_without_durchmarsch` never plays on for a Durchmarsch.
 :func:`strong_selfplay_model` is ``strong`` with the card-play model retrained with a corpus of its own play;
 :func:`strong_playout_model` today's ``strong`` with the model trained on the values of its own playouts,
-:func:`strong_playout_model_defence` that in defence alone (:class:`ByRole`);
+:func:`strong_playout_model_defence` that in defence alone (:class:`ByRole`); :func:`strong_playout_model_2` the
+second round of that policy iteration (:data:`PLAYOUT_MODEL_2`);
 :func:`strong_exact_ties` is ``strong`` with :func:`strong_exact_early` and :func:`strong_policy_ties` together,
 :func:`strong_schneider_ties` that breaking the yes/no search's ties by Schneider first;
 :func:`strong_posterior_draws` is ``strong`` searching a sample of the posterior (worlds drawn with replacement).
@@ -64,7 +65,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_unpruned", "strong_prune_throughout",
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
-           "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence"]
+           "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
+           "strong_playout_model_2"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -443,3 +445,14 @@ def strong_playout_model_defence(seed: int | None = None) -> ByRole:
     :data:`PLAYOUT_MODEL`), declaring and bidding as ``strong``: in match ``playout-model`` that model's defence
     measured +1.0 a case after 212 deals, +0.7 after 516, its declarer's play -11 and -0.9."""
     return ByRole("strong-playout-model-defence", _level_variant("strong", seed, "strong"), strong_playout_model(seed))
+
+
+PLAYOUT_MODEL_2 = "card_model_playouts_2.npz"
+"""The second round of the policy iteration: the card-play model trained beside all the corpora of
+:data:`PLAYOUT_MODEL` on a corpus of :func:`strong_playout_model`, every legal card labelled by the values of its
+playouts, which play with :data:`PLAYOUT_MODEL` (``bench/data/corpus/play-2084``; ``bench/data/cardplay-playouts-2``)."""
+
+
+def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` with :data:`PLAYOUT_MODEL_2` in its playouts and its inference."""
+    return _level_variant("strong", seed, "strong-playout-model-2", **_card_model_changes(PLAYOUT_MODEL_2))
