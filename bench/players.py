@@ -66,7 +66,12 @@ issue 16 beside them):
   ``playout-model-defence`` (2083) that model in defence alone
   (:func:`skat.players.ablation.strong_playout_model_defence`), ``playout-model-2`` (2085) the second round:
   the model trained on the playouts of ``strong`` with the first round's model as well (corpus 2084;
-  :func:`skat.players.ablation.strong_playout_model_2`) against ``strong``.
+  :func:`skat.players.ablation.strong_playout_model_2`) against ``strong``. Since 7 December 2026 that model is
+  ``strong``'s and ``expert``'s (:data:`skat.players.cardmodel.LEVEL_MODEL`): where the matches from 2079 to 2085
+  say ``strong`` they mean :func:`skat.players.ablation.strong_2026_12_06` (``expert``
+  :func:`skat.players.ablation.expert_2026_12_06`), as their definitions here name them (:data:`RECORDED_AS`);
+  ``level-model-2026-12`` (2086) that ``strong`` against ``strong`` as it was (the goal's measure: at least +5, the
+  lower bound above 0), ``expert-level-model`` (2087) ``expert`` against ``strong``, both with it (goal: above 0).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -99,6 +104,8 @@ from skat.solver import warm_up
 _PLAIN = "skat.players.ablation:strong_plain"
 _TODAY = "skat.players.ablation:strong_2026_12"
 _SOLVER = "skat.players.ablation:strong_solver"
+_STRONG_1206 = "skat.players.ablation:strong_2026_12_06"
+_EXPERT_1206 = "skat.players.ablation:expert_2026_12_06"
 MATCHES = {
     "strong-medium": (("strong", "medium"), 2031),
     "strong-heuristic": (("strong", "heuristic"), 2032),
@@ -145,12 +152,28 @@ MATCHES = {
     "playouts": (("skat.players.ablation:strong_playouts", _SOLVER), 2076),
     "playouts-wide": (("skat.players.ablation:strong_playouts_wide", _SOLVER), 2077),
     "next-strong-3": (("skat.players.ablation:strong_playouts_wide", _TODAY), 2078),
-    "expert-playouts": (("expert", "strong"), 2079),
-    "playout-model": (("skat.players.ablation:strong_playout_model", "strong"), 2082),
-    "playout-model-defence": (("skat.players.ablation:strong_playout_model_defence", "strong"), 2083),
-    "playout-model-2": (("skat.players.ablation:strong_playout_model_2", "strong"), 2085),
+    "expert-playouts": ((_EXPERT_1206, _STRONG_1206), 2079),
+    "playout-model": (("skat.players.ablation:strong_playout_model", _STRONG_1206), 2082),
+    "playout-model-defence": (("skat.players.ablation:strong_playout_model_defence", _STRONG_1206), 2083),
+    "playout-model-2": (("skat.players.ablation:strong_playout_model_2", _STRONG_1206), 2085),
+    "level-model-2026-12": (("strong", _TODAY), 2086),
+    "expert-level-model": (("expert", "strong"), 2087),
 }
 """name -> (players, seed)."""
+
+RECORDED_AS: dict[str, tuple[str, str]] = {
+    "ramsch-search": ("skat.players.ablation:medium_ramsch_search", "medium"),
+    "expert-strong-pruned": ("expert", "strong"),
+    "ramsch-skat": ("medium", "skat.players.ablation:medium_ramsch_without_skat"),
+    **{name: (MATCHES[name][0][0], "strong") for name in (
+        "policy-ties", "exact-early", "selfplay-model", "posterior-draws", "prune-two", "prune-throughout",
+        "prune-four", "playout-defence", "playouts", "playouts-wide", "playout-model", "playout-model-2")},
+    "expert-playouts": ("expert", "strong"),
+}
+"""The players as the committed record of a match names them, where they were called otherwise when it was played:
+a level as it was then is an ablation's factory now (``strong`` of 5 and 6 December 2026 is
+:func:`skat.players.ablation.strong_solver` in the matches 2052 to 2077 and
+:func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085), the same players in the same order."""
 
 RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "null-learned-medium": ("isko2018", (), "null"),
@@ -245,7 +268,7 @@ def recorded(name: str, data: Path, table: int = 3) -> dict:
     ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))
     lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
     header = json.loads(lines[0])
-    if header.get("players") != list(players) or header.get("seed") != seed:
+    if header.get("players") not in (list(players), list(RECORDED_AS.get(name, players))) or header.get("seed") != seed:
         raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed {header.get('seed')}")
     deals = [json.loads(line) for line in lines[1:] if line]
     config = ArenaConfig(players, len(deals), seed, ruleset=ruleset, options=options, start=start, table=table)

@@ -6,6 +6,8 @@ import importlib.util
 import json
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -113,3 +115,23 @@ def test_show_prints_a_record_as_it_stands():
     assert "1000 duplicate deals" in done.stdout
     assert f"{summary['difference']['mean']:+.2f} SF points per game" in done.stdout
     assert "where the difference comes from" in done.stdout
+
+
+def test_every_committed_record_is_read_as_its_match_whatever_its_players_were_called(monkeypatch):
+    """A level renamed since (``strong`` of 6 December 2026 is an ablation's factory now) still reads as the match:
+    the record's difference is the one its summary kept when it was played."""
+    bench = _bench()
+    records = 0
+    for name, (_, seed) in bench.MATCHES.items():
+        for record in sorted((ROOT / "bench" / "data" / "arena").glob(f"*/{name}-{seed}.jsonl")):
+            summary = bench.recorded(name, record.parent)
+            records += 1
+            kept = record.with_suffix(".json")
+            if kept.is_file():
+                figures = json.loads(kept.read_text())
+                if figures["deals"] == summary["deals"]:
+                    assert abs(figures["difference"]["mean"] - summary["difference"]["mean"]) < 1e-9, record
+    assert records >= 30
+    monkeypatch.setitem(bench.RECORDED_AS, "playouts-wide", ("strong", "medium"))
+    with pytest.raises(SystemExit, match="is of players"):
+        bench.recorded("playouts-wide", ROOT / "bench" / "data" / "arena" / "2026-12-06d")

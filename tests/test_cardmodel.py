@@ -523,7 +523,7 @@ def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_an
     strong = make_player("strong", 1)
     settings = ("worlds", "min_worlds", "time_budget", "pool", "playouts", "policy_prune", "ramsch_search")
     assert [getattr(player, s) for s in settings] == [getattr(strong, s) for s in settings]
-    assert strong.model() is shipped_card_model()
+    assert (strong.model() is model) == (round_ == 2)  # the second round's model is the levels' since 7 December
     view = first_trick_view(3)
     assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
     assert round_ == 1 or not np.allclose(model.policy(view), packaged_card_model(ablation.PLAYOUT_MODEL).policy(view))
@@ -550,3 +550,26 @@ def test_the_playout_models_defence_alone_defends_with_it_and_does_the_rest_as_s
     auction = new_game(1, get_ruleset("isko2018"))
     player.choose(auction.view(auction.to_move))
     assert asked == ["defender", "main", "main"]
+
+
+@pytest.mark.parametrize("level", ["strong", "expert"])
+def test_the_levels_search_and_infer_with_the_level_model_and_their_predecessors_with_the_shipped_one(level):
+    from skat.players import ablation
+    from skat.players.cardmodel import LEVEL_MODEL, level_card_model, packaged_card_model, shipped_card_model
+    from skat.players.inference import AuctionLikelihood, PolicyLikelihood
+    from skat.players.registry import make_player
+
+    player = make_player(level, 1)
+    assert player.name == level and player.model() is level_card_model() is packaged_card_model(LEVEL_MODEL)
+    assert level_card_model() is not shipped_card_model()
+    assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
+    assert player.inference.parts[1].model is level_card_model()
+    before = {"strong": ablation.strong_2026_12_06, "expert": ablation.expert_2026_12_06}[level](1)
+    assert before.name == f"{level}-2026-12-06" and before.model() is shipped_card_model()
+    assert before.inference.parts[1].model is shipped_card_model()
+    settings = ("worlds", "min_worlds", "time_budget", "max_time", "pool", "playouts", "policy_prune",
+                "policy_prune_tricks", "ramsch_search", "draw_power")
+    assert [getattr(before, s) for s in settings] == [getattr(player, s) for s in settings]
+    # an ablation of the days before stays on the shipped model
+    assert ablation.strong_solver(1).model() is shipped_card_model()
+    assert ablation.strong_playout_model(1).model() is packaged_card_model(ablation.PLAYOUT_MODEL)

@@ -41,6 +41,11 @@ world solved double dummy, and the ablations of the days before (those built by 
 width, the ties, the exact card points, the draws, the margins, the playouts) change one thing of that player, so
 they stay what was measured; their docstrings say ``strong`` for it. :func:`expert_solver` is ``expert`` before the
 playouts.
+
+Since 7 December 2026 ``strong`` and ``expert`` play with the policy iteration's second model
+(:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`); :func:`strong_2026_12_06` and
+:func:`expert_2026_12_06` keep them as they were before, with the shipped model, and every ablation built on a level
+(``_level_variant``) starts from that player, so it stays what was measured.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from skat.deal.game import Phase, SeatView
+from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action
@@ -66,16 +72,18 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
            "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
-           "strong_playout_model_2"]
+           "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
-    """The searching level ``level`` with the attributes ``changes`` set, named ``name``."""
+    """The searching level ``level`` as it was until 6 December 2026, with the shipped card-play model
+    (:data:`skat.players.cardmodel.SHIPPED_MODEL`) in its search and inference, and the attributes ``changes``
+    set; named ``name``."""
     from skat.players.levels import LEVELS
 
     player = LEVELS[level](seed)
     assert isinstance(player, PIMCPlayer)
-    for attribute, value in changes.items():
+    for attribute, value in {**_card_model_changes(SHIPPED_MODEL), **changes}.items():
         if not hasattr(player, attribute):
             raise AttributeError(f"{level} has no attribute {attribute!r} to change")
         setattr(player, attribute, value)
@@ -92,6 +100,18 @@ def _solver_variant(seed: int | None, name: str, **changes: object) -> PIMCPlaye
     """:func:`strong_solver` with the attributes ``changes`` set, named ``name``: the player the ablations of 5 and 6
     December 2026 each changed one thing of (their docstrings call it ``strong``)."""
     return _level_variant("strong", seed, name, **{**SOLVER, **changes})
+
+
+def strong_2026_12_06(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` as it was on 6 December 2026: every legal card valued by playouts, with the shipped card-play
+    model (trained on the solver's labels) in the playouts and the inference, before the level model
+    (:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`)."""
+    return _level_variant("strong", seed, "strong-2026-12-06")
+
+
+def expert_2026_12_06(seed: int | None = None) -> PIMCPlayer:
+    """``expert`` as it was on 6 December 2026 (:func:`strong_2026_12_06`'s card-play model)."""
+    return _level_variant("expert", seed, "expert-2026-12-06")
 
 
 def strong_solver(seed: int | None = None) -> PIMCPlayer:
@@ -447,12 +467,13 @@ def strong_playout_model_defence(seed: int | None = None) -> ByRole:
     return ByRole("strong-playout-model-defence", _level_variant("strong", seed, "strong"), strong_playout_model(seed))
 
 
-PLAYOUT_MODEL_2 = "card_model_playouts_2.npz"
+PLAYOUT_MODEL_2 = LEVEL_MODEL
 """The second round of the policy iteration: the card-play model trained beside all the corpora of
 :data:`PLAYOUT_MODEL` on a corpus of :func:`strong_playout_model`, every legal card labelled by the values of its
 playouts, which play with :data:`PLAYOUT_MODEL` (``bench/data/corpus/play-2084``; ``bench/data/cardplay-playouts-2``)."""
 
 
 def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
-    """Today's ``strong`` with :data:`PLAYOUT_MODEL_2` in its playouts and its inference."""
+    """:func:`strong_2026_12_06` with :data:`PLAYOUT_MODEL_2` in its playouts and its inference: ``strong`` since
+    7 December 2026 (the level model, :data:`skat.players.cardmodel.LEVEL_MODEL`), under another name."""
     return _level_variant("strong", seed, "strong-playout-model-2", **_card_model_changes(PLAYOUT_MODEL_2))

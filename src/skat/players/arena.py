@@ -491,7 +491,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
-PLAYER_DATA = ("win_model.npz", "card_model.npz")
+PLAYER_DATA = ("win_model.npz", "card_model.npz", "card_model_playouts_2.npz")
 """The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
 NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration")

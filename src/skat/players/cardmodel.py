@@ -11,7 +11,9 @@ same input (trained on a shared trunk it made the policy worse: ``tools/train_ca
 
 The weights are one ``.npz`` file (float16 on disk, float32 in memory; its ``meta`` entry is a JSON text with the
 layer sizes, the encoding's size and what the model was trained on). The shipped model is
-``skat/data/card_model.npz`` (:func:`shipped_card_model`).
+``skat/data/card_model.npz`` (:func:`shipped_card_model`: the policy of ``learned``, the default of any player that
+is given none); ``strong`` and ``expert`` search and infer with :data:`LEVEL_MODEL` (:func:`level_card_model`), the
+policy iteration's second round on the values of their own playouts.
 """
 
 from __future__ import annotations
@@ -27,12 +29,17 @@ import numpy as np
 
 from skat.players.encoding import OBSERVATION_SIZE, OFFSET, encode_view, legal_cards
 
-__all__ = ["CardModel", "INPUT_SIZE", "features", "packaged_card_model", "shipped_card_model", "SHIPPED_MODEL"]
+__all__ = ["CardModel", "INPUT_SIZE", "features", "packaged_card_model", "shipped_card_model", "SHIPPED_MODEL",
+           "LEVEL_MODEL", "level_card_model"]
 
 INPUT_SIZE = OBSERVATION_SIZE + 32
 """The model's input: the observation, then the legal cards."""
 SHIPPED_MODEL = "card_model.npz"
-"""The file name of the shipped model in the package's data."""
+"""The file name of the shipped model in the package's data (trained on positions labelled by the solver)."""
+LEVEL_MODEL = "card_model_playouts_2.npz"
+"""The model ``strong`` and ``expert`` play with since 7 December 2026: the second round of the policy iteration,
+trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal card labelled by the
+values of its playouts (``bench/data/cardplay-playouts-2``; docs/players.md, "The playouts teach the policy")."""
 
 
 def features(view: Any) -> np.ndarray:
@@ -260,5 +267,10 @@ def packaged_card_model(name: str) -> CardModel:
 
 
 def shipped_card_model() -> CardModel:
-    """The model the levels play with (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once)."""
+    """The shipped model (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once): ``learned``'s policy."""
     return packaged_card_model(SHIPPED_MODEL)
+
+
+def level_card_model() -> CardModel:
+    """The model ``strong`` and ``expert`` search and infer with (:data:`LEVEL_MODEL`, loaded once)."""
+    return packaged_card_model(LEVEL_MODEL)

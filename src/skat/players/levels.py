@@ -17,6 +17,10 @@
   That ``strong`` measured +2.06 [+0.11, +4.01] over 1,000 deals (seed 2051) against ``strong`` before the learned
   card play (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays);
   today's against that one +1.13 [-0.81, +3.07] over 1,000 deals (seed 2078; the two steps do not add up).
+  Since 7 December 2026 the playouts, the pruning and the inference ask the level model
+  (:func:`skat.players.cardmodel.level_card_model`: the policy trained on the values of ``strong``'s own playouts,
+  two rounds), which measured +0.96 [-1.05, +2.98] over 1,000 deals (seed 2085) against the ``strong`` of the day
+  before with the shipped model (:func:`skat.players.ablation.strong_2026_12_06`).
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
   from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
   median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.74 [+0.07, +3.41] over 1,000 deals (seed 2079,
@@ -63,6 +67,7 @@ from collections.abc import Callable
 
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player
+from skat.players.cardmodel import level_card_model
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 from skat.players.learned import LearnedBidder
@@ -101,19 +106,26 @@ def _medium(seed: int | None) -> PIMCPlayer:
     return player
 
 
+def _with_level_model(player: PIMCPlayer) -> PIMCPlayer:
+    """``player`` searching (playouts, pruning) and weighing the others' card plays with the level model
+    (:func:`skat.players.cardmodel.level_card_model`)."""
+    model = level_card_model()
+    player.card_model = model
+    player.inference = Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model))
+    return player
+
+
 def _strong(seed: int | None) -> PIMCPlayer:
-    player = PIMCPlayer(seed, worlds=60, min_worlds=4, time_budget=0.5, bidding=False,
-                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()),
-                        pool=4, ramsch_search=True, playouts="all")
+    player = _with_level_model(PIMCPlayer(seed, worlds=60, min_worlds=4, time_budget=0.5, bidding=False, pool=4,
+                                          ramsch_search=True, playouts="all"))
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
 
 
 def _expert(seed: int | None) -> PIMCPlayer:
-    player = PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False,
-                        inference=Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood()), pool=4,
-                        ramsch_search=True, playouts="all")
+    player = _with_level_model(PIMCPlayer(seed, worlds=160, min_worlds=8, time_budget=2.0, bidding=False, pool=4,
+                                          ramsch_search=True, playouts="all"))
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=40, time_budget=2.0)
     player.name = "expert"
     return player
