@@ -66,9 +66,9 @@ issue 16 beside them):
   ``playout-model-defence`` (2083) that model in defence alone
   (:func:`skat.players.ablation.strong_playout_model_defence`), ``playout-model-2`` (2085) the second round:
   the model trained on the playouts of ``strong`` with the first round's model as well (corpus 2084;
-  :func:`skat.players.ablation.strong_playout_model_2`) against ``strong``. Since 7 December 2026 that model is
-  ``strong``'s and ``expert``'s (:data:`skat.players.cardmodel.LEVEL_MODEL`): where the matches from 2079 to 2085
-  say ``strong`` they mean :func:`skat.players.ablation.strong_2026_12_06` (``expert``
+  :func:`skat.players.ablation.strong_playout_model_2`) against ``strong``. Since the evening of 6 December 2026
+  that model is ``strong``'s and ``expert``'s (:data:`skat.players.cardmodel.LEVEL_MODEL`): where the matches from
+  2079 to 2085 say ``strong`` they mean :func:`skat.players.ablation.strong_2026_12_06` (``expert``
   :func:`skat.players.ablation.expert_2026_12_06`), as their definitions here name them (:data:`RECORDED_AS`);
   ``level-model-2026-12`` (2086) that ``strong`` against ``strong`` as it was (the goal's measure: at least +5, the
   lower bound above 0), ``expert-level-model`` (2087) ``expert`` against ``strong``, both with it (goal: above 0).

@@ -523,7 +523,7 @@ def test_the_playout_model_ablation_is_strong_with_that_model_in_the_playouts_an
     strong = make_player("strong", 1)
     settings = ("worlds", "min_worlds", "time_budget", "pool", "playouts", "policy_prune", "ramsch_search")
     assert [getattr(player, s) for s in settings] == [getattr(strong, s) for s in settings]
-    assert (strong.model() is model) == (round_ == 2)  # the second round's model is the levels' since 7 December
+    assert (strong.model() is model) == (round_ == 2)  # the second round's model is the levels' since 6 December
     view = first_trick_view(3)
     assert not np.allclose(model.policy(view), shipped_card_model().policy(view))
     assert round_ == 1 or not np.allclose(model.policy(view), packaged_card_model(ablation.PLAYOUT_MODEL).policy(view))

@@ -42,8 +42,8 @@ width, the ties, the exact card points, the draws, the margins, the playouts) ch
 they stay what was measured; their docstrings say ``strong`` for it. :func:`expert_solver` is ``expert`` before the
 playouts.
 
-Since 7 December 2026 ``strong`` and ``expert`` play with the policy iteration's second model
-(:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`); :func:`strong_2026_12_06` and
+Since the evening of 6 December 2026 ``strong`` and ``expert`` play with the policy iteration's second
+model (:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`); :func:`strong_2026_12_06` and
 :func:`expert_2026_12_06` keep them as they were before, with the shipped model, and every ablation built on a level
 (``_level_variant``) starts from that player, so it stays what was measured.
 """
@@ -103,14 +103,14 @@ def _solver_variant(seed: int | None, name: str, **changes: object) -> PIMCPlaye
 
 
 def strong_2026_12_06(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` as it was on 6 December 2026: every legal card valued by playouts, with the shipped card-play
+    """``strong`` as it was until the evening of 6 December 2026: every legal card valued by playouts, with the shipped card-play
     model (trained on the solver's labels) in the playouts and the inference, before the level model
     (:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`)."""
     return _level_variant("strong", seed, "strong-2026-12-06")
 
 
 def expert_2026_12_06(seed: int | None = None) -> PIMCPlayer:
-    """``expert`` as it was on 6 December 2026 (:func:`strong_2026_12_06`'s card-play model)."""
+    """``expert`` as it was until the evening of 6 December 2026 (:func:`strong_2026_12_06`'s card-play model)."""
     return _level_variant("expert", seed, "expert-2026-12-06")
 
 
@@ -475,5 +475,6 @@ playouts, which play with :data:`PLAYOUT_MODEL` (``bench/data/corpus/play-2084``
 
 def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
     """:func:`strong_2026_12_06` with :data:`PLAYOUT_MODEL_2` in its playouts and its inference: ``strong`` since
-    7 December 2026 (the level model, :data:`skat.players.cardmodel.LEVEL_MODEL`), under another name."""
+    the evening of 6 December 2026 (the level model, :data:`skat.players.cardmodel.LEVEL_MODEL`), by another
+    name."""
     return _level_variant("strong", seed, "strong-playout-model-2", **_card_model_changes(PLAYOUT_MODEL_2))

@@ -37,8 +37,8 @@ INPUT_SIZE = OBSERVATION_SIZE + 32
 SHIPPED_MODEL = "card_model.npz"
 """The file name of the shipped model in the package's data (trained on positions labelled by the solver)."""
 LEVEL_MODEL = "card_model_playouts_2.npz"
-"""The model ``strong`` and ``expert`` play with since 7 December 2026: the second round of the policy iteration,
-trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal card labelled by the
+"""The model ``strong`` and ``expert`` play with since the evening of 6 December 2026: the second round of the
+policy iteration, trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal card labelled by the
 values of its playouts (``bench/data/cardplay-playouts-2``; docs/players.md, "The playouts teach the policy")."""
 
 

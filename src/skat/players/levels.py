@@ -17,10 +17,12 @@
   That ``strong`` measured +2.06 [+0.11, +4.01] over 1,000 deals (seed 2051) against ``strong`` before the learned
   card play (:func:`skat.players.ablation.strong_2026_12`, 40 worlds, hand-written likelihood of the card plays);
   today's against that one +1.13 [-0.81, +3.07] over 1,000 deals (seed 2078; the two steps do not add up).
-  Since 7 December 2026 the playouts, the pruning and the inference ask the level model
+  Since the evening of 6 December 2026 the playouts, the pruning and the inference ask the level model
   (:func:`skat.players.cardmodel.level_card_model`: the policy trained on the values of ``strong``'s own playouts,
-  two rounds), which measured +0.96 [-1.05, +2.98] over 1,000 deals (seed 2085) against the ``strong`` of the day
-  before with the shipped model (:func:`skat.players.ablation.strong_2026_12_06`).
+  two rounds), which measured +0.96 [-1.05, +2.98] over 1,000 deals (seed 2085) against ``strong`` with the
+  shipped model (:func:`skat.players.ablation.strong_2026_12_06`); against
+  :func:`skat.players.ablation.strong_2026_12` +1.59 [-0.47, +3.65] over 1,000 deals (seed 2086); one core: 35 ms
+  median a card, p95 118 ms, max 0.52 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
   from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
   median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.74 [+0.07, +3.41] over 1,000 deals (seed 2079,
