@@ -76,7 +76,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
-    """The searching level ``level`` as it was until 6 December 2026, with the shipped card-play model
+    """The searching level ``level`` as it was until the evening of 6 December 2026, with the shipped card-play model
     (:data:`skat.players.cardmodel.SHIPPED_MODEL`) in its search and inference, and the attributes ``changes``
     set; named ``name``."""
     from skat.players.levels import LEVELS
@@ -103,8 +103,8 @@ def _solver_variant(seed: int | None, name: str, **changes: object) -> PIMCPlaye
 
 
 def strong_2026_12_06(seed: int | None = None) -> PIMCPlayer:
-    """``strong`` as it was until the evening of 6 December 2026: every legal card valued by playouts, with the shipped card-play
-    model (trained on the solver's labels) in the playouts and the inference, before the level model
+    """``strong`` as it was until the evening of 6 December 2026: every legal card valued by playouts, with the
+    shipped card-play model (trained on the solver's labels) in the playouts and the inference, before the level model
     (:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`)."""
     return _level_variant("strong", seed, "strong-2026-12-06")
 

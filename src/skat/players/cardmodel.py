@@ -38,8 +38,8 @@ SHIPPED_MODEL = "card_model.npz"
 """The file name of the shipped model in the package's data (trained on positions labelled by the solver)."""
 LEVEL_MODEL = "card_model_playouts_2.npz"
 """The model ``strong`` and ``expert`` play with since the evening of 6 December 2026: the second round of the
-policy iteration, trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal card labelled by the
-values of its playouts (``bench/data/cardplay-playouts-2``; docs/players.md, "The playouts teach the policy")."""
+policy iteration, trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal
+card labelled by the values of its playouts (``bench/data/cardplay-playouts-2``; docs/players.md, "The playouts teach the policy")."""
 
 
 def features(view: Any) -> np.ndarray:
@@ -255,7 +255,7 @@ def _count_layers(weights: dict[str, np.ndarray], prefix: str = "w") -> int:
     return n
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def packaged_card_model(name: str) -> CardModel:
     """A model in the package's ``skat/data`` by file name (loaded once); FileNotFoundError when this install has
     none of that name."""
