@@ -71,7 +71,9 @@ issue 16 beside them):
   2079 to 2085 say ``strong`` they mean :func:`skat.players.ablation.strong_2026_12_06` (``expert``
   :func:`skat.players.ablation.expert_2026_12_06`), as their definitions here name them (:data:`RECORDED_AS`);
   ``level-model-2026-12`` (2086) that ``strong`` against ``strong`` as it was (the goal's measure: at least +5, the
-  lower bound above 0), ``expert-level-model`` (2087) ``expert`` against ``strong``, both with it (goal: above 0).
+  lower bound above 0), ``expert-level-model`` (2087) ``expert`` against ``strong``, both with it (goal: above 0);
+  ``learned-level-model`` (2088) ``learned`` with the level model
+  (:func:`skat.players.ablation.learned_level_model`) against ``learned`` with the shipped one.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -158,6 +160,7 @@ MATCHES = {
     "playout-model-2": (("skat.players.ablation:strong_playout_model_2", _STRONG_1206), 2085),
     "level-model-2026-12": (("strong", _TODAY), 2086),
     "expert-level-model": (("expert", "strong"), 2087),
+    "learned-level-model": (("skat.players.ablation:learned_level_model", "learned"), 2088),
 }
 """name -> (players, seed)."""
 

@@ -573,3 +573,15 @@ def test_the_levels_search_and_infer_with_the_level_model_and_their_predecessors
     # an ablation of the days before stays on the shipped model
     assert ablation.strong_solver(1).model() is shipped_card_model()
     assert ablation.strong_playout_model(1).model() is packaged_card_model(ablation.PLAYOUT_MODEL)
+
+
+def test_learned_with_the_level_model_plays_its_policy():
+    from skat.players.ablation import learned_level_model
+    from skat.players.cardmodel import level_card_model
+    from skat.rules.actions import Play
+
+    player = learned_level_model(1)
+    assert player.name == "learned-level-model" and player.model is level_card_model()
+    view = first_trick_view(3)
+    p = level_card_model().symmetric_policy(view)
+    assert player.choose(view) == Play(Card(int(np.argmax(p))))

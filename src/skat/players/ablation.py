@@ -56,9 +56,10 @@ from importlib import resources
 from types import MappingProxyType
 
 from skat.deal.game import Phase, SeatView
-from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL
+from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL, level_card_model
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
+from skat.players.policy import PolicyPlayer
 from skat.rules.actions import Action
 
 __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "strong_play_inference",
@@ -72,7 +73,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
            "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
-           "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06"]
+           "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -478,3 +479,11 @@ def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
     the evening of 6 December 2026 (the level model, :data:`skat.players.cardmodel.LEVEL_MODEL`), by another
     name."""
     return _level_variant("strong", seed, "strong-playout-model-2", **_card_model_changes(PLAYOUT_MODEL_2))
+
+
+def learned_level_model(seed: int | None = None) -> PolicyPlayer:
+    """``learned`` (the policy alone, no search) with the level model (:data:`skat.players.cardmodel.LEVEL_MODEL`)
+    instead of the shipped one."""
+    player = PolicyPlayer(seed, model=level_card_model())
+    player.name = "learned-level-model"
+    return player
