@@ -73,7 +73,9 @@ issue 16 beside them):
   ``level-model-2026-12`` (2086) that ``strong`` against ``strong`` as it was (the goal's measure: at least +5, the
   lower bound above 0), ``expert-level-model`` (2087) ``expert`` against ``strong``, both with it (goal: above 0);
   ``learned-level-model`` (2088) ``learned`` with the level model
-  (:func:`skat.players.ablation.learned_level_model`) against ``learned`` with the shipped one.
+  (:func:`skat.players.ablation.learned_level_model`) against ``learned`` with the shipped one
+  (:func:`skat.players.ablation.learned_2026_12`); since then the level model is ``learned``'s too, and
+  ``learned-medium`` (2041) measured both (the record of 5 December 2026 the one before).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -160,7 +162,8 @@ MATCHES = {
     "playout-model-2": (("skat.players.ablation:strong_playout_model_2", _STRONG_1206), 2085),
     "level-model-2026-12": (("strong", _TODAY), 2086),
     "expert-level-model": (("expert", "strong"), 2087),
-    "learned-level-model": (("skat.players.ablation:learned_level_model", "learned"), 2088),
+    "learned-level-model": (("skat.players.ablation:learned_level_model", "skat.players.ablation:learned_2026_12"),
+                            2088),
 }
 """name -> (players, seed)."""
 
@@ -172,11 +175,13 @@ RECORDED_AS: dict[str, tuple[str, str]] = {
         "policy-ties", "exact-early", "selfplay-model", "posterior-draws", "prune-two", "prune-throughout",
         "prune-four", "playout-defence", "playouts", "playouts-wide", "playout-model", "playout-model-2")},
     "expert-playouts": ("expert", "strong"),
+    "learned-level-model": ("skat.players.ablation:learned_level_model", "learned"),
 }
 """The players as the committed record of a match names them, where they were called otherwise when it was played:
 a level as it was then is an ablation's factory now (``strong`` of 5 and 6 December 2026 is
 :func:`skat.players.ablation.strong_solver` in the matches 2052 to 2077 and
-:func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085), the same players in the same order."""
+:func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085, ``learned`` of the day
+:func:`skat.players.ablation.learned_2026_12` in 2088), the same players in the same order."""
 
 RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "null-learned-medium": ("isko2018", (), "null"),

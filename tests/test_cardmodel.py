@@ -576,12 +576,15 @@ def test_the_levels_search_and_infer_with_the_level_model_and_their_predecessors
 
 
 def test_learned_with_the_level_model_plays_its_policy():
-    from skat.players.ablation import learned_level_model
-    from skat.players.cardmodel import level_card_model
+    from skat.players.ablation import learned_2026_12, learned_level_model
+    from skat.players.cardmodel import level_card_model, shipped_card_model
+    from skat.players.registry import make_player
     from skat.rules.actions import Play
 
     player = learned_level_model(1)
     assert player.name == "learned-level-model" and player.model is level_card_model()
+    assert make_player("learned", 1).model is level_card_model()  # learned's model since 6 December
+    assert learned_2026_12(1).model is shipped_card_model() and learned_2026_12(1).name == "learned-2026-12"
     view = first_trick_view(3)
     p = level_card_model().symmetric_policy(view)
     assert player.choose(view) == Play(Card(int(np.argmax(p))))

@@ -56,7 +56,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from skat.deal.game import Phase, SeatView
-from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL, level_card_model
+from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL, level_card_model, shipped_card_model
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
 from skat.players.policy import PolicyPlayer
@@ -73,7 +73,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_calibrated_bidding", "strong_playout_defence", "strong_playouts",
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
            "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
-           "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model"]
+           "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model",
+           "learned_2026_12"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -482,8 +483,16 @@ def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
 
 
 def learned_level_model(seed: int | None = None) -> PolicyPlayer:
-    """``learned`` (the policy alone, no search) with the level model (:data:`skat.players.cardmodel.LEVEL_MODEL`)
-    instead of the shipped one."""
+    """``learned`` (the policy alone, no search) with the level model (:data:`skat.players.cardmodel.LEVEL_MODEL`):
+    ``learned`` since the evening of 6 December 2026, by another name."""
     player = PolicyPlayer(seed, model=level_card_model())
     player.name = "learned-level-model"
+    return player
+
+
+def learned_2026_12(seed: int | None = None) -> PolicyPlayer:
+    """``learned`` as it was until the evening of 6 December 2026: the shipped model's policy
+    (:data:`skat.players.cardmodel.SHIPPED_MODEL`, the solver's labels)."""
+    player = PolicyPlayer(seed, model=shipped_card_model())
+    player.name = "learned-2026-12"
     return player

@@ -11,9 +11,10 @@ same input (trained on a shared trunk it made the policy worse: ``tools/train_ca
 
 The weights are one ``.npz`` file (float16 on disk, float32 in memory; its ``meta`` entry is a JSON text with the
 layer sizes, the encoding's size and what the model was trained on). The shipped model is
-``skat/data/card_model.npz`` (:func:`shipped_card_model`: the policy of ``learned``, the default of any player that
-is given none); ``strong`` and ``expert`` search and infer with :data:`LEVEL_MODEL` (:func:`level_card_model`), the
-policy iteration's second round on the values of their own playouts.
+``skat/data/card_model.npz`` (:func:`shipped_card_model`, trained on the solver's labels: the default of a searching
+player or likelihood given none, as in the ablations of the days before); ``strong``, ``expert`` and ``learned``
+play with :data:`LEVEL_MODEL` (:func:`level_card_model`), the policy iteration's second round on the values of
+``strong``'s own playouts.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ INPUT_SIZE = OBSERVATION_SIZE + 32
 SHIPPED_MODEL = "card_model.npz"
 """The file name of the shipped model in the package's data (trained on positions labelled by the solver)."""
 LEVEL_MODEL = "card_model_playouts_2.npz"
-"""The model ``strong`` and ``expert`` play with since the evening of 6 December 2026: the second round of the
+"""The model ``strong``, ``expert`` and ``learned`` play with since the evening of 6 December 2026: the second round of the
 policy iteration, trained beside the shipped model's corpora on two corpora of ``strong``'s own play, every legal
 card labelled by the values of its playouts (``bench/data/cardplay-playouts-2``; docs/players.md, "The playouts teach the policy")."""
 
@@ -267,10 +268,11 @@ def packaged_card_model(name: str) -> CardModel:
 
 
 def shipped_card_model() -> CardModel:
-    """The shipped model (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once): ``learned``'s policy."""
+    """The shipped model (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once): the solver's labels."""
     return packaged_card_model(SHIPPED_MODEL)
 
 
 def level_card_model() -> CardModel:
-    """The model ``strong`` and ``expert`` search and infer with (:data:`LEVEL_MODEL`, loaded once)."""
+    """The model ``strong`` and ``expert`` search and infer with and ``learned`` plays (:data:`LEVEL_MODEL`, loaded
+    once)."""
     return packaged_card_model(LEVEL_MODEL)

@@ -1,7 +1,7 @@
 """``learned``: a fast player for bot authors, its card play the learned model's policy alone (no search).
 
-Card play in suit, grand and Null games: the legal card the card-play model (:mod:`skat.players.cardmodel`) gives
-the most weight, its policy averaged over the suit permutations the game allows (one batched pass of a small
+Card play in suit, grand and Null games: the legal card the card-play model (:mod:`skat.players.cardmodel`; the
+level model, :func:`skat.players.cardmodel.level_card_model`, unless given another) gives the most weight, its policy averaged over the suit permutations the game allows (one batched pass of a small
 network: well under a millisecond). Bidding, hand game or pickup, discard and declaration: the learned chances of
 :class:`skat.players.learned.LearnedBidder` (as ``strong``); a Ramsch's card play, Kontra and Re and every decision
 the model does not cover: the heuristic player.
@@ -17,7 +17,7 @@ import numpy as np
 from skat.cards import Card
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player, forced_action
-from skat.players.cardmodel import CardModel, shipped_card_model
+from skat.players.cardmodel import CardModel, level_card_model
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.learned import LearnedBidder
 from skat.rules.actions import Action, Play
@@ -33,7 +33,7 @@ class PolicyPlayer:
     def __init__(self, seed: int | None = None, *, model: CardModel | None = None, sample: bool = False,
                  symmetric: bool = True) -> None:
         self.rng = random.Random(seed)
-        self.model = model or shipped_card_model()
+        self.model = model or level_card_model()
         self.sample = sample
         self.symmetric = symmetric
         """Average the policy over the suit permutations the game allows (:meth:`CardModel.symmetric_policy`)."""
