@@ -21,7 +21,7 @@ issue 16 beside them):
   (``strong`` itself), ``ablation-alphamu`` (2039) alpha-mu for the declarer's last four tricks,
   ``ablation-close-worlds`` (2037) more worlds on close calls.
 * issue 31, the learned card-play model: ``learned-medium`` (2041) the policy alone against ``medium`` (goal: at
-  least 0); ``policy-inference`` (2042) ``strong`` with the card plays weighed by the policy against ``strong`` as
+  least 0; the record of 5 December 2026 is of :func:`skat.players.ablation.learned_2026_12`, the shipped model); ``policy-inference`` (2042) ``strong`` with the card plays weighed by the policy against ``strong`` as
   it was (:func:`skat.players.ablation.strong_2026_12`); ``policy-prune`` (2043) that, searching only the
   policy's three best cards early, with up to 60 worlds; ``expert-strong`` (2044) the slow level (goal: above 0).
 * issue 31, every game the players play (:data:`RULES`): ``null-*`` (2045-2047) deals with a Null hand, its seat
