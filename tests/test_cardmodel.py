@@ -588,3 +588,37 @@ def test_learned_with_the_level_model_plays_its_policy():
     view = first_trick_view(3)
     p = level_card_model().symmetric_policy(view)
     assert player.choose(view) == Play(Card(int(np.argmax(p))))
+
+
+def test_learned_plays_a_null_game_by_the_shipped_model_and_the_others_by_the_level_model():
+    from skat.players.arena import null_hand_game
+    from skat.players.cardmodel import level_card_model, shipped_card_model
+    from skat.players.registry import make_player
+    from skat.rules.actions import Play
+
+    player = make_player("learned", 1)
+    level, shipped = level_card_model(), shipped_card_model()
+    kinds: set[bool] = set()
+    for seed in range(400):
+        if seed % 2:  # a Null Hand played on by random cards
+            game = null_hand_game(seed, get_ruleset("isko2018"))
+            rng = np.random.default_rng(seed)
+            for _ in range(seed % 12):
+                legal = game.legal_actions(game.to_move)
+                if game.is_over or not legal:
+                    break
+                game.apply(legal[int(rng.integers(len(legal)))], game.to_move)
+        else:
+            game = play_to(seed, "isko2018", 14 + seed % 20)
+        if game.phase is not Phase.PLAY or game.contract is None or len(game.legal_actions(game.to_move)) < 3:
+            continue
+        view = game.view(game.to_move)
+        best = {m: int(np.argmax(m.symmetric_policy(view))) for m in (level, shipped)}
+        if best[level] == best[shipped]:
+            continue
+        null = view.contract.is_null
+        assert player.choose(view) == Play(Card(best[shipped if null else level])), (seed, view.contract)
+        kinds.add(null)
+        if kinds == {True, False}:
+            return
+    raise AssertionError(f"no Null and suit or grand positions where the models differ: {kinds}")
