@@ -12,8 +12,8 @@ same input (trained on a shared trunk it made the policy worse: ``tools/train_ca
 The weights are one ``.npz`` file (float16 on disk, float32 in memory; its ``meta`` entry is a JSON text with the
 layer sizes, the encoding's size and what the model was trained on). The shipped model is
 ``skat/data/card_model.npz`` (:func:`shipped_card_model`, trained on the solver's labels: the default of a searching
-player or likelihood given none, as in the ablations of the days before); ``strong``, ``expert`` and ``learned``
-play with :data:`LEVEL_MODEL` (:func:`level_card_model`), the policy iteration's second round on the values of
+player or likelihood given none, as in the ablations of the days before, and ``learned``'s in Null games);
+``strong``, ``expert`` and ``learned`` play with :data:`LEVEL_MODEL` (:func:`level_card_model`), the policy iteration's second round on the values of
 ``strong``'s own playouts.
 """
 
@@ -268,7 +268,8 @@ def packaged_card_model(name: str) -> CardModel:
 
 
 def shipped_card_model() -> CardModel:
-    """The shipped model (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once): the solver's labels."""
+    """The shipped model (:data:`SHIPPED_MODEL` in ``skat/data``, loaded once): the solver's labels; ``learned``
+    plays its Null games by it."""
     return packaged_card_model(SHIPPED_MODEL)
 
 
