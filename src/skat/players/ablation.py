@@ -411,14 +411,12 @@ def _strong_bidding_model() -> WinModel:
 
 
 def _card_model_changes(name: str) -> dict[str, object]:
-    """What a searching level changes to play with the packaged card-play model ``name``: the model its search asks
-    and the one that weighs the others' card plays in the inference."""
+    """What a searching level changes to play with the packaged card-play model ``name``
+    (:func:`skat.players.levels.card_model_settings`)."""
     from skat.players.cardmodel import packaged_card_model
-    from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
+    from skat.players.levels import card_model_settings
 
-    model = packaged_card_model(name)
-    return {"card_model": model,
-            "inference": Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model))}
+    return card_model_settings(packaged_card_model(name))
 
 
 SELFPLAY_MODEL = "card_model_selfplay.npz"

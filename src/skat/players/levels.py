@@ -69,14 +69,14 @@ from collections.abc import Callable
 
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player
-from skat.players.cardmodel import level_card_model
+from skat.players.cardmodel import CardModel, level_card_model
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 from skat.players.learned import LearnedBidder
 from skat.players.pimc import PIMCPlayer
 from skat.rules.actions import Action, Play
 
-__all__ = ["EasyPlayer", "LEVELS", "make_level"]
+__all__ = ["EasyPlayer", "LEVELS", "make_level", "card_model_settings"]
 
 
 class EasyPlayer:
@@ -108,12 +108,18 @@ def _medium(seed: int | None) -> PIMCPlayer:
     return player
 
 
+def card_model_settings(model: CardModel) -> dict[str, object]:
+    """The attributes of a searching level that make it play with the card-play model ``model``: the model its
+    search asks (playouts, pruning) and the inference that weighs the others' card plays by its policy (after the
+    auction's likelihood)."""
+    return {"card_model": model,
+            "inference": Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model))}
+
+
 def _with_level_model(player: PIMCPlayer) -> PIMCPlayer:
-    """``player`` searching (playouts, pruning) and weighing the others' card plays with the level model
-    (:func:`skat.players.cardmodel.level_card_model`)."""
-    model = level_card_model()
-    player.card_model = model
-    player.inference = Inference(AuctionLikelihood(temperature=10.0), PolicyLikelihood(model))
+    """``player`` playing with the level model (:func:`skat.players.cardmodel.level_card_model`)."""
+    for attribute, value in card_model_settings(level_card_model()).items():
+        setattr(player, attribute, value)
     return player
 
 
