@@ -22,7 +22,7 @@ from skat.server.core import TableError
 from skat.server.database import account_sessions_t, accounts_t, seats_t
 from skat.server.limits import Limits, Rate
 from skat.server.store import Store
-from test_server_support import postgres  # noqa: F401 - the fixture
+from test_server_support import browser, postgres  # noqa: F401 - the fixture
 
 FAST = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 """Argon2id, cheap enough for tests."""
@@ -247,7 +247,7 @@ def test_cross_site_requests_are_refused(client):
     for headers in ({"Origin": "null"}, {"Origin": "https://evil.example"}):
         r = client.post("/api/tables", json={"seats": ["human", "strong", "strong"]}, headers=headers)
         assert (r.status_code, r.json()["error"]) == (403, "cross_origin")
-    bare = TestClient(client.app)  # no Origin at all
+    bare = browser(client)  # no Origin at all
     bare.cookies.set(SESSION_COOKIE, client.cookies.get(SESSION_COOKIE))
     assert bare.post("/api/account/logout").json()["error"] == "cross_origin"
     assert bare.post("/api/tables", json={"seats": ["human", "strong", "strong"]}).status_code == 403
@@ -255,7 +255,7 @@ def test_cross_site_requests_are_refused(client):
     r = bare.post("/api/account/logout", headers={"Sec-Fetch-Site": "same-origin"})
     assert r.status_code == 200
     # without the session cookie a script without Origin still creates tables
-    assert TestClient(client.app).post("/api/tables", json={"seats": ["human", "strong", "strong"]}).status_code == 201
+    assert browser(client).post("/api/tables", json={"seats": ["human", "strong", "strong"]}).status_code == 201
 
 
 def test_a_guests_seats_become_the_account_of_who_registers_in_that_browser(client):
@@ -263,7 +263,7 @@ def test_a_guests_seats_become_the_account_of_who_registers_in_that_browser(clie
                                            "public": True})
     assert r.status_code == 201 and GUEST_COOKIE in r.headers["set-cookie"]
     table_id = r.json()["table_id"]
-    other = TestClient(client.app, headers=ORIGIN)
+    other = browser(client, headers=ORIGIN)
     assert other.post(f"/api/tables/{table_id}/join", json={"name": "Lu"}).status_code == 200
     r = client.post("/api/account/register", json={"name": "Kim", "password": "password-k"})
     assert r.json()["claimed"] == 1

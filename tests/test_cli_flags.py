@@ -212,6 +212,25 @@ def test_bot_token_gives_the_seat_token_the_link_lacks(server, capsys):
     assert main(["bot", bare, "--token", "wrong", "--player", "random", "--deals", "1"]) == 2
     err = capsys.readouterr().err
     assert "spectator" in err or "refused the seat" in err
+    # a token beginning with "-" (one in 64 of the old ones did) is the token, not another flag: it reaches the server
+    assert main(["bot", bare, "--token", "-wrong", "--player", "random", "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "expected one argument" not in err and ("spectator" in err or "refused the seat" in err)
+    # a forgotten token is still reported as one, not the next flag taken as it
+    with pytest.raises(SystemExit):
+        main(["bot", bare, "--token", "--player", "random"])
+    assert "--token: expected one argument" in capsys.readouterr().err
+
+
+def test_the_server_never_hands_out_a_secret_beginning_with_a_dash(monkeypatch):
+    """Seat tokens, invites and keys are pasted after command-line flags, where a leading "-" reads as a flag."""
+    from skat.server import core
+
+    drawn = iter(["-Ab3", "--x9", "Zq-7"])
+    monkeypatch.setattr(core.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    assert core.new_secret() == "Zq-7"  # drawn again while it began with "-"
+    monkeypatch.undo()
+    assert not any(core.new_secret(1).startswith("-") for _ in range(2000))  # "-" starts 1 in 64 of one byte's
 
 
 # ------------------------------------------------------------------ serve / play --host, play --name

@@ -22,7 +22,7 @@ from skat.server.database import (
 )
 from skat.server.history import LIST_GAMES, count_deal, rebuild
 from test_server import hello, play_deal, recv_state
-from test_server_support import postgres  # noqa: F401 - the fixture
+from test_server_support import browser, postgres  # noqa: F401 - the fixture
 
 ORIGIN = {"Origin": "http://testserver"}
 
@@ -154,7 +154,7 @@ def test_a_second_browser_sees_nothing_private(client):
     client.post("/api/account/register", json={"name": "Fenja", "password": "password-f"}, headers=ORIGIN)
     table = person_table(client, 1)
     play(client, table, 1)
-    other = TestClient(client.app)
+    other = browser(client)
     assert other.get("/api/me").json() == {"player": None, "signed_in": False}
     assert other.get("/api/me/history").json()["error"] == "no_player"
     assert other.get("/api/players/me").status_code == 404

@@ -9,6 +9,7 @@ import pytest
 
 from skat.server.app import MAX_FRAME_BYTES, MAX_MESSAGE_BYTES
 from test_server import hello, new_table, recv
+from test_server_support import browser
 
 DEEP = "[" * 2000 + "]" * 2000
 
@@ -138,9 +139,7 @@ def test_an_unexpected_failure_is_500_internal(client, monkeypatch, caplog):
         raise KeyError("boom")
 
     monkeypatch.setattr(manager, "lobby", broken)
-    from fastapi.testclient import TestClient
-
-    quiet = TestClient(client.app, raise_server_exceptions=False)
+    quiet = browser(client, raise_server_exceptions=False)
     with caplog.at_level("ERROR", logger="skat.server"):
         r = quiet.get("/api/tables")
     assert r.status_code == 500 and r.json()["error"] == "internal" and r.json()["message"]

@@ -19,6 +19,7 @@ from skat.server.chat import LOBBY, MAX_CHARS, author_tag, clean_text, delete_me
 from skat.server.core import TableError
 from skat.server.database import chat_messages_t
 from skat.server.limits import Limits, Rate
+from test_server_support import browser
 
 FAST = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 ORIGIN = {"Origin": "http://testserver"}
@@ -45,7 +46,7 @@ def table(client: TestClient) -> tuple[str, str, str]:
     """A table of three people: its id and the tokens of positions 0 and 1 (position 2 stays free)."""
     made = client.post("/api/tables", json={"seats": ["human", "human", "human"], "claim": 0, "public": True,
                                             "player_name": "Anna"}).json()
-    other = TestClient(client.app, headers=ORIGIN)  # another browser (another guest); its lifespan is the client's
+    other = browser(client, headers=ORIGIN)  # another browser (another guest) on the client's server and loop
     joined = other.post(f"/api/tables/{made['table_id']}/join", json={"name": "Bert", "position": 1}).json()
     return made["table_id"], made["token"], joined["token"]
 
@@ -87,7 +88,7 @@ def error(ws) -> dict:
 
 def test_players_and_spectators_chat_apart_and_everybody_at_the_table_reads_both(client, app):
     tid, anna, bert = table(client)
-    watcher = TestClient(app, headers=ORIGIN)
+    watcher = browser(client, headers=ORIGIN)
     register(watcher, "Vera")
     with client.websocket_connect(f"/ws/{tid}") as a, client.websocket_connect(f"/ws/{tid}") as b, \
             watcher.websocket_connect(f"/ws/{tid}") as v:
@@ -112,7 +113,7 @@ def test_players_and_spectators_chat_apart_and_everybody_at_the_table_reads_both
 
 def test_a_spectator_without_an_account_cannot_chat_and_nothing_changes(client, app):
     tid, anna, _ = table(client)
-    with client.websocket_connect(f"/ws/{tid}") as a, TestClient(app, headers=ORIGIN).websocket_connect(f"/ws/{tid}") as v:
+    with client.websocket_connect(f"/ws/{tid}") as a, browser(client, headers=ORIGIN).websocket_connect(f"/ws/{tid}") as v:
         hello(a, anna)
         hello(v)
         v.send_json({"type": "chat", "text": "hello"})
@@ -250,7 +251,7 @@ async def _notice(app, notice: dict) -> None:
 
 def test_a_disabled_account_may_not_chat(client, app):
     tid, anna, _ = table(client)
-    player, watcher = TestClient(app, headers=ORIGIN), TestClient(app, headers=ORIGIN)
+    player, watcher = browser(client, headers=ORIGIN), browser(client, headers=ORIGIN)
     register(player, "Carl")
     register(watcher, "Vera")
     carl = player.post(f"/api/tables/{tid}/join", json={"position": 2}).json()["token"]  # the seat is Carl's

@@ -11,9 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from skat.server import create_app
-from skat.server.accounts import SESSION_COOKIE
 from skat.server.friends import ONLINE_SECONDS
-from test_server_support import postgres  # noqa: F401 - the fixture
+from test_server_support import browser, postgres  # noqa: F401 - the fixture
 
 ORIGIN = {"Origin": "http://testserver"}
 
@@ -29,10 +28,10 @@ def app(request, tmp_path):
 
 def person(app, name: str) -> tuple[TestClient, str]:
     """A browser signed in as a new account, and the account's id as in the URLs (a-ID)."""
-    browser = TestClient(app)
-    r = browser.post("/api/account/register", json={"name": name, "password": f"password-{name}"}, headers=ORIGIN)
+    signed_in = browser(app.state.test_client)
+    r = signed_in.post("/api/account/register", json={"name": name, "password": f"password-{name}"}, headers=ORIGIN)
     assert r.status_code == 201, r.text
-    return browser, browser.get("/api/me").json()["player"]["id"]
+    return signed_in, signed_in.get("/api/me").json()["player"]["id"]
 
 
 def test_following_shows_who_is_online_and_at_which_table(app):
@@ -116,7 +115,7 @@ def test_an_invitation_takes_a_friend_to_a_private_table_in_one_click(app):
 def test_bad_friend_requests_are_refused_and_change_nothing(app):
     anna, a = person(app, "Anna")
     bernd, b = person(app, "Bernd")
-    guest = TestClient(app)
+    guest = browser(app.state.test_client)
     assert guest.get("/api/friends").json()["error"] == "signed_out"
     assert guest.put(f"/api/friends/{b}/follow", headers=ORIGIN).status_code == 401
     r = anna.put(f"/api/friends/{a}/follow", headers=ORIGIN)
@@ -181,7 +180,7 @@ def test_a_blocked_persons_chat_does_not_reach_the_blocker(app):
         assert _next(anna_ws, "chat")["text"] == "mine"  # nothing of Bernd's came before it
     # the lobby: Anna does not get Bernd's messages, everybody else does
     assert bernd.post("/api/lobby/chat", json={"text": "Wer spielt mit?"}, headers=ORIGIN).status_code == 201
-    assert [m["text"] for m in TestClient(app).get("/api/lobby/chat").json()["messages"]] == ["Wer spielt mit?"]
+    assert [m["text"] for m in browser(app.state.test_client).get("/api/lobby/chat").json()["messages"]] == ["Wer spielt mit?"]
     assert anna.get("/api/lobby/chat").json()["messages"] == []
 
 
@@ -190,13 +189,8 @@ def test_a_block_made_at_the_table_applies_at_once(app):
     bernd, b = person(app, "Bernd")
     t = bernd.post("/api/tables", json={"seats": ["human", "human", "strong"], "public": True}, headers=ORIGIN).json()
     seat = anna.post(f"/api/tables/{t['table_id']}/join", json={}, headers=ORIGIN).json()
-    loop = app.state.test_client  # both sockets on the app's own event loop
-
-    def cookie(browser: TestClient) -> dict[str, str]:
-        return {**ORIGIN, "cookie": f"{SESSION_COOKIE}={browser.cookies.get(SESSION_COOKIE)}"}
-
-    with loop.websocket_connect(f"/ws/{t['table_id']}", headers=cookie(bernd)) as bernd_ws, \
-            loop.websocket_connect(f"/ws/{t['table_id']}", headers=cookie(anna)) as anna_ws:
+    with bernd.websocket_connect(f"/ws/{t['table_id']}") as bernd_ws, \
+            anna.websocket_connect(f"/ws/{t['table_id']}") as anna_ws:
         bernd_ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": t["token"], "chat": True}))
         anna_ws.send_text(json.dumps({"type": "hello", "protocol": 1, "token": seat["token"], "chat": True}))
         for ws in (bernd_ws, anna_ws):

@@ -17,8 +17,12 @@ import time
 import urllib.parse
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -249,3 +253,15 @@ def advanced(page, before: int, seconds: float = 15) -> bool:
     except PlaywrightTimeout:
         return False
     return True
+
+
+def browser(client: TestClient, **kwargs: Any) -> TestClient:
+    """Another browser (its own cookies, ``kwargs`` as for a TestClient) at the server that ``client`` runs, its
+    requests and sockets served on ``client``'s event loop, as a real server serves every socket on one loop.
+    A TestClient of its own would start an event loop for each socket: sockets that reach each other (a chat line,
+    a table's news) would then meet an asyncio lock bound to another loop and hang (CI 2026-12-07)."""
+    from fastapi.testclient import TestClient
+
+    other = TestClient(client.app, **kwargs)
+    other.portal = client.portal
+    return other

@@ -63,8 +63,31 @@ def _version() -> str:
     return f"skat {__version__}"
 
 
+SECRET_FLAGS = ("--token",)  # flags whose value is a pasted secret, which may begin with "-"
+
+
+def _secrets_joined(argv: list[str]) -> list[str]:
+    """``--token -Xy`` as ``--token=-Xy``: argparse would take a value beginning with "-" for another flag. A next
+    word that looks like a long flag (``--player``) is left alone, so a forgotten value is still reported."""
+    joined: list[str] = []
+    words = iter(argv)
+    for word in words:
+        following = next(words, None) if word in SECRET_FLAGS else None
+        if following is None:
+            joined.append(word)
+        elif following.startswith("-") and not _looks_like_long_flag(following):
+            joined.append(f"{word}={following}")
+        else:
+            joined += [word, following]
+    return joined
+
+
+def _looks_like_long_flag(word: str) -> bool:
+    return word.startswith("--") and word[2:].replace("-", "").isalpha() and word[2:].islower()
+
+
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = _secrets_joined(sys.argv[1:] if argv is None else argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(command if command in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)

@@ -36,7 +36,7 @@ from sqlalchemy import String, cast, delete, func, insert, literal, select, upda
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.database import account_sessions_t, accounts_t, login_failures_t, seats_t
 from skat.server.errors import ErrorCode
 from skat.server.history import claim_guest, forget_player
@@ -291,7 +291,7 @@ class AccountService:
     # ------------------------------------------------------------ sessions
     def create_session(self, account_id: str) -> str:
         """A new session of the account; its token (given once: the database keeps its hash)."""
-        token = secrets.token_urlsafe(32)
+        token = new_secret(32)
         now = self.clock()
         with self.engine.begin() as conn:
             conn.execute(delete(account_sessions_t).where(account_sessions_t.c.account_id == account_id,

@@ -70,6 +70,16 @@ class Overtaken(Exception):
         self.seq = seq
 
 
+def new_secret(nbytes: int = 18) -> str:
+    """A fresh URL-safe secret (seat token, invite, key, session) of ``nbytes`` random bytes that never begins with
+    "-": people paste these after command-line flags (``skat bot LINK --token TOKEN``), where a leading dash reads as
+    another flag. Drawing again keeps every allowed secret equally likely."""
+    while True:
+        secret = secrets.token_urlsafe(nbytes)
+        if not secret.startswith("-"):
+            return secret
+
+
 def hash_token(token: str) -> str:
     """The hash a seat token or invite secret is kept as (the secret itself is never stored)."""
     return hashlib.sha256(token.encode()).hexdigest()

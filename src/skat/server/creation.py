@@ -12,7 +12,7 @@ from typing import Any
 
 from skat.rules.rulesets import PRESETS, RuleSet, get_ruleset
 from skat.server.clock import ClockError, plan_clock
-from skat.server.core import Seat, TableError, hash_token
+from skat.server.core import Seat, TableError, hash_token, new_secret
 from skat.server.games import TableGame, TableRequest, table_game, table_games, table_variants
 from skat.server.series import ServerSeries
 from skat.table.series import TABLE_SEED_BITS
@@ -101,7 +101,7 @@ def plan_table(table_id: str, *, name: str = "", seats: list[str] | None = None,
     rows = _seat_rows(game, seats)
     token = None
     if claim is not None:
-        token = secrets.token_urlsafe(18)
+        token = new_secret()
         rows[claim]["token_hash"] = hash_token(token)
         rows[claim]["name"] = clean_name(player_name) or "Player"
     seeded = seed is not None  # deals anyone who knows the seed can compute (duplicate play)
@@ -117,7 +117,7 @@ def plan_table(table_id: str, *, name: str = "", seats: list[str] | None = None,
         settings["clock"] = move_clock
     invite = None
     if not public:
-        invite = secrets.token_urlsafe(18)
+        invite = new_secret()
         settings["invite_hash"] = hash_token(invite)  # the secret itself is never stored
     return NewTable(clean_name(name) or f"Table {table_id[:4]}", settings, rows, token, invite)
 

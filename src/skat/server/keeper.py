@@ -41,7 +41,7 @@ from sqlalchemy.engine import Connection
 from starlette.requests import HTTPConnection
 
 from skat.rules.rulesets import PRESETS, get_ruleset
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.errors import ErrorCode
 from skat.server.messages import check_outgoing, checking
 from skat.server.routes.bodies import ERRORS, body, documented, json_body, parse
@@ -133,7 +133,7 @@ class KeeperService:
             keeper = ScoreKeeper.from_json(dict(request.model_extra or {}), author="import")
         except KeeperError as exc:
             raise TableError(ErrorCode.IMPOSSIBLE, str(exc), 422) from None
-        key = secrets.token_urlsafe(24)
+        key = new_secret(24)
         row = new_list_row(request.name.strip(), keeper, lambda _list_id: key)
 
         def op(conn: Connection) -> None:

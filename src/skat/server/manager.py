@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from skat.server.bots import bot_process_pool, start_workers
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.creation import build_seats, build_series, clean_name, game_of, plan_table
 from skat.server.fanout import LEASE_SWEEP_SECONDS, Fanout
 from skat.server.games import TableGame
@@ -291,7 +291,7 @@ class TableManager:
                 position = free[0]
             elif position not in free:
                 raise TableError("seat_taken", f"seat {position} is not free; free seats: {free or 'none'}", 409)
-            token = secrets.token_urlsafe(18)
+            token = new_secret()
             seat = table.seats[position]
             token_hash, seat_name = hash_token(token), clean_name(name) or f"Player {position + 1}"
             seat.token_hash, seat.name = token_hash, seat_name  # held at once: a second join here finds it taken

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection
 
 from skat.server.accounts import Account, AccountService
 from skat.server.clock import ClockError, plan_clock
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.creation import clean_name, table_rulesets
 from skat.server.database import online_tournaments_t, seats_t
 from skat.server.errors import ErrorCode
@@ -181,7 +181,7 @@ class OnlineService:
         s = check_settings(name=name, starts_at=starts_at, ruleset=ruleset, rounds=rounds, games=games, clock=clock,
                            now=now)
         tid = secrets.token_hex(16)
-        key = secrets.token_urlsafe(24)
+        key = new_secret(24)
         data: dict[str, Any] = {"settings": s.to_json(), "players": [], "rounds": [], "tournament": None, "reason": None,
                 "started": None, "finished": None}
         row = {"id": tid, "name": s.name, "created": now, "updated": now, "starts_at": max(s.starts_at, now),
@@ -334,7 +334,7 @@ class OnlineService:
 
     async def _new_token(self, table: ServerTable, position: int) -> str:
         """A fresh token for a seat: its hash replaces the seat's (stored, and told to the other processes)."""
-        token = secrets.token_urlsafe(18)
+        token = new_secret()
         token_hash = hash_token(token)
         seat = table.seats[position]
         table_id = table.id
@@ -488,7 +488,7 @@ class OnlineService:
                 if account is None:
                     continue
                 # a token nobody is given: the player asks for a fresh one (``seat``), its hash replaces this one
-                token_hash, seat_name = hash_token(secrets.token_urlsafe(18)), clean_name(_name(data, account))
+                token_hash, seat_name = hash_token(new_secret()), clean_name(_name(data, account))
                 seat = table.seats[position]
                 seat.token_hash, seat.name = token_hash, seat_name
                 if not await self.store.take_seat(table.id, position, token_hash, seat_name):

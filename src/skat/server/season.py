@@ -30,7 +30,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from skat.server.accounts import AccountService, clean_account_name
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.database import accounts_t, keeper_lists_t, seasons_t, tournaments_t
 from skat.server.errors import ErrorCode
 from skat.server.store import Store
@@ -95,7 +95,7 @@ class SeasonService:
         except SeasonError as exc:
             raise refused(exc) from None
         sid = secrets.token_hex(16)
-        key = secrets.token_urlsafe(24)
+        key = new_secret(24)
         now = time.time()
         row = {"id": sid, "name": season.name, "created": now, "updated": now, "key_hash": hash_token(key),
                "data": json.dumps(season.to_json(results=False), ensure_ascii=False), "seq": 0}

@@ -30,7 +30,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from starlette.requests import HTTPConnection
 
-from skat.server.core import TableError, hash_token
+from skat.server.core import TableError, hash_token, new_secret
 from skat.server.errors import ErrorCode
 from skat.server.keeper import KeeperService, new_list_row, print_language, serve_followers, table_key
 from skat.server.routes.bodies import ERRORS, body, documented
@@ -86,7 +86,7 @@ class TournamentService:
         except (TournamentError, TypeError) as exc:
             raise _impossible(exc) from None
         tid = secrets.token_hex(16)
-        key = secrets.token_urlsafe(24)
+        key = new_secret(24)
         now = time.time()
         data = {"tournament": t.to_json(), "lists": []}
         row = {"id": tid, "name": t.name, "created": now, "updated": now, "key_hash": hash_token(key),

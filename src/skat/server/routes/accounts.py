@@ -8,7 +8,6 @@ loop never waits for Argon2 or the database."""
 from __future__ import annotations
 
 import asyncio
-import secrets
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -16,7 +15,7 @@ from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 from skat.server.accounts import GUEST_COOKIE, SESSION_COOKIE, Account, AccountService
-from skat.server.core import TableError
+from skat.server.core import TableError, new_secret
 from skat.server.errors import ErrorCode
 from skat.server.limits import client_host
 from skat.server.messages import Fixed, Incoming, Refusal
@@ -128,7 +127,7 @@ async def link_seat(request: Request, response: Response, table_id: str, positio
         return
     guest = request.cookies.get(GUEST_COOKIE)
     if not guest or len(guest) > 100 or not guest.isascii():
-        guest = secrets.token_urlsafe(24)
+        guest = new_secret(24)
         response.set_cookie(GUEST_COOKIE, guest, max_age=GUEST_SECONDS, path="/", httponly=True, samesite="lax",
                             secure=_secure(request))
     await asyncio.to_thread(service.link_seat, table_id, position, guest_id=guest)
