@@ -75,7 +75,12 @@ issue 16 beside them):
   ``learned-level-model`` (2088) ``learned`` with the level model
   (:func:`skat.players.ablation.learned_level_model`) against ``learned`` with the shipped one
   (:func:`skat.players.ablation.learned_2026_12`); since then the level model is ``learned``'s too, and
-  ``learned-medium`` (2041) measured both (the record of 5 December 2026 the one before).
+  ``learned-medium`` (2041) measured both (the record of 5 December 2026 the one before). The third round of the
+  policy iteration (the model trained on the playouts of ``strong`` with the level model, corpus 2089):
+  ``learned-playout-model-3`` (2090) ``learned`` with it (:func:`skat.players.ablation.learned_playout_model_3`)
+  against ``learned``, ``playout-model-3`` (2091) ``strong`` with it
+  (:func:`skat.players.ablation.strong_playout_model_3`) against ``strong``; ``learned-strong`` (2092) what the
+  search adds to the policy: ``learned`` against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -164,6 +169,9 @@ MATCHES = {
     "expert-level-model": (("expert", "strong"), 2087),
     "learned-level-model": (("skat.players.ablation:learned_level_model", "skat.players.ablation:learned_2026_12"),
                             2088),
+    "learned-playout-model-3": (("skat.players.ablation:learned_playout_model_3", "learned"), 2090),
+    "playout-model-3": (("skat.players.ablation:strong_playout_model_3", "strong"), 2091),
+    "learned-strong": (("learned", "strong"), 2092),
 }
 """name -> (players, seed)."""
 

@@ -74,7 +74,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_playouts_wide", "strong_solver", "expert_solver", "SOLVER",
            "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
            "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model",
-           "learned_2026_12"]
+           "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -494,3 +494,23 @@ def learned_2026_12(seed: int | None = None) -> PolicyPlayer:
     player = PolicyPlayer(seed, model=shipped_card_model())
     player.name = "learned-2026-12"
     return player
+
+
+PLAYOUT_MODEL_3 = "card_model_playouts_3.npz"
+"""The third round of the policy iteration: the card-play model trained beside all the corpora of
+:data:`PLAYOUT_MODEL_2` on a corpus of today's ``strong`` (``bench/data/corpus/play-2089``), every legal card labelled
+by the values of its playouts, which play with :data:`PLAYOUT_MODEL_2` (``bench/data/cardplay-playouts-3``)."""
+
+
+def learned_playout_model_3(seed: int | None = None) -> PolicyPlayer:
+    """``learned`` with :data:`PLAYOUT_MODEL_3` (its Null games by the shipped model, as ``learned``'s)."""
+    from skat.players.cardmodel import packaged_card_model
+
+    player = PolicyPlayer(seed, model=packaged_card_model(PLAYOUT_MODEL_3))
+    player.name = "learned-playout-model-3"
+    return player
+
+
+def strong_playout_model_3(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` with :data:`PLAYOUT_MODEL_3` in its playouts, its pruning and its inference."""
+    return _level_variant("strong", seed, "strong-playout-model-3", **_card_model_changes(PLAYOUT_MODEL_3))
