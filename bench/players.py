@@ -78,7 +78,8 @@ issue 16 beside them):
   ``learned-medium`` (2041) measured both (the record of 5 December 2026 the one before). The third round of the
   policy iteration (the model trained on the playouts of ``strong`` with the level model, corpus 2089):
   ``learned-playout-model-3`` (2090) ``learned`` with it (:func:`skat.players.ablation.learned_playout_model_3`)
-  against ``learned``, ``playout-model-3`` (2091) ``strong`` with it
+  against ``learned`` with the level model (:func:`skat.players.ablation.learned_level_model`; since then the
+  third round's model is ``learned``'s), ``playout-model-3`` (2091) ``strong`` with it
   (:func:`skat.players.ablation.strong_playout_model_3`) against ``strong``; ``learned-strong`` (2092) what the
   search adds to the policy: ``learned`` against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
@@ -169,7 +170,7 @@ MATCHES = {
     "expert-level-model": (("expert", "strong"), 2087),
     "learned-level-model": (("skat.players.ablation:learned_level_model", "skat.players.ablation:learned_2026_12"),
                             2088),
-    "learned-playout-model-3": (("skat.players.ablation:learned_playout_model_3", "learned"), 2090),
+    "learned-playout-model-3": (("learned", "skat.players.ablation:learned_level_model"), 2090),
     "playout-model-3": (("skat.players.ablation:strong_playout_model_3", "strong"), 2091),
     "learned-strong": (("learned", "strong"), 2092),
 }
@@ -184,6 +185,7 @@ RECORDED_AS: dict[str, tuple[str, str]] = {
         "prune-four", "playout-defence", "playouts", "playouts-wide", "playout-model", "playout-model-2")},
     "expert-playouts": ("expert", "strong"),
     "learned-level-model": ("skat.players.ablation:learned_level_model", "learned"),
+    "learned-playout-model-3": ("skat.players.ablation:learned_playout_model_3", "learned"),
 }
 """The players as the committed record of a match names them, where they were called otherwise when it was played:
 a level as it was then is an ablation's factory now (``strong`` of 5 and 6 December 2026 is

@@ -573,31 +573,45 @@ def test_the_levels_search_and_infer_with_the_level_model_and_their_predecessors
     # an ablation of the days before stays on the shipped model
     assert ablation.strong_solver(1).model() is shipped_card_model()
     assert ablation.strong_playout_model(1).model() is packaged_card_model(ablation.PLAYOUT_MODEL)
+    third = ablation.strong_playout_model_3(1)  # the third round's model in today's strong
+    assert third.model() is packaged_card_model(ablation.PLAYOUT_MODEL_3) is not level_card_model()
+    assert third.inference.parts[1].model is third.model()
+    strong = make_player("strong", 1)
+    assert [getattr(third, s) for s in settings] == [getattr(strong, s) for s in settings]
 
 
 def test_learned_with_the_level_model_plays_its_policy():
-    from skat.players.ablation import learned_2026_12, learned_level_model
-    from skat.players.cardmodel import level_card_model, shipped_card_model
+    from skat.players.ablation import PLAYOUT_MODEL_3, learned_2026_12, learned_level_model, learned_playout_model_3
+    from skat.players.cardmodel import (
+        LEARNED_MODEL,
+        learned_card_model,
+        level_card_model,
+        packaged_card_model,
+        shipped_card_model,
+    )
     from skat.players.registry import make_player
     from skat.rules.actions import Play
 
     player = learned_level_model(1)
     assert player.name == "learned-level-model" and player.model is level_card_model()
-    assert make_player("learned", 1).model is level_card_model()  # learned's model since 6 December
+    # learned's model since 7 December: the third round's
+    assert make_player("learned", 1).model is learned_card_model() is packaged_card_model(LEARNED_MODEL)
+    assert learned_card_model() is not level_card_model() and PLAYOUT_MODEL_3 == LEARNED_MODEL
+    assert learned_playout_model_3(1).model is learned_card_model()
     assert learned_2026_12(1).model is shipped_card_model() and learned_2026_12(1).name == "learned-2026-12"
     view = first_trick_view(3)
     p = level_card_model().symmetric_policy(view)
     assert player.choose(view) == Play(Card(int(np.argmax(p))))
 
 
-def test_learned_plays_a_null_game_by_the_shipped_model_and_the_others_by_the_level_model():
+def test_learned_plays_a_null_game_by_the_shipped_model_and_the_others_by_its_own():
     from skat.players.arena import null_hand_game
-    from skat.players.cardmodel import level_card_model, shipped_card_model
+    from skat.players.cardmodel import learned_card_model, shipped_card_model
     from skat.players.registry import make_player
     from skat.rules.actions import Play
 
     player = make_player("learned", 1)
-    level, shipped = level_card_model(), shipped_card_model()
+    level, shipped = learned_card_model(), shipped_card_model()
     kinds: set[bool] = set()
     for seed in range(400):
         if seed % 2:  # a Null Hand played on by random cards

@@ -56,7 +56,7 @@ from importlib import resources
 from types import MappingProxyType
 
 from skat.deal.game import Phase, SeatView
-from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL, level_card_model, shipped_card_model
+from skat.players.cardmodel import LEARNED_MODEL, LEVEL_MODEL, SHIPPED_MODEL, level_card_model, shipped_card_model
 from skat.players.learned import LearnedBidder, WinModel
 from skat.players.pimc import PIMCPlayer
 from skat.players.policy import PolicyPlayer
@@ -482,7 +482,7 @@ def strong_playout_model_2(seed: int | None = None) -> PIMCPlayer:
 
 def learned_level_model(seed: int | None = None) -> PolicyPlayer:
     """``learned`` (the policy alone, no search) with the level model (:data:`skat.players.cardmodel.LEVEL_MODEL`):
-    ``learned`` since the evening of 6 December 2026, by another name."""
+    ``learned`` from the evening of 6 December to 7 December 2026."""
     player = PolicyPlayer(seed, model=level_card_model())
     player.name = "learned-level-model"
     return player
@@ -496,14 +496,15 @@ def learned_2026_12(seed: int | None = None) -> PolicyPlayer:
     return player
 
 
-PLAYOUT_MODEL_3 = "card_model_playouts_3.npz"
+PLAYOUT_MODEL_3 = LEARNED_MODEL
 """The third round of the policy iteration: the card-play model trained beside all the corpora of
 :data:`PLAYOUT_MODEL_2` on a corpus of today's ``strong`` (``bench/data/corpus/play-2089``), every legal card labelled
 by the values of its playouts, which play with :data:`PLAYOUT_MODEL_2` (``bench/data/cardplay-playouts-3``)."""
 
 
 def learned_playout_model_3(seed: int | None = None) -> PolicyPlayer:
-    """``learned`` with :data:`PLAYOUT_MODEL_3` (its Null games by the shipped model, as ``learned``'s)."""
+    """``learned`` with :data:`PLAYOUT_MODEL_3` (its Null games by the shipped model): ``learned`` since 7 December
+    2026 (:data:`skat.players.cardmodel.LEARNED_MODEL`), by another name."""
     from skat.players.cardmodel import packaged_card_model
 
     player = PolicyPlayer(seed, model=packaged_card_model(PLAYOUT_MODEL_3))

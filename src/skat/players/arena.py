@@ -54,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from skat.deal.game import Game, Phase
-from skat.players.cardmodel import LEVEL_MODEL, SHIPPED_MODEL
+from skat.players.cardmodel import LEARNED_MODEL, LEVEL_MODEL, SHIPPED_MODEL
 from skat.players.registry import check_player_name, make_player
 from skat.rules.rulesets import SCHEMA, RuleSet, get_ruleset
 from skat.variants.registry import variant_for_rules
@@ -492,7 +492,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 
 
 # ------------------------------------------------------------------ checkpoint
-PLAYER_DATA = ("win_model.npz", SHIPPED_MODEL, LEVEL_MODEL)
+PLAYER_DATA = ("win_model.npz", SHIPPED_MODEL, LEVEL_MODEL, LEARNED_MODEL)
 """The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
 NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration")

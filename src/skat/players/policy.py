@@ -1,7 +1,8 @@
 """``learned``: a fast player for bot authors, its card play the learned model's policy alone (no search).
 
 Card play in suit, grand and Null games: the legal card the card-play model (:mod:`skat.players.cardmodel`; the
-level model, :func:`skat.players.cardmodel.level_card_model`, unless given another; in a Null game the shipped one)
+policy iteration's third round, :func:`skat.players.cardmodel.learned_card_model`, unless given another; in a Null
+game the shipped one)
 gives the most weight, its policy averaged over the suit permutations the game allows (one batched pass of a small
 network: well under a millisecond). Bidding, hand game or pickup, discard and declaration: the learned chances of
 :class:`skat.players.learned.LearnedBidder` (as ``strong``); a Ramsch's card play, Kontra and Re and every decision
@@ -18,7 +19,7 @@ import numpy as np
 from skat.cards import Card
 from skat.deal.game import Phase, SeatView
 from skat.players.base import Player, forced_action
-from skat.players.cardmodel import CardModel, level_card_model, shipped_card_model
+from skat.players.cardmodel import CardModel, learned_card_model, shipped_card_model
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.learned import LearnedBidder
 from skat.rules.actions import Action, Play
@@ -34,10 +35,10 @@ class PolicyPlayer:
     def __init__(self, seed: int | None = None, *, model: CardModel | None = None,
                  null_model: CardModel | None = None, sample: bool = False, symmetric: bool = True) -> None:
         self.rng = random.Random(seed)
-        self.model = model or level_card_model()
+        self.model = model or learned_card_model()
         """The model of the suit and grand games."""
         self.null_model = null_model or shipped_card_model()
-        """The model of the Null games: the shipped one (the playouts, whose values taught the level model, play
+        """The model of the Null games: the shipped one (the playouts, whose values taught the later models, play
         no part in a Null game, and there the level model measured worse: docs/players.md)."""
         self.sample = sample
         self.symmetric = symmetric
