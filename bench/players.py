@@ -81,7 +81,8 @@ issue 16 beside them):
   against ``learned`` with the level model (:func:`skat.players.ablation.learned_level_model`; since then the
   third round's model is ``learned``'s), ``playout-model-3`` (2091) ``strong`` with it
   (:func:`skat.players.ablation.strong_playout_model_3`) against ``strong``; ``learned-strong`` (2092) what the
-  search adds to the policy: ``learned`` against ``strong``.
+  search adds to the policy: ``learned`` against ``strong``. ``declarer-worlds`` (2093) ``strong`` whose declarer
+  searches ``expert``'s 160 worlds (:func:`skat.players.ablation.strong_declarer_worlds`) against ``strong``.
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -173,6 +174,7 @@ MATCHES = {
     "learned-playout-model-3": (("learned", "skat.players.ablation:learned_level_model"), 2090),
     "playout-model-3": (("skat.players.ablation:strong_playout_model_3", "strong"), 2091),
     "learned-strong": (("learned", "strong"), 2092),
+    "declarer-worlds": (("skat.players.ablation:strong_declarer_worlds", "strong"), 2093),
 }
 """name -> (players, seed)."""
 

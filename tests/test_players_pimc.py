@@ -481,3 +481,38 @@ def test_schneider_ties_only_tell_apart_cards_tied_on_the_goal():
             if found == 2:
                 break
     assert found == 2, "no position where the Schneider steps told tied cards apart"
+
+
+def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
+    from skat.players import ablation
+    from skat.players.cardmodel import level_card_model
+
+    with pytest.raises(ValueError, match="declarer's worlds"):
+        PIMCPlayer(1, declarer_worlds=0)
+    with pytest.raises(ValueError, match="declarer's pool"):
+        PIMCPlayer(1, declarer_pool=0.5)
+    player = ablation.strong_declarer_worlds(1)
+    assert (player.worlds, player.pool) == (60, 4)
+    assert (player.declarer_worlds, player.declarer_pool) == (ablation.DECLARER_WORLDS, ablation.DECLARER_POOL)
+    assert player.card_model is level_card_model()
+    assert _search_settings(player) == _search_settings(make_player("strong", 1))  # all else as strong
+    asked: list[tuple[int, int | None, int | None]] = []
+    real_sample = PIMCPlayer.sample
+
+    def counting(self, view, know, n=None, pool=None):
+        asked.append((view.seat, n, pool))
+        return real_sample(self, view, know, n, pool)
+
+    monkeypatch.setattr(PIMCPlayer, "sample", counting)
+    game = Game(seed=7)
+    heuristic = HeuristicPlayer(3)
+    while not game.is_over and len(asked) < 6:
+        seat = game.to_move
+        view = game.view(seat)
+        searching = view.phase is Phase.PLAY and view.declarer is not None and len(view.legal_actions) > 1
+        game.apply(player.choose(view) if searching else heuristic.choose(view), seat)
+    declarer = game.view(0).declarer
+    assert declarer is not None and len(asked) == 6, "the deal of seed 7 is played with six card decisions"
+    expected = {True: (ablation.DECLARER_WORLDS, ablation.DECLARER_POOL), False: (60, 4)}
+    assert all((n, pool) == expected[seat == declarer] for seat, n, pool in asked)
+    assert {seat == declarer for seat, _n, _pool in asked} == {True, False}, "both roles decided"

@@ -377,6 +377,8 @@ class PIMCPlayer:
         schneider_ties: bool = False,
         draw_power: float | None = None,
         playouts: str | None = None,
+        declarer_worlds: int | None = None,
+        declarer_pool: int | None = None,
     ) -> None:
         self.rng = random.Random(seed)
         self.worlds = worlds
@@ -401,6 +403,15 @@ class PIMCPlayer:
         suit or grand game, more than :attr:`playout_solve_from` tricks left): ``"defenders"``, ``"all"``, or None (the
         solver alone)."""
         self.playout_solve_from = 5
+        if declarer_worlds is not None and not declarer_worlds >= 1:
+            raise ValueError(f"the declarer's worlds must be one or more, not {declarer_worlds}")
+        self.declarer_worlds = declarer_worlds
+        """The worlds the declarer's card decisions in a suit, grand or Null game search (None: :attr:`worlds`, as a
+        defender's): the declarer's play gains from more worlds where the defence does not (docs/players.md)."""
+        if declarer_pool is not None and not declarer_pool >= 1:
+            raise ValueError(f"the declarer's pool must be one or more times his worlds, not {declarer_pool}")
+        self.declarer_pool = declarer_pool
+        """How many times :attr:`declarer_worlds` the pool those are drawn from holds (None: :attr:`pool`)."""
         """The tricks left from which the solver finishes a playout (:data:`skat.players.playout.SOLVE_FROM`)."""
         self.close_worlds = max(0, int(close_worlds))
         """Worlds added, within the time budget, when the best card is not clearly better than the next
@@ -514,7 +525,8 @@ class PIMCPlayer:
         worlds solved."""
         budget = Budget(self.time_budget, self.max_time)
         know = Knowledge.from_view(view)
-        worlds = self.sample(view, know, self.worlds)
+        n, pool = self.card_worlds(view)
+        worlds = self.sample(view, know, n, pool)
         trace: list[dict[int, float]] = []
         if self._playouts_apply(view):
             from skat.players.playout import playout_values
@@ -538,6 +550,14 @@ class PIMCPlayer:
         if self.schneider_ties and solved and self._yes_no_search(view):
             totals = self._break_ties_by_schneider(view, worlds, trace, totals, sign, budget)
         return self._pick(view, totals), totals, solved
+
+    def card_worlds(self, view: SeatView) -> tuple[int, int]:
+        """How many worlds a suit, grand or Null game's card decision in ``view`` searches and how many times as many
+        its pool holds: :attr:`declarer_worlds` and :attr:`declarer_pool` for the declarer where set, else
+        :attr:`worlds` and :attr:`pool`."""
+        if self.declarer_worlds is not None and view.declarer is not None and view.declarer == view.seat:
+            return self.declarer_worlds, self.pool if self.declarer_pool is None else max(1, int(self.declarer_pool))
+        return self.worlds, self.pool
 
     def _playouts_apply(self, view: SeatView) -> bool:
         """Whether this decision is valued by playouts (:attr:`playouts`)."""
@@ -616,22 +636,24 @@ class PIMCPlayer:
         low = min(totals.values()) - 1.0
         return {c: (v if won.get(c, -1) == top else low) for c, v in totals.items()}
 
-    def sample(self, view: SeatView, know: Knowledge, n: int | None = None) -> list:
+    def sample(self, view: SeatView, know: Knowledge, n: int | None = None, pool: int | None = None) -> list:
         """``n`` worlds to search (default :attr:`worlds`): consistent with the seat's knowledge, drawn by the
-        auction's likelihood when the player has an :attr:`inference`."""
+        likelihood of what the others did from ``pool`` times as many (default :attr:`pool`) when the player has an
+        :attr:`inference`."""
         n = self.worlds if n is None else n
-        if self.inference is None or know.declarer is None or self.pool == 1:
+        times = self.pool if pool is None else pool
+        if self.inference is None or know.declarer is None or times == 1:
             return sample_worlds(know, n, self.rng)
         from skat.players.inference import draw_worlds, select_worlds
 
-        pool = sample_worlds(know, n * self.pool, self.rng)
+        candidates = sample_worlds(know, n * times, self.rng)
         prepared: Any = self.inference.prepare(view, know)  # of the likelihood's own type, for its log_weight
         batch = getattr(self.inference, "log_weights", None)  # a likelihood that weighs the whole pool at once
-        weights = (batch(prepared, pool) if batch is not None
-                   else [self.inference.log_weight(prepared, world) for world in pool])
+        weights = (batch(prepared, candidates) if batch is not None
+                   else [self.inference.log_weight(prepared, world) for world in candidates])
         if self.draw_power is not None:
-            return draw_worlds(pool, weights, n, self.rng, self.draw_power)
-        return select_worlds(pool, weights, n, self.rng)
+            return draw_worlds(candidates, weights, n, self.rng, self.draw_power)
+        return select_worlds(candidates, weights, n, self.rng)
 
     def _pick(self, view: SeatView, totals: dict[int, float], sign: float | None = None) -> Action:
         """The card of the best total (``sign`` +1: the highest; by default the declarer's highest, a defender's
