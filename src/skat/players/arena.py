@@ -495,9 +495,9 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
 PLAYER_DATA = ("win_model.npz", SHIPPED_MODEL, LEVEL_MODEL, LEARNED_MODEL)
 """The files in ``skat/data`` that the players' decisions depend on (the learned bidder's and card-play models)."""
 
-NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration")
-"""Modules of ``skat.players`` no match's play runs: the corpus generators, the PettingZoo environment and the
-bidding model's calibration on match records."""
+NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration", "screen")
+"""Modules of ``skat.players`` no match's play runs: the corpus generators, the PettingZoo environment, the
+bidding model's calibration on match records and the role screens (whose checkpoints count their own module)."""
 
 ARENA_REPORTING = frozenset({
     "_mean", "_sd", "_shares", "summarize", "PLAYER_DATA", "NOT_PLAYING", "ARENA_REPORTING", "players_fingerprint",
@@ -643,6 +643,9 @@ class Checkpoint:
             self.header["options"] = list(config.options)
         if getattr(config, "start", "auction") != "auction":
             self.header["start"] = config.start
+        role = getattr(config, "role", None)  # a role screen's (skat.players.screen)
+        if role is not None:
+            self.header["role"] = role
         self.deals: dict[int, dict[str, Any]] = {}
         try:
             if self.path.exists() and self.path.stat().st_size:
@@ -667,7 +670,7 @@ class Checkpoint:
             header = None
         if not isinstance(header, dict) or header.get("skat_arena_checkpoint") != 1:
             raise ValueError(f"checkpoint {self.path} is not an arena checkpoint (bad first line)")
-        for key in ("players", "seed", "ruleset", "options", "start", "players_code"):
+        for key in ("players", "seed", "ruleset", "options", "start", "role", "players_code"):
             if header.get(key) != self.header.get(key):
                 what = "the players' code has changed since" if key == "players_code" else "another match"
                 raise ValueError(

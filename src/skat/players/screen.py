@@ -1,0 +1,160 @@
+"""Role screens: one role's card play measured alone, on the same contracts, in a third of an arena's games.
+
+A duplicate match (:mod:`skat.players.arena`) plays each deal six times, and a change to one role's card play
+(the declarer's, or the defenders') shows in only some of those games; the rest add their noise to the
+difference. A screen deals each deal once, lets the reference player bid, take or leave the skat and declare in
+every seat, and then plays the card play twice from that same position: once with the candidate in the role
+screened (the declarer's seat, or both defenders' seats) and once with the reference there, the other seats the
+reference both times. Each seat's player gets the same random seed in both games (common random numbers), so a
+deal whose two games go the same way counts 0, and the difference of a deal is the declarer's Seeger-Fabian points
+of the two games, signed for the candidate (higher is better for a candidate declarer, lower for candidate
+defenders).
+
+A screen is for choosing which change earns an arena match: it measures card play only, against the reference
+alone, and says nothing of the bidding. Deals that are passed in (or a Ramsch) have no card play to screen and
+count as no case. Checkpoints, workers and Ray as in the arena (:func:`skat.players.arena.run_deals`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from skat.deal.game import Phase
+from skat.players.arena import arena_player, derive_seed, game_family, new_game, play_game, players_fingerprint
+from skat.rules.rulesets import get_ruleset
+
+__all__ = ["ROLES", "ScreenConfig", "screen_deal", "summarize_screen", "format_screen"]
+
+ROLES = ("declarer", "defenders")
+"""The roles a screen measures."""
+
+
+@dataclass(frozen=True)
+class ScreenConfig:
+    """What a screen plays: the candidate and the reference player, the role screened, deals, seed and rule set."""
+
+    players: tuple[str, str]
+    """(candidate, reference): player names as the arena takes them."""
+    role: str
+    deals: int
+    seed: int = 0
+    ruleset: str = "isko2018"
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 2:
+            raise ValueError(f"a screen compares a candidate with a reference, two players, not {len(self.players)}")
+        if self.role not in ROLES:
+            raise ValueError(f"a screen measures the {' or the '.join(ROLES)}, not {self.role!r}")
+        if self.deals < 1:
+            raise ValueError(f"screen at least one deal, got {self.deals}")
+        get_ruleset(self.ruleset)
+
+    def fingerprint(self) -> str:
+        """The players' code and this module's (:func:`skat.players.arena.players_fingerprint`): a checkpoint resumes
+        only on them."""
+        return f"{players_fingerprint(self.players)}:{players_fingerprint(modules=['screen'])}"
+
+
+def screen_deal(config: ScreenConfig, deal: int) -> dict[str, Any]:
+    """Deal number ``deal`` of a screen (0-based): the reference's auction, then the card play with the candidate and
+    with the reference in the role screened (see the module docstring)."""
+    candidate, reference = config.players
+    ruleset = get_ruleset(config.ruleset)
+    deal_seed = derive_seed("screen", config.seed, deal)
+    game = new_game(deal_seed, ruleset)
+    bidders = [arena_player(reference, derive_seed("bidder", config.seed, deal, seat)) for seat in range(3)]
+    actions = []
+    while not game.is_over and game.phase is not Phase.PLAY:
+        seat = game.to_move
+        assert seat is not None
+        action = bidders[seat].choose(game.view(seat))
+        game.apply(action, seat)
+        actions.append((action, seat))
+    declarer = game.declarer if not game.is_over else None
+    record: dict[str, Any] = {"deal": deal, "seed": deal_seed, "declarer": declarer}
+    if declarer is None or game.contract is None:
+        record["kind"] = "passed in" if game.is_over else "ramsch"
+        return record
+    games = []
+    for who in (0, 1):
+        replay = new_game(deal_seed, ruleset)
+        for action, seat in actions:
+            replay.apply(action, seat)
+        in_role = [(seat == declarer) == (config.role == "declarer") for seat in range(3)]
+        a, b, c = (0 if in_role[seat] and who == 0 else 1 for seat in range(3))
+        seating = (a, b, c)  # the candidate is match player 0, in its game only
+        players = [arena_player(config.players[seating[seat]], derive_seed("player", config.seed, deal, seat))
+                   for seat in range(3)]
+        outcome = play_game(replay, players, seating)
+        games.append({"won": outcome.won, "scores": list(outcome.scores), "sf": outcome.sf,
+                      "time_s": outcome.time_s, "decisions": outcome.decisions, "illegal": outcome.illegal,
+                      "errors": outcome.errors})
+    record.update(kind=game_family(replay.result), contract=str(game.contract), games=games)
+    return record
+
+
+def _screen_deals(config: ScreenConfig, deals: list[int]) -> list[dict[str, Any]]:
+    return [screen_deal(config, d) for d in deals]
+
+
+def _ci(xs: list[float]) -> tuple[float, list[float]]:
+    n = len(xs)
+    mean = sum(xs) / n if n else 0.0
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    return mean, [mean - half, mean + half]
+
+
+def summarize_screen(config: ScreenConfig, deals: list[dict[str, Any]]) -> dict[str, Any]:
+    """The screen's statistics: the mean difference a case (the declarer's Seeger-Fabian points signed for the
+    candidate) with its 95 % confidence interval, by game kind, how many cases the role's play changed the outcome,
+    the declarer's wins with each, decision times and illegal actions."""
+    sign = 1.0 if config.role == "declarer" else -1.0
+    diffs: list[float] = []
+    by_kind: dict[str, list[float]] = {}
+    wins = [0, 0]
+    candidate_s = 0.0
+    candidate_decisions = 0
+    illegal = [0, 0]
+    errors: list[str] = []
+    for record in sorted(deals, key=lambda d: d["deal"]):
+        games = record.get("games")
+        if not games:
+            continue
+        declarer = record["declarer"]
+        d = sign * (games[0]["sf"][declarer] - games[1]["sf"][declarer])
+        diffs.append(d)
+        by_kind.setdefault(record["kind"], []).append(d)
+        wins[0] += bool(games[0]["won"])
+        wins[1] += bool(games[1]["won"])
+        candidate_s += games[0]["time_s"][0]
+        candidate_decisions += games[0]["decisions"][0]
+        illegal[0] += games[0]["illegal"][0]
+        illegal[1] += games[0]["illegal"][1] + sum(games[1]["illegal"])
+        errors += games[0]["errors"] + games[1]["errors"]
+    mean, ci = _ci(diffs)
+    cases = len(diffs)
+    return {
+        "players": list(config.players), "role": config.role, "seed": config.seed, "ruleset": config.ruleset,
+        "deals": len(deals), "cases": cases, "difference": {"mean": mean, "ci95": ci},
+        "changed": sum(1 for d in diffs if d), "declarer_wins": wins,
+        "by_kind": {k: {"cases": len(v), "mean": _ci(v)[0], "ci95": _ci(v)[1]} for k, v in sorted(by_kind.items())},
+        "candidate_ms_a_decision": 1000 * candidate_s / candidate_decisions if candidate_decisions else 0.0,
+        "illegal_actions": illegal, "errors": errors[:10],
+    }
+
+
+def format_screen(summary: dict[str, Any]) -> str:
+    """A few lines for people: the difference with its interval, by game kind."""
+    candidate, reference = summary["players"]
+    lo, hi = summary["difference"]["ci95"]
+    lines = [f"{candidate} against {reference} as the {summary['role']} ({summary['ruleset']}, seed {summary['seed']}):"
+             f" {summary['difference']['mean']:+.2f} [{lo:+.2f}, {hi:+.2f}] SF points a case over {summary['cases']}"
+             f" cases of {summary['deals']} deals; the outcome changed in {summary['changed']};"
+             f" the declarer won {summary['declarer_wins'][0]} with the candidate, {summary['declarer_wins'][1]}"
+             f" with the reference; illegal actions {summary['illegal_actions']}"]
+    for kind, row in summary["by_kind"].items():
+        lines.append(f"  {kind}: {row['mean']:+.2f} [{row['ci95'][0]:+.2f}, {row['ci95'][1]:+.2f}] over {row['cases']}")
+    return "\n".join(lines)
