@@ -75,7 +75,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_playouts_margin_0", "strong_playout_model", "ByRole", "strong_playout_model_defence",
            "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model",
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
-           "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds"]
+           "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
+           "strong_solve_from_3", "strong_160_worlds"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -536,3 +537,17 @@ def strong_declarer_worlds(seed: int | None = None) -> PIMCPlayer:
     cards, get the time."""
     return _level_variant("strong", seed, "strong-declarer-worlds", **_card_model_changes(LEVEL_MODEL),
                           declarer_worlds=DECLARER_WORLDS, declarer_pool=DECLARER_POOL)
+
+
+def strong_solve_from_3(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` whose playouts go on by the policy until three tricks are left (five in ``strong``): the
+    solver, which plays as if every seat saw every hand, decides two tricks fewer (for a role screen,
+    ``tools/role_screen.py``)."""
+    return _level_variant("strong", seed, "strong-solve-from-3", **_card_model_changes(LEVEL_MODEL),
+                          playout_solve_from=3)
+
+
+def strong_160_worlds(seed: int | None = None) -> PIMCPlayer:
+    """Today's ``strong`` searching ``expert``'s 160 worlds from 640 in every role, in its 0.5 s (for a role screen of
+    the defence, ``tools/role_screen.py``: ``expert``'s defence measured -0.2 a case against ``strong``)."""
+    return _level_variant("strong", seed, "strong-160-worlds", **_card_model_changes(LEVEL_MODEL), worlds=160)
