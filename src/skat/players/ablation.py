@@ -534,7 +534,8 @@ def strong_declarer_worlds(seed: int | None = None) -> PIMCPlayer:
     """Today's ``strong`` whose declarer searches :data:`DECLARER_WORLDS` worlds a card drawn from
     :data:`DECLARER_POOL` times as many, its defence 60 of 240 as before: in ``expert``'s match against ``strong``
     (2079) the declarer's play gained +5.7 a case, the defence -0.2, so the declarer's decisions, a third of the
-    cards, get the time."""
+    cards, get the time. Against ``strong`` +0.56 [-0.95, +2.08] over 1,000 deals (match ``declarer-worlds``, seed
+    2093; declaring +1.5 a case, grand +3.5; 46.9 ms a decision against 33.2): not taken into ``strong``."""
     return _level_variant("strong", seed, "strong-declarer-worlds", **_card_model_changes(LEVEL_MODEL),
                           declarer_worlds=DECLARER_WORLDS, declarer_pool=DECLARER_POOL)
 
