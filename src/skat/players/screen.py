@@ -22,7 +22,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from skat.deal.game import Phase
-from skat.players.arena import arena_player, derive_seed, game_family, new_game, play_game, players_fingerprint
+from skat.players.arena import (
+    _mean,
+    _sd,
+    arena_player,
+    derive_seed,
+    game_family,
+    new_game,
+    play_game,
+    players_fingerprint,
+)
 from skat.rules.rulesets import get_ruleset
 
 __all__ = ["ROLES", "ScreenConfig", "screen_deal", "summarize_screen", "format_screen"]
@@ -100,10 +109,9 @@ def _screen_deals(config: ScreenConfig, deals: list[int]) -> list[dict[str, Any]
 
 
 def _ci(xs: list[float]) -> tuple[float, list[float]]:
-    n = len(xs)
-    mean = sum(xs) / n if n else 0.0
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    half = 1.96 * sd / math.sqrt(n) if n else 0.0
+    """The mean of ``xs`` and its 95 % confidence interval (the arena's statistics)."""
+    mean = _mean(xs)
+    half = 1.96 * _sd(xs) / math.sqrt(len(xs)) if xs else 0.0
     return mean, [mean - half, mean + half]
 
 
