@@ -83,6 +83,9 @@ issue 16 beside them):
   (:func:`skat.players.ablation.strong_playout_model_3`) against ``strong``; ``learned-strong`` (2092) what the
   search adds to the policy: ``learned`` against ``strong``. ``declarer-worlds`` (2093) ``strong`` whose declarer
   searches ``expert``'s 160 worlds (:func:`skat.players.ablation.strong_declarer_worlds`) against ``strong``.
+  Since 7 December 2026 that is ``strong`` (:func:`skat.players.ablation.strong_2026_12_07` the one before, which
+  the matches 2086, 2087, 2091 and 2093 call ``strong``): ``declarer-worlds-2026-12`` (2094) it against ``strong`` as it
+  was (the goal's measure), ``expert-declarer-worlds`` (2095) ``expert`` against it (goal: above 0).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -117,6 +120,7 @@ _TODAY = "skat.players.ablation:strong_2026_12"
 _SOLVER = "skat.players.ablation:strong_solver"
 _STRONG_1206 = "skat.players.ablation:strong_2026_12_06"
 _EXPERT_1206 = "skat.players.ablation:expert_2026_12_06"
+_STRONG_1207 = "skat.players.ablation:strong_2026_12_07"
 MATCHES = {
     "strong-medium": (("strong", "medium"), 2031),
     "strong-heuristic": (("strong", "heuristic"), 2032),
@@ -167,14 +171,16 @@ MATCHES = {
     "playout-model": (("skat.players.ablation:strong_playout_model", _STRONG_1206), 2082),
     "playout-model-defence": (("skat.players.ablation:strong_playout_model_defence", _STRONG_1206), 2083),
     "playout-model-2": (("skat.players.ablation:strong_playout_model_2", _STRONG_1206), 2085),
-    "level-model-2026-12": (("strong", _TODAY), 2086),
-    "expert-level-model": (("expert", "strong"), 2087),
+    "level-model-2026-12": ((_STRONG_1207, _TODAY), 2086),
+    "expert-level-model": (("expert", _STRONG_1207), 2087),
     "learned-level-model": (("skat.players.ablation:learned_level_model", "skat.players.ablation:learned_2026_12"),
                             2088),
     "learned-playout-model-3": (("learned", "skat.players.ablation:learned_level_model"), 2090),
-    "playout-model-3": (("skat.players.ablation:strong_playout_model_3", "strong"), 2091),
+    "playout-model-3": (("skat.players.ablation:strong_playout_model_3", _STRONG_1207), 2091),
     "learned-strong": (("learned", "strong"), 2092),
-    "declarer-worlds": (("skat.players.ablation:strong_declarer_worlds", "strong"), 2093),
+    "declarer-worlds": (("skat.players.ablation:strong_declarer_worlds", _STRONG_1207), 2093),
+    "declarer-worlds-2026-12": (("strong", _TODAY), 2094),
+    "expert-declarer-worlds": (("expert", "strong"), 2095),
 }
 """name -> (players, seed)."""
 
@@ -188,11 +194,14 @@ RECORDED_AS: dict[str, tuple[str, str]] = {
     "expert-playouts": ("expert", "strong"),
     "learned-level-model": ("skat.players.ablation:learned_level_model", "learned"),
     "learned-playout-model-3": ("skat.players.ablation:learned_playout_model_3", "learned"),
+    **{name: (MATCHES[name][0][0], "strong") for name in ("expert-level-model", "playout-model-3", "declarer-worlds")},
+    "level-model-2026-12": ("strong", _TODAY),
 }
 """The players as the committed record of a match names them, where they were called otherwise when it was played:
 a level as it was then is an ablation's factory now (``strong`` of 5 and 6 December 2026 is
 :func:`skat.players.ablation.strong_solver` in the matches 2052 to 2077 and
-:func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085, ``learned`` of the day
+:func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085, :func:`skat.players.ablation.strong_2026_12_07`
+in 2086, 2087, 2091 and 2093, ``learned`` of the day
 :func:`skat.players.ablation.learned_2026_12` in 2088), the same players in the same order."""
 
 RULES: dict[str, tuple[str, tuple[str, ...], str]] = {

@@ -303,7 +303,7 @@ def test_a_ramsch_played_by_the_search_leaves_the_others_the_most_points_in_a_kn
 
 
 def test_strong_values_every_card_by_playouts_with_the_policys_likelihood():
-    from skat.players.ablation import strong_playouts_wide
+    from skat.players.ablation import strong_2026_12_07, strong_playouts_wide
     from skat.players.inference import AuctionLikelihood, Inference, PolicyLikelihood
 
     player = make_player("strong", 1)
@@ -311,14 +311,15 @@ def test_strong_values_every_card_by_playouts_with_the_policys_likelihood():
     assert (player.playouts, player.policy_prune, player.ramsch_search) == ("all", 0, True)
     assert isinstance(player.inference, Inference)
     assert [type(part) for part in player.inference.parts] == [AuctionLikelihood, PolicyLikelihood]
-    # the ablation measured as the candidate is the level now
-    assert _search_settings(strong_playouts_wide(1)) == _search_settings(player)
+    # the ablation measured as the candidate was the level until 7 December 2026
+    assert _search_settings(strong_playouts_wide(1)) == _search_settings(strong_2026_12_07(1))
 
 
 def _search_settings(player: PIMCPlayer) -> dict[str, object]:
     """What decides a PIMC player's card play and bidding, but its name, seed and caches."""
     keep = ("worlds", "min_worlds", "time_budget", "max_time", "pool", "playouts", "policy_prune", "ramsch_search",
-            "points_from_tricks_left", "policy_ties", "draw_power", "playout_solve_from")
+            "points_from_tricks_left", "policy_ties", "draw_power", "playout_solve_from", "declarer_worlds",
+            "declarer_pool")
     settings: dict[str, object] = {name: getattr(player, name) for name in keep}
     settings["prunes"] = player.policy_prune and player.policy_prune_tricks
     settings["inference"] = [type(part) for part in player.inference.parts] if player.inference else None
@@ -333,7 +334,7 @@ def test_the_ablations_before_the_playouts_keep_strong_as_it_was_then():
     old = ablation.strong_solver(1)
     assert old.name == "strong-solver"
     assert (old.playouts, old.policy_prune, old.policy_prune_tricks, old.worlds) == (None, 3, 7, 60)
-    now = make_player("strong", 1)
+    now = ablation.strong_2026_12_07(1)
     assert {k: v for k, v in _search_settings(old).items() if k not in ("playouts", "policy_prune", "prunes")} == {
         k: v for k, v in _search_settings(now).items() if k not in ("playouts", "policy_prune", "prunes")}
     # an ablation of those days changes one thing of that player, not of today's strong
@@ -495,7 +496,13 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     assert (player.worlds, player.pool) == (60, 4)
     assert (player.declarer_worlds, player.declarer_pool) == (ablation.DECLARER_WORLDS, ablation.DECLARER_POOL)
     assert player.card_model is level_card_model()
-    assert _search_settings(player) == _search_settings(make_player("strong", 1))  # all else as strong
+    assert _search_settings(player) == _search_settings(make_player("strong", 1))  # strong since 7 December 2026
+    before = ablation.strong_2026_12_07(1)  # and strong before: the same but the declarer's worlds
+    assert (before.declarer_worlds, before.declarer_pool, before.name) == (None, None, "strong-2026-12-07")
+    assert before.card_model is level_card_model()
+    assert {**_search_settings(before), "declarer_worlds": 160, "declarer_pool": 2} == _search_settings(player)
+    for older in (ablation.strong_solver(1), ablation.strong_playout_model_3(1), ablation.strong_160_worlds(1)):
+        assert (older.declarer_worlds, older.declarer_pool) == (None, None)  # they stay what they measured
     asked: list[tuple[int, int | None, int | None]] = []
     real_sample = PIMCPlayer.sample
 

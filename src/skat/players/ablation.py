@@ -46,6 +46,12 @@ Since the evening of 6 December 2026 ``strong`` and ``expert`` play with the pol
 model (:data:`skat.players.cardmodel.LEVEL_MODEL`, :func:`strong_playout_model_2`); :func:`strong_2026_12_06` and
 :func:`expert_2026_12_06` keep them as they were before, with the shipped model, and every ablation built on a level
 (``_level_variant``) starts from that player, so it stays what was measured.
+
+Since 7 December 2026 ``strong``'s declarer searches its own 160 worlds drawn from 320 (:func:`strong_declarer_worlds`,
+``PIMCPlayer.declarer_worlds``); :func:`strong_2026_12_07` keeps it as it was before. ``_level_variant`` leaves the
+declarer's worlds unset, so the ablations of that morning that say "today's ``strong``"
+(:func:`strong_playout_model_3`, :func:`strong_solve_from_3`, :func:`strong_160_worlds`) change one thing of
+:func:`strong_2026_12_07`, as measured.
 """
 
 from __future__ import annotations
@@ -76,18 +82,20 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model",
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
-           "strong_solve_from_3", "strong_160_worlds"]
+           "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
     """The searching level ``level`` as it was until the evening of 6 December 2026, with the shipped card-play model
-    (:data:`skat.players.cardmodel.SHIPPED_MODEL`) in its search and inference, and the attributes ``changes``
-    set; named ``name``."""
+    (:data:`skat.players.cardmodel.SHIPPED_MODEL`) in its search and inference and the same worlds in every role
+    (no :attr:`~skat.players.pimc.PIMCPlayer.declarer_worlds`, as until 7 December 2026), and the attributes
+    ``changes`` set; named ``name``."""
     from skat.players.levels import LEVELS
 
     player = LEVELS[level](seed)
     assert isinstance(player, PIMCPlayer)
-    for attribute, value in {**_card_model_changes(SHIPPED_MODEL), **changes}.items():
+    before = {"declarer_worlds": None, "declarer_pool": None, **_card_model_changes(SHIPPED_MODEL)}
+    for attribute, value in {**before, **changes}.items():
         if not hasattr(player, attribute):
             raise AttributeError(f"{level} has no attribute {attribute!r} to change")
         setattr(player, attribute, value)
@@ -535,9 +543,18 @@ def strong_declarer_worlds(seed: int | None = None) -> PIMCPlayer:
     :data:`DECLARER_POOL` times as many, its defence 60 of 240 as before: in ``expert``'s match against ``strong``
     (2079) the declarer's play gained +5.7 a case, the defence -0.2, so the declarer's decisions, a third of the
     cards, get the time. Against ``strong`` +0.56 [-0.95, +2.08] over 1,000 deals (match ``declarer-worlds``, seed
-    2093; declaring +1.5 a case, grand +3.5; 46.9 ms a decision against 33.2): not taken into ``strong``."""
+    2093; declaring +1.5 a case, grand +3.5; 46.9 ms a decision against 33.2); in a screen of the declarer's play
+    alone +6.25 [+2.17, +10.33] a case over 987 (seed 3002). ``strong`` since 7 December 2026, by another name
+    (:func:`strong_2026_12_07` before)."""
     return _level_variant("strong", seed, "strong-declarer-worlds", **_card_model_changes(LEVEL_MODEL),
                           declarer_worlds=DECLARER_WORLDS, declarer_pool=DECLARER_POOL)
+
+
+def strong_2026_12_07(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` as it was until 7 December 2026: the level model (:data:`skat.players.cardmodel.LEVEL_MODEL`) in
+    its playouts, pruning and inference, 60 worlds from 240 in every role, before its declarer searched
+    :data:`DECLARER_WORLDS` (:func:`strong_declarer_worlds`). The same player as :func:`strong_playout_model_2`."""
+    return _level_variant("strong", seed, "strong-2026-12-07", **_card_model_changes(LEVEL_MODEL))
 
 
 def strong_solve_from_3(seed: int | None = None) -> PIMCPlayer:

@@ -22,7 +22,11 @@
   two rounds), which measured +0.96 [-1.05, +2.98] over 1,000 deals (seed 2085) against ``strong`` with the
   shipped model (:func:`skat.players.ablation.strong_2026_12_06`); against
   :func:`skat.players.ablation.strong_2026_12` +1.59 [-0.47, +3.65] over 1,000 deals (seed 2086); one core: 35 ms
-  median a card, p95 118 ms, max 0.52 s.
+  median a card, p95 118 ms, max 0.52 s. Since 7 December 2026 the declarer's card decisions search 160 worlds
+  drawn from 320 (the defenders' 60 from 240 as before): against ``strong`` the day before
+  (:func:`skat.players.ablation.strong_2026_12_07`) +0.56 [-0.95, +2.08] over 1,000 deals (seed 2093; declaring
+  +1.5 a case), the declarer's play alone +6.25 [+2.17, +10.33] a case over 987 deals (role screen, seed 3002); one
+  core, idle: 47 ms median a card, p95 0.33 s, max 0.52 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
   from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
   median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.74 [+0.07, +3.41] over 1,000 deals (seed 2079,
@@ -125,7 +129,7 @@ def _with_level_model(player: PIMCPlayer) -> PIMCPlayer:
 
 def _strong(seed: int | None) -> PIMCPlayer:
     player = _with_level_model(PIMCPlayer(seed, worlds=60, min_worlds=4, time_budget=0.5, bidding=False, pool=4,
-                                          ramsch_search=True, playouts="all"))
+                                          ramsch_search=True, playouts="all", declarer_worlds=160, declarer_pool=2))
     player.bidder = LearnedBidder(player.rng, margin=5.0, worlds=20, time_budget=1.0)
     player.name = "strong"
     return player
