@@ -503,6 +503,10 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     assert {**_search_settings(before), "declarer_worlds": 160, "declarer_pool": 2} == _search_settings(player)
     for older in (ablation.strong_solver(1), ablation.strong_playout_model_3(1), ablation.strong_160_worlds(1)):
         assert (older.declarer_worlds, older.declarer_pool) == (None, None)  # they stay what they measured
+    expert = ablation.expert_declarer_worlds(1)  # expert's declarer with twice expert's worlds
+    assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
+    assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(
+        make_player("expert", 1))
     asked: list[tuple[int, int | None, int | None]] = []
     real_sample = PIMCPlayer.sample
 

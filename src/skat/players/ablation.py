@@ -82,7 +82,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "strong_playout_model_2", "strong_2026_12_06", "expert_2026_12_06", "learned_level_model",
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
-           "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07"]
+           "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07",
+           "expert_declarer_worlds"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -569,3 +570,11 @@ def strong_160_worlds(seed: int | None = None) -> PIMCPlayer:
     """Today's ``strong`` searching ``expert``'s 160 worlds from 640 in every role, in its 0.5 s (for a role screen of
     the defence, ``tools/role_screen.py``: ``expert``'s defence measured -0.2 a case against ``strong``)."""
     return _level_variant("strong", seed, "strong-160-worlds", **_card_model_changes(LEVEL_MODEL), worlds=160)
+
+
+def expert_declarer_worlds(seed: int | None = None) -> PIMCPlayer:
+    """``expert`` whose declarer searches twice its 160 worlds, 320 drawn from 640 (its defence 160 from 640 as
+    before): ``strong``'s declarer searches 160 since 7 December 2026, where ``expert``'s gain over ``strong`` was
+    (+5.7 a case declaring, -0.2 in defence, match 2079), so ``expert`` keeps its lead there only with more."""
+    return _level_variant("expert", seed, "expert-declarer-worlds", **_card_model_changes(LEVEL_MODEL),
+                          declarer_worlds=320, declarer_pool=2)
