@@ -503,6 +503,9 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     assert {**_search_settings(before), "declarer_worlds": 160, "declarer_pool": 2} == _search_settings(player)
     for older in (ablation.strong_solver(1), ablation.strong_playout_model_3(1), ablation.strong_160_worlds(1)):
         assert (older.declarer_worlds, older.declarer_pool) == (None, None)  # they stay what they measured
+    more = ablation.strong_declarer_320(1)  # today's strong, one thing changed
+    assert {**_search_settings(more), "declarer_worlds": 160} == _search_settings(make_player("strong", 1))
+    assert more.card_model is level_card_model() and more.declarer_worlds == 320
     expert = ablation.expert_declarer_worlds(1)  # expert's declarer with twice expert's worlds
     assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
     assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(

@@ -83,7 +83,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
            "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07",
-           "expert_declarer_worlds"]
+           "expert_declarer_worlds", "strong_declarer_320"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -578,3 +578,17 @@ def expert_declarer_worlds(seed: int | None = None) -> PIMCPlayer:
     (+5.7 a case declaring, -0.2 in defence, match 2079), so ``expert`` keeps its lead there only with more."""
     return _level_variant("expert", seed, "expert-declarer-worlds", **_card_model_changes(LEVEL_MODEL),
                           declarer_worlds=320, declarer_pool=2)
+
+
+def _strong_variant(seed: int | None, name: str, **changes: object) -> PIMCPlayer:
+    """``strong`` since 7 December 2026 (the level model, the declarer's 160 worlds from 320) with the attributes
+    ``changes`` set, named ``name``: the player the ablations from then on change one thing of."""
+    return _level_variant("strong", seed, name, **{**_card_model_changes(LEVEL_MODEL), "declarer_worlds":
+                                                   DECLARER_WORLDS, "declarer_pool": DECLARER_POOL, **changes})
+
+
+def strong_declarer_320(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` whose declarer searches 320 worlds drawn from 640 (160 from 320 in ``strong``), within the same
+    0.5 s: the declarer's screen gained +6.25 a case from 60 to 160 worlds; does it go on? (A role screen; the
+    declarer's decisions are a third of the cards, so the median card time moves little.)"""
+    return _strong_variant(seed, "strong-declarer-320", declarer_worlds=320)
