@@ -94,6 +94,10 @@ issue 16 beside them):
   B the other way round); ``ramsch-durchmarsch`` (2058) ``medium`` against ``medium`` never playing on for a
   Durchmarsch (:func:`skat.players.ablation.medium_without_durchmarsch`); every deal a Ramsch under the pub rules.
 
+``--screens NAME,...`` (or ``all``) plays or resumes the role screens (:data:`SCREENS`, one role's card play of a
+candidate against the reference on the same contracts; records in ``bench/data/screen/``) to ``--deals`` and prints
+their table; with ``--show`` it prints their records as they stand.
+
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
 ``--duel CORPUS`` adds the bidding ablation on the corpus (skat.players.duel: each part of the learned
@@ -111,8 +115,18 @@ import time
 from pathlib import Path
 
 from skat.deal.game import Game, Phase
-from skat.players.arena import ArenaConfig, arena_player, format_summary, plot_cumulative, run_match, summarize
+from skat.players.arena import (
+    ArenaConfig,
+    Checkpoint,
+    arena_player,
+    fill_checkpoint,
+    format_summary,
+    plot_cumulative,
+    run_match,
+    summarize,
+)
 from skat.players.learned import shipped_model
+from skat.players.screen import ScreenConfig, _screen_deals, format_screen, summarize_screen
 from skat.solver import warm_up
 
 _PLAIN = "skat.players.ablation:strong_plain"
@@ -203,6 +217,25 @@ a level as it was then is an ablation's factory now (``strong`` of 5 and 6 Decem
 :func:`skat.players.ablation.strong_2026_12_06` in 2079 to 2085, :func:`skat.players.ablation.strong_2026_12_07`
 in 2086, 2087, 2091 and 2093, ``learned`` of the day
 :func:`skat.players.ablation.learned_2026_12` in 2088), the same players in the same order."""
+
+SCREENS: dict[str, tuple[tuple[str, str], str, int]] = {
+    "solve-from-3-defenders": (("skat.players.ablation:strong_solve_from_3", _STRONG_1207), "defenders", 3001),
+    "declarer-worlds-declarer": (("skat.players.ablation:strong_declarer_worlds", _STRONG_1207), "declarer", 3002),
+    "160-worlds-defenders": (("skat.players.ablation:strong_160_worlds", _STRONG_1207), "defenders", 3003),
+    "declarer-320-declarer": (("skat.players.ablation:strong_declarer_320", "strong"), "declarer", 3004),
+}
+"""name -> ((candidate, reference), role, seed) of the role screens (:mod:`skat.players.screen`,
+``tools/role_screen.py``): one role's card play of a candidate against the reference on the same contracts. Their
+records are ``bench/data/screen/NAME-SEED.jsonl``; ``--screens`` plays or resumes them, ``--show`` prints them."""
+
+SCREENS_RECORDED_AS: dict[str, tuple[str, str]] = {
+    name: (SCREENS[name][0][0], "strong")
+    for name in ("solve-from-3-defenders", "declarer-worlds-declarer", "160-worlds-defenders")}
+"""The players as a screen's record names them where they were called otherwise (``strong`` of the morning of 7
+December 2026 is :func:`skat.players.ablation.strong_2026_12_07`), as :data:`RECORDED_AS` for the matches."""
+
+SCREEN_DATA = Path(__file__).resolve().parent / "data" / "screen"
+"""Where the screens' records are committed."""
 
 RULES: dict[str, tuple[str, tuple[str, ...], str]] = {
     "null-learned-medium": ("isko2018", (), "null"),
@@ -309,6 +342,44 @@ def rescored(name: str, data: Path, table: int) -> dict:
     return match_figures(recorded(name, data, table))
 
 
+def screened(name: str, data: Path = SCREEN_DATA) -> dict:
+    """The summary of screen ``name``'s record in ``data`` as it stands, whatever code played it (a screen still
+    being played too)."""
+    players, role, seed = SCREENS[name]
+    lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    if (header.get("players") not in (list(players), list(SCREENS_RECORDED_AS.get(name, players)))
+            or header.get("seed") != seed or header.get("role") != role):
+        raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed "
+                         f"{header.get('seed')} role {header.get('role')}")
+    deals = [json.loads(line) for line in lines[1:] if line]
+    return summarize_screen(ScreenConfig(players, role, len(deals), seed), deals)
+
+
+def play_screen(name: str, deals: int, data: Path = SCREEN_DATA, workers: int | None = None) -> dict:
+    """Play (or resume) screen ``name`` to ``deals`` deals with its checkpoint in ``data``; write its summary beside
+    it and return it."""
+    players, role, seed = SCREENS[name]
+    config = ScreenConfig(players, role, deals, seed)
+    data.mkdir(parents=True, exist_ok=True)
+    saved = Checkpoint(data / f"{name}-{seed}.jsonl", config)
+    fill_checkpoint(config, saved, _screen_deals, workers=workers)
+    summary = summarize_screen(config, list(saved.deals.values()))
+    (data / f"{name}-{seed}.json").write_text(json.dumps(summary, indent=1) + "\n")
+    return summary
+
+
+def screen_table(summaries: dict[str, dict]) -> str:
+    """The screens' differences a case, one row each."""
+    width = max([len("screen")] + [len(n) for n in summaries])
+    rows = [f"{'screen':{width}s} {'role':9s} {'a case':>7s}  {'95 % CI':16s} {'cases':>5s}"]
+    for name, summary in summaries.items():
+        lo, hi = summary["difference"]["ci95"]
+        rows.append(f"{name:{width}s} {summary['role']:9s} {summary['difference']['mean']:+7.2f}  "
+                    f"[{lo:+6.2f}, {hi:+6.2f}] {summary['cases']:5d}")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", default=",".join(MATCHES),
@@ -328,8 +399,17 @@ def main() -> None:
     parser.add_argument("--rescore-table", type=int, choices=(3, 4, 5), default=None, metavar="N",
                         help="play nothing: sum up each match's record in --data as at a table of N (whatever code "
                              "played it; the deals are the same at three and four, only the scoring differs)")
+    parser.add_argument("--screens", default="none",
+                        help=f"comma-separated role screens to play or resume (with --show: print), of "
+                             f"{', '.join(SCREENS)}, all or none (the default)")
+    parser.add_argument("--screen-data", type=Path, default=SCREEN_DATA, metavar="DIR",
+                        help="the screens' records (bench/data/screen)")
     args = parser.parse_args()
     names = [] if args.matches == "none" else args.matches.split(",")
+    screens = {"none": [], "all": list(SCREENS)}.get(args.screens, args.screens.split(","))
+    unknown = [n for n in screens if n not in SCREENS]
+    if unknown:
+        parser.error(f"unknown screen {unknown[0]!r}: choose from {', '.join(SCREENS)}, all or none")
     unknown = [n for n in names if n not in MATCHES]
     if unknown:
         parser.error(f"unknown match {unknown[0]!r}: choose from {', '.join(MATCHES)}")
@@ -341,6 +421,16 @@ def main() -> None:
             parser.error("--show reads the records in --data DIR")
         for name in names:
             print(format_summary(recorded(name, args.data)), flush=True)
+        shown = {}
+        for name in screens:
+            if not (args.screen_data / f"{name}-{SCREENS[name][2]}.jsonl").exists():
+                print(f"{name}: no record in {args.screen_data} yet (play it: --screens {name})", flush=True)
+                continue
+            shown[name] = screened(name, args.screen_data)
+        for summary in shown.values():
+            print(format_screen(summary), flush=True)
+        if shown:
+            print(screen_table(shown), flush=True)
         return
     if args.rescore_table is not None:
         if args.data is None:
@@ -363,6 +453,14 @@ def main() -> None:
             (args.data / f"{stem}.json").write_text(json.dumps(s, indent=1))
             plot_cumulative({**s, "players": [short_name(n) for n in s["players"]]}, args.data / f"{stem}.png")
         out[name] = match_figures(s)
+    played = {name: play_screen(name, args.deals, args.screen_data, args.workers) for name in screens}
+    for summary in played.values():
+        print(format_screen(summary), flush=True)
+    if played:
+        print("role screens: SF points a case, the candidate against the reference in one role\n"
+              + screen_table(played), flush=True)
+        out["screens"] = {name: {"role": s["role"], "diff": s["difference"]["mean"], "ci95": s["difference"]["ci95"],
+                                 "cases": s["cases"]} for name, s in played.items()}
     table = ablation_table(out)  # type: ignore[arg-type]
     if table:
         print("ablation: SF points per game, the player with the part against the one without it\n" + table, flush=True)

@@ -135,3 +135,34 @@ def test_every_committed_record_is_read_as_its_match_whatever_its_players_were_c
     monkeypatch.setitem(bench.RECORDED_AS, "playouts-wide", ("strong", "medium"))
     with pytest.raises(SystemExit, match="is of players"):
         bench.recorded("playouts-wide", ROOT / "bench" / "data" / "arena" / "2026-12-06d")
+
+
+def test_every_committed_screen_is_read_as_its_screen_and_a_screen_plays_and_resumes(tmp_path, monkeypatch):
+    """The role screens' records read as the screens ``SCREENS`` names (the reference ``strong`` of the morning
+    of 7 December 2026 is an ablation's factory now), with the difference their summaries kept; a screen plays,
+    resumes from its checkpoint and refuses another screen's record."""
+    bench = _bench()
+    records = 0
+    for name, (_, role, seed) in bench.SCREENS.items():
+        record = bench.SCREEN_DATA / f"{name}-{seed}.jsonl"
+        if not record.is_file():
+            continue
+        summary = bench.screened(name)
+        records += 1
+        kept = json.loads(record.with_suffix(".json").read_text())
+        assert (summary["role"], summary["cases"]) == (role, kept["cases"])
+        assert abs(kept["difference"]["mean"] - summary["difference"]["mean"]) < 1e-9, record
+    assert records >= 3
+    table = bench.screen_table({"declarer-worlds-declarer": bench.screened("declarer-worlds-declarer")})
+    assert "declarer-worlds-declarer declarer    +6.25  [ +2.17, +10.33]   987" in table
+    # a quick screen of fast players, played in two steps: the second resumes the first's deals
+    monkeypatch.setitem(bench.SCREENS, "quick", (("random", "heuristic"), "declarer", 7))
+    first = bench.play_screen("quick", 2, tmp_path, workers=1)
+    second = bench.play_screen("quick", 4, tmp_path, workers=1)
+    assert first["deals"] == 2 and second["deals"] == 4
+    assert len((tmp_path / "quick-7.jsonl").read_text().splitlines()) == 5  # the header and four deals
+    assert json.loads((tmp_path / "quick-7.json").read_text())["deals"] == 4
+    assert bench.screened("quick", tmp_path)["cases"] == second["cases"]
+    monkeypatch.setitem(bench.SCREENS, "quick", (("random", "heuristic"), "defenders", 7))
+    with pytest.raises(SystemExit, match="role declarer"):
+        bench.screened("quick", tmp_path)
