@@ -25,8 +25,9 @@
   median a card, p95 118 ms, max 0.52 s. Since 7 December 2026 the declarer's card decisions search 160 worlds
   drawn from 320 (the defenders' 60 from 240 as before): against ``strong`` the day before
   (:func:`skat.players.ablation.strong_2026_12_07`) +0.56 [-0.95, +2.08] over 1,000 deals (seed 2093; declaring
-  +1.5 a case), the declarer's play alone +6.25 [+2.17, +10.33] a case over 987 deals (role screen, seed 3002); one
-  core, idle: 47 ms median a card, p95 0.33 s, max 0.52 s.
+  +1.5 a case), the declarer's play alone +6.25 [+2.17, +10.33] a case over 987 deals (role screen, seed 3002);
+  against :func:`skat.players.ablation.strong_2026_12` **+3.81 [+1.62, +5.99]** over 1,000 deals (seed 2094;
+  declaring +10.3 a case, defence +0.6); one core: 45 ms median a card, p95 0.32 s, max 0.56 s.
 * ``expert``: meant to be stronger than ``strong``, and slower: ``strong``'s search with up to 160 worlds drawn
   from 640 and 2 s a card (hard limit 4 s); the learned bidder with 40 worlds (2 s a decision); one core: 94 ms
   median a card, p95 0.48 s, max 2.0 s. Against ``strong`` +1.74 [+0.07, +3.41] over 1,000 deals (seed 2079,
