@@ -149,9 +149,12 @@ def test_every_committed_screen_is_read_as_its_screen_and_a_screen_plays_and_res
             continue
         summary = bench.screened(name)
         records += 1
-        kept = json.loads(record.with_suffix(".json").read_text())
-        assert (summary["role"], summary["cases"]) == (role, kept["cases"])
-        assert abs(kept["difference"]["mean"] - summary["difference"]["mean"]) < 1e-9, record
+        assert summary["role"] == role
+        kept = record.with_suffix(".json")
+        if kept.is_file() and json.loads(kept.read_text())["deals"] == summary["deals"]:  # (not one being played)
+            figures = json.loads(kept.read_text())
+            assert figures["cases"] == summary["cases"], record
+            assert abs(figures["difference"]["mean"] - summary["difference"]["mean"]) < 1e-9, record
     assert records >= 3
     table = bench.screen_table({"declarer-worlds-declarer": bench.screened("declarer-worlds-declarer")})
     assert "declarer-worlds-declarer declarer    +6.25  [ +2.17, +10.33]   987" in table
