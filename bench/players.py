@@ -417,8 +417,8 @@ def main() -> None:
         parser.error("--deals must be at least 1")
     out: dict[str, object] = {}
     if args.show:
-        if args.data is None:
-            parser.error("--show reads the records in --data DIR")
+        if args.data is None and names:
+            parser.error("--show reads the matches' records in --data DIR")
         for name in names:
             print(format_summary(recorded(name, args.data)), flush=True)
         shown = {}

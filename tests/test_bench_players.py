@@ -169,3 +169,18 @@ def test_every_committed_screen_is_read_as_its_screen_and_a_screen_plays_and_res
     monkeypatch.setitem(bench.SCREENS, "quick", (("random", "heuristic"), "defenders", 7))
     with pytest.raises(SystemExit, match="role declarer"):
         bench.screened("quick", tmp_path)
+
+
+def test_show_prints_the_committed_screens_without_a_match_directory():
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--matches", "none", "--timing-deals",
+                           "0", "--show", "--screens", "declarer-worlds-declarer"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "+6.25 [+2.17, +10.33] SF points a case over 987 cases of 1000 deals" in done.stdout
+    assert "declarer-worlds-declarer declarer    +6.25" in done.stdout
+    unknown = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--matches", "none", "--screens",
+                              "nonesuch"], capture_output=True, text=True, timeout=120)
+    assert unknown.returncode == 2 and "unknown screen 'nonesuch'" in unknown.stderr
