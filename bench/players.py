@@ -112,7 +112,9 @@ import argparse
 import json
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from skat.deal.game import Game, Phase
 from skat.players.arena import (
@@ -126,7 +128,7 @@ from skat.players.arena import (
     summarize,
 )
 from skat.players.learned import shipped_model
-from skat.players.screen import ScreenConfig, _screen_deals, format_screen, summarize_screen
+from skat.players.screen import ScreenConfig, format_screen, screen_deals, summarize_screen
 from skat.solver import warm_up
 
 _PLAIN = "skat.players.ablation:strong_plain"
@@ -323,16 +325,25 @@ def match_figures(s: dict) -> dict:
             "declarer_win_rate": {k: v["declarer_win_rate"] for k, v in s["per_player"].items()}}
 
 
+def _record_deals(name: str, path: Path, players: tuple[Sequence[str], Sequence[str]], **expected: Any) -> list[dict]:
+    """The deals of the record (a match's or a screen's checkpoint) at ``path``, after checking that its header
+    names one of ``players`` (as the code names them now, or as the record named them) and the ``expected`` values
+    (its seed, a screen's role); a record of something else stops with what it holds."""
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    if (header.get("players") not in [list(p) for p in players]
+            or any(header.get(key) != value for key, value in expected.items())):
+        held = " ".join(f"{key} {header.get(key)}" for key in ("players", *expected))
+        raise SystemExit(f"{name}: the record in {path.parent} is of {held}")
+    return [json.loads(line) for line in lines[1:] if line]
+
+
 def recorded(name: str, data: Path, table: int = 3) -> dict:
     """The summary of match ``name``'s record (its checkpoint) in ``data`` as it stands, whatever code played it,
     summed up as at a table of ``table``: a finished match or one still being played."""
     players, seed = MATCHES[name]
     ruleset, options, start = RULES.get(name, ("isko2018", (), "auction"))
-    lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
-    header = json.loads(lines[0])
-    if header.get("players") not in (list(players), list(RECORDED_AS.get(name, players))) or header.get("seed") != seed:
-        raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed {header.get('seed')}")
-    deals = [json.loads(line) for line in lines[1:] if line]
+    deals = _record_deals(name, data / f"{name}-{seed}.jsonl", (players, RECORDED_AS.get(name, players)), seed=seed)
     config = ArenaConfig(players, len(deals), seed, ruleset=ruleset, options=options, start=start, table=table)
     return summarize(config, deals)
 
@@ -346,13 +357,8 @@ def screened(name: str, data: Path = SCREEN_DATA) -> dict:
     """The summary of screen ``name``'s record in ``data`` as it stands, whatever code played it (a screen still
     being played too)."""
     players, role, seed = SCREENS[name]
-    lines = (data / f"{name}-{seed}.jsonl").read_text().splitlines()
-    header = json.loads(lines[0])
-    if (header.get("players") not in (list(players), list(SCREENS_RECORDED_AS.get(name, players)))
-            or header.get("seed") != seed or header.get("role") != role):
-        raise SystemExit(f"{name}: the record in {data} is of players {header.get('players')} seed "
-                         f"{header.get('seed')} role {header.get('role')}")
-    deals = [json.loads(line) for line in lines[1:] if line]
+    deals = _record_deals(name, data / f"{name}-{seed}.jsonl", (players, SCREENS_RECORDED_AS.get(name, players)),
+                          seed=seed, role=role)
     return summarize_screen(ScreenConfig(players, role, len(deals), seed), deals)
 
 
@@ -363,7 +369,7 @@ def play_screen(name: str, deals: int, data: Path = SCREEN_DATA, workers: int | 
     config = ScreenConfig(players, role, deals, seed)
     data.mkdir(parents=True, exist_ok=True)
     saved = Checkpoint(data / f"{name}-{seed}.jsonl", config)
-    fill_checkpoint(config, saved, _screen_deals, workers=workers)
+    fill_checkpoint(config, saved, screen_deals, workers=workers)
     summary = summarize_screen(config, list(saved.deals.values()))
     (data / f"{name}-{seed}.json").write_text(json.dumps(summary, indent=1) + "\n")
     return summary

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 from skat.players.arena import Checkpoint, arena_player, fill_checkpoint
-from skat.players.screen import ROLES, ScreenConfig, _screen_deals, format_screen, summarize_screen
+from skat.players.screen import ROLES, ScreenConfig, format_screen, screen_deals, summarize_screen
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, KeyError) as exc:
         print(f"role_screen: {exc}", file=sys.stderr)
         return 2
-    fill_checkpoint(config, saved, _screen_deals, workers=args.workers, ray_address=args.ray)
+    fill_checkpoint(config, saved, screen_deals, workers=args.workers, ray_address=args.ray)
     summary = summarize_screen(config, list(saved.deals.values()))
     print(format_screen(summary))
     if args.json:

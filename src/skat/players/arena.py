@@ -66,6 +66,8 @@ __all__ = [
     "play_game",
     "play_deal",
     "summarize",
+    "mean_of",
+    "sample_sd",
     "run_match",
     "plot_cumulative",
     "Checkpoint",
@@ -391,20 +393,22 @@ def _play_deals(config: ArenaConfig, deals: list[int]) -> list[dict[str, Any]]:
 
 
 # ------------------------------------------------------------------ statistics
-def _mean(xs: list[float]) -> float:
+def mean_of(xs: list[float]) -> float:
+    """The mean of ``xs`` (0 for none)."""
     return sum(xs) / len(xs) if xs else 0.0
 
 
-def _sd(xs: list[float]) -> float:
+def sample_sd(xs: list[float]) -> float:
+    """The sample standard deviation of ``xs`` (0 for fewer than two)."""
     if len(xs) < 2:
         return 0.0
-    m = _mean(xs)
+    m = mean_of(xs)
     return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
 
 
 def _shares(groups: dict[tuple[str, str], list[float]], cases: int) -> list[dict[str, Any]]:
     """Rows of the split of the difference (``by_role``, ``by_game``), the largest share first."""
-    return sorted(({"a": a, "b": b, "cases": len(v), "mean_difference": _mean(v), "share": sum(v) / cases}
+    return sorted(({"a": a, "b": b, "cases": len(v), "mean_difference": mean_of(v), "share": sum(v) / cases}
                    for (a, b), v in groups.items()), key=lambda r: -abs(r["share"]))
 
 
@@ -450,7 +454,7 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
             errors.extend(g["errors"])
         for i in (0, 1):
             solo_sf[i].extend(per_player[i])
-        diffs.append(_mean(per_player[0]) - _mean(per_player[1]))
+        diffs.append(mean_of(per_player[0]) - mean_of(per_player[1]))
         for seat in range(3):
             if (0, seat) in solo and (1, seat) in solo:
                 (role_a, sf_a, game_a), (role_b, sf_b, game_b) = solo[(0, seat)], solo[(1, seat)]
@@ -459,14 +463,14 @@ def summarize(config: ArenaConfig, deals: list[dict[str, Any]]) -> dict[str, Any
     n = len(diffs)
     cases = sum(len(v) for v in roles.values())
     by_role, by_game = _shares(roles, cases), _shares(games_by, cases)
-    mean, sd = _mean(diffs), _sd(diffs)
+    mean, sd = mean_of(diffs), sample_sd(diffs)
     half = 1.96 * sd / math.sqrt(n) if n else 0.0
     solo_games = [len(solo_sf[0]), len(solo_sf[1])]
     per_player_stats = {}
     for i, name in enumerate(names):
         key = name if names[0] != names[1] else f"{name}#{i + 1}"
         per_player_stats[key] = {
-            "sf_per_game": _mean(solo_sf[i]),
+            "sf_per_game": mean_of(solo_sf[i]),
             "declare_rate": declared[i] / solo_games[i] if solo_games[i] else 0.0,
             "declarer_win_rate": won[i] / declared[i] if declared[i] else None,
             "declared": declared[i],
@@ -500,7 +504,7 @@ NOT_PLAYING = ("corpus", "playcorpus", "env", "calibration", "screen")
 bidding model's calibration on match records and the role screens (whose checkpoints count their own module)."""
 
 ARENA_REPORTING = frozenset({
-    "_mean", "_sd", "_shares", "summarize", "PLAYER_DATA", "NOT_PLAYING", "ARENA_REPORTING", "players_fingerprint",
+    "mean_of", "sample_sd", "_shares", "summarize", "PLAYER_DATA", "NOT_PLAYING", "ARENA_REPORTING", "players_fingerprint",
     "_code_bytes", "_RUNTIME_ANNOTATIONS", "_CodeOnly", "Checkpoint", "_chunks", "run_match", "run_deals",
     "fill_checkpoint", "_chunk_size", "_run_local", "_run_ray", "_NoBar", "_progress_bar", "plot_cumulative",
     "format_summary", "write_json", "__all__"})
@@ -631,10 +635,12 @@ class Checkpoint:
     The first line describes the match (players, seed, rule set and the players'
     code fingerprint); each further line is one deal as :func:`play_deal` returns
     it.  Opening a file written for another match raises :class:`ValueError`; a
-    last line cut short by a crash is dropped.
+    last line cut short by a crash is dropped.  ``config`` is an :class:`ArenaConfig`, a role screen's
+    (:class:`skat.players.screen.ScreenConfig`) or a corpus tool's: its ``players``, ``seed``, ``ruleset`` and
+    ``deals``, and its ``options``, ``start``, ``role`` and ``fingerprint()`` where it has them.
     """
 
-    def __init__(self, path: str | Path, config: ArenaConfig) -> None:
+    def __init__(self, path: str | Path, config: Any) -> None:
         self.path = Path(path)
         code = config.fingerprint() if hasattr(config, "fingerprint") else players_fingerprint(config.players)
         self.header = {"skat_arena_checkpoint": 1, "players": list(config.players), "seed": config.seed,
@@ -656,7 +662,7 @@ class Checkpoint:
         except OSError as exc:
             raise ValueError(f"checkpoint {self.path}: {exc.strerror or exc}") from None
 
-    def _load(self, config: ArenaConfig) -> None:
+    def _load(self, config: Any) -> None:
         text = self.path.read_text()
         lines = text.split("\n")
         complete, cut = lines[:-1], lines[-1]

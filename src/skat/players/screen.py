@@ -23,18 +23,18 @@ from typing import Any
 
 from skat.deal.game import Phase
 from skat.players.arena import (
-    _mean,
-    _sd,
     arena_player,
     derive_seed,
     game_family,
+    mean_of,
     new_game,
     play_game,
     players_fingerprint,
+    sample_sd,
 )
 from skat.rules.rulesets import get_ruleset
 
-__all__ = ["ROLES", "ScreenConfig", "screen_deal", "summarize_screen", "format_screen"]
+__all__ = ["ROLES", "ScreenConfig", "screen_deal", "screen_deals", "summarize_screen", "format_screen"]
 
 ROLES = ("declarer", "defenders")
 """The roles a screen measures."""
@@ -104,14 +104,15 @@ def screen_deal(config: ScreenConfig, deal: int) -> dict[str, Any]:
     return record
 
 
-def _screen_deals(config: ScreenConfig, deals: list[int]) -> list[dict[str, Any]]:
+def screen_deals(config: ScreenConfig, deals: list[int]) -> list[dict[str, Any]]:
+    """:func:`screen_deal` of each of ``deals`` (the work of one chunk, for :func:`skat.players.arena.fill_checkpoint`)."""
     return [screen_deal(config, d) for d in deals]
 
 
 def _ci(xs: list[float]) -> tuple[float, list[float]]:
     """The mean of ``xs`` and its 95 % confidence interval (the arena's statistics)."""
-    mean = _mean(xs)
-    half = 1.96 * _sd(xs) / math.sqrt(len(xs)) if xs else 0.0
+    mean = mean_of(xs)
+    half = 1.96 * sample_sd(xs) / math.sqrt(len(xs)) if xs else 0.0
     return mean, [mean - half, mean + half]
 
 
