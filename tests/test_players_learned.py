@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 
 from skat.cards import Card
 from skat.deal.game import Game
@@ -275,3 +276,25 @@ def choose(view: SeatView, legal: list[Action], *rest: object, depth: int = 2, *
     stripped = original.replace("def _medium(seed: int | None) -> PIMCPlayer:", "def _medium(seed):")
     assert stripped != original
     assert code(stripped) == code(original)
+
+
+def test_the_searched_discard_lays_away_what_double_dummy_play_loses_and_keeps_the_models_game():
+    game = Game(hands=["CJ SJ HJ DJ CA CT CK CQ HT ST", "C9 C8 HA HK HQ H9 SA SK SQ S9",
+                       "C7 H8 H7 S8 S7 DA DT DK DQ D9"], skat="D8 D7")
+    for action, seat in ((Pass(), 1), (Pass(), 2), (Bid(18), 0), (PickUp(), 0)):
+        game.apply(action, seat)
+    view = game.view(0)
+    model_only = LearnedBidder(random.Random(0))
+    _score, chosen, contract = model_only.skat_choice(view.hand.mask, 0, 18)
+    searched = LearnedBidder(random.Random(0), discard_worlds=12, discard_time=5.0)
+    pair = searched.searched_discard(view, int(contract.game_type), chosen)
+    assert pair == mask("HT ST")  # the two blank tens would fall to the aces: twenty points in the skat instead
+    out_of_time = LearnedBidder(random.Random(0), discard_worlds=12, discard_time=1e-9)
+    assert out_of_time.searched_discard(view, int(contract.game_type), mask("D8 D7")) == mask("D8 D7")
+    action = searched.discard(view)
+    assert isinstance(action, Discard) and action in view.legal_actions
+    game.apply(action, 0)
+    declared = searched.decide(game.view(0), None)
+    assert declared in game.view(0).legal_actions and declared.contract == contract  # the model's game
+    with pytest.raises(ValueError, match="positive time"):
+        LearnedBidder(random.Random(0), discard_time=0)

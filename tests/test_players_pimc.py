@@ -324,7 +324,8 @@ def _search_settings(player: PIMCPlayer) -> dict[str, object]:
     settings["prunes"] = player.policy_prune and player.policy_prune_tricks
     settings["inference"] = [type(part) for part in player.inference.parts] if player.inference else None
     bidder = player.bidder
-    settings["bidder"] = (type(bidder), getattr(bidder, "margin", None), getattr(bidder, "worlds", None))
+    settings["bidder"] = (type(bidder), getattr(bidder, "margin", None), getattr(bidder, "worlds", None),
+                          getattr(bidder, "discard_worlds", None))
     return settings
 
 
@@ -506,6 +507,10 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     more = ablation.strong_declarer_320(1)  # today's strong, one thing changed
     assert {**_search_settings(more), "declarer_worlds": 160} == _search_settings(make_player("strong", 1))
     assert more.card_model is level_card_model() and more.declarer_worlds == 320
+    searched = ablation.strong_searched_discard(1)  # today's strong, its discard searched
+    assert searched.bidder.discard_worlds == 40 and make_player("strong", 1).bidder.discard_worlds == 0
+    searched.bidder.discard_worlds = 0
+    assert _search_settings(searched) == _search_settings(make_player("strong", 1))
     expert = ablation.expert_declarer_worlds(1)  # expert's declarer with twice expert's worlds
     assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
     assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(

@@ -60,8 +60,45 @@ def test_a_screen_signs_the_difference_for_the_candidate_and_skips_deals_without
     assert "-140.00" in format_screen(defenders) and "grand: +0.00" in format_screen(defenders)
 
 
+def test_a_discard_screen_plays_only_the_deals_whose_discard_differs():
+    same = ScreenConfig(("heuristic", "heuristic"), "discard", 6, seed=3)
+    records = [screen_deal(same, d) for d in range(6)]
+    pickups = [r for r in records if r.get("same")]
+    assert pickups, "heuristic picks up the skat in some of six deals"
+    assert not any(r.get("games") for r in records)  # the same discard everywhere: nothing to play
+    assert {r["kind"] for r in records if "discard_s" not in r} <= {"hand game", "passed in", "ramsch"}
+    summary = summarize_screen(same, records)
+    assert summary["cases"] == len(pickups) and summary["played"] == 0 and summary["difference"]["mean"] == 0.0
+
+    other = ScreenConfig(("random", "heuristic"), "discard", 6, seed=3)
+    records = [screen_deal(other, d) for d in range(6)]
+    played = [r for r in records if r.get("games")]
+    assert played, "a random discard differs from the heuristic's"
+    for r in played:
+        candidate_game, reference_game = r["games"]
+        assert candidate_game["decisions"][0] == 0 and reference_game["decisions"][0] == 0  # no card of its own
+        assert 0 < candidate_game["decisions"][1] <= 30
+        assert r["discard_s"] >= 0 and "candidate_contract" in r
+    summary = summarize_screen(other, records)
+    assert summary["played"] == len(played) and summary["cases"] == len([r for r in records if "discard_s" in r])
+    assert summary["illegal_actions"] == [0, 0]
+
+
+def test_a_discard_screen_counts_the_same_discard_as_a_case_of_0():
+    game = {"time_s": [0.0, 0.5], "decisions": [0, 30], "illegal": [0, 0], "errors": []}
+    deals = [{"deal": 0, "declarer": 1, "kind": "suit", "discard_s": 0.2, "same": True},
+             {"deal": 1, "declarer": 2, "kind": "grand", "discard_s": 0.4,
+              "games": [{**game, "won": True, "sf": [-40, -40, 122]}, {**game, "won": False, "sf": [40, 40, -194]}]},
+             {"deal": 2, "declarer": 0, "kind": "hand game"}]
+    summary = summarize_screen(ScreenConfig(("a", "b"), "discard", 3), deals)
+    assert summary["cases"] == 2 and summary["played"] == 1 and summary["changed"] == 1
+    assert summary["difference"]["mean"] == pytest.approx(158.0)  # (0 + 316) / 2: the declarer's points signed +
+    assert summary["candidate_ms_a_decision"] == pytest.approx(300.0)  # the discard's time, not the card play's
+    assert summary["by_kind"]["suit"]["mean"] == 0.0
+
+
 def test_a_screen_says_what_is_wrong_with_its_settings(tmp_path):
-    with pytest.raises(ValueError, match="declarer or the defenders"):
+    with pytest.raises(ValueError, match="roles declarer, defenders, discard, not 'kibitzer'"):
         ScreenConfig(("strong", "strong"), "kibitzer", 10)
     with pytest.raises(ValueError, match="at least one deal"):
         ScreenConfig(("strong", "strong"), "declarer", 0)

@@ -1,5 +1,5 @@
 """Screen one role's card play: a candidate against a reference as the declarer or as the defenders, on the same
-contracts (skat.players.screen).
+contracts (skat.players.screen); or, with --role discard, the declarer's discard and declaration after the pickup.
 
 Each deal is bid by the reference in every seat, then played twice from the same position: the candidate in the
 role, and the reference there. Two games a deal where an arena match plays six, and only the role screened
@@ -9,6 +9,8 @@ its file (a JSON-lines checkpoint whose header holds the players' code fingerpri
 
     python tools/role_screen.py --candidate skat.players.ablation:strong_declarer_worlds --role declarer \\
         --deals 1000 --seed 3001 --workers 2 --out bench/data/screen/declarer-worlds-3001.jsonl
+    python tools/role_screen.py --candidate skat.players.ablation:strong_searched_discard --role discard \
+        --deals 1000 --seed 3005 --workers 2 --out bench/data/screen/searched-discard-3005.jsonl
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--candidate", required=True, help="the player screened (a level, module:factory or file.py:Class)")
     parser.add_argument("--reference", default="strong", help="the player it is compared with, who also bids (strong)")
-    parser.add_argument("--role", choices=ROLES, required=True, help="the role whose card play is screened")
+    parser.add_argument("--role", choices=ROLES, required=True, help="the role whose card play is screened (discard: the declarer's discard and declaration)")
     parser.add_argument("--deals", type=int, required=True, help="deals to screen (numbered from 0)")
     parser.add_argument("--seed", type=int, default=3001)
     parser.add_argument("--ruleset", default="isko2018")

@@ -83,7 +83,7 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
            "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07",
-           "expert_declarer_worlds", "strong_declarer_320"]
+           "expert_declarer_worlds", "strong_declarer_320", "strong_searched_discard"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -592,3 +592,15 @@ def strong_declarer_320(seed: int | None = None) -> PIMCPlayer:
     0.5 s: the declarer's screen gained +6.25 a case from 60 to 160 worlds; does it go on? (A role screen; the
     declarer's decisions are a third of the cards, so the median card time moves little.)"""
     return _strong_variant(seed, "strong-declarer-320", declarer_worlds=320)
+
+
+def strong_searched_discard(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` whose pair laid away after the pickup, in the suit or grand game its after-pickup model chooses, is
+    searched: the heuristic's six best pairs and the model's, each solved double dummy in the same 40 worlds of the
+    opponents' cards, the best mean Seeger-Fabian score laid away, in 0.5 s
+    (:meth:`skat.players.learned.LearnedBidder.searched_discard`); ``strong`` lays away the model's pick of the
+    heuristic's three best pairs. For the discard screen (``tools/role_screen.py --role discard``)."""
+    player = _strong_variant(seed, "strong-searched-discard")
+    assert isinstance(player.bidder, LearnedBidder)
+    player.bidder.discard_worlds = 40
+    return player

@@ -21,9 +21,17 @@ import numpy as np
 
 from skat.cards import CardSet, mask_points
 from skat.deal.game import SeatView
-from skat.players.bidding import ContractEstimate, SimulationBidder, best_discards, candidate_contracts
+from skat.players.bidding import (
+    ContractEstimate,
+    SimulationBidder,
+    _SoftDeadline,
+    best_discards,
+    candidate_contracts,
+)
+from skat.players.budget import Budget
 from skat.players.handbatch import card_points, contract_features_of
 from skat.players.heuristic import expected_score, game_value, hand_strength, null_risk
+from skat.players.worlds import sample_worlds
 from skat.rules.actions import Action, Declare, Discard
 from skat.rules.contract import Contract
 from skat.rules.ranking import GameType
@@ -227,6 +235,7 @@ class LearnedBidder(SimulationBidder):
 
     def __init__(self, rng: random.Random, model: WinModel | None = None, *, use_scores: bool = False,
                  margin: float = 0.0, discards: int = 3, use_heard: bool = True, after_pickup: bool = True,
+                 discard_worlds: int = 0, discard_pairs: int = 6, discard_time: float = 0.5,
                  **options: Any) -> None:
         super().__init__(rng, **options)
         self.model = model or shipped_model()
@@ -240,6 +249,16 @@ class LearnedBidder(SimulationBidder):
         """Take the bids heard into account (else every estimate is made as if no opponent had bid)."""
         self.after_pickup = after_pickup and all(f in self.model.weights for f in SKAT_FAMILIES)
         """Discard and declare by the after-pickup model (else by the simulation)."""
+        if discard_worlds < 0 or discard_pairs < 1 or not discard_time > 0:
+            raise ValueError(f"the searched discard wants worlds >= 0, pairs >= 1 and a positive time, not "
+                             f"{discard_worlds}, {discard_pairs}, {discard_time}")
+        self.discard_worlds = int(discard_worlds)
+        """With more than 0, the pair laid away in the suit or grand game the model chooses is searched
+        (:meth:`searched_discard`) over this many worlds; 0: the model's pair."""
+        self.discard_pairs = int(discard_pairs)
+        """The pairs :meth:`searched_discard` compares: the heuristic's best for the game type, the model's among them."""
+        self.discard_time = float(discard_time)
+        """The searched discard's budget (CPU seconds; its hard limit 1.2 times this)."""
 
     def heard(self, view: SeatView) -> int:
         """The bids heard as the estimates take them (:func:`bids_heard`, or 0 without :attr:`use_heard`)."""
@@ -293,8 +312,50 @@ class LearnedBidder(SimulationBidder):
         choice = self.skat_choice(view.hand.mask, view.seat, view.bid, self.heard(view)) if self.after_pickup else None
         if choice is None:
             return super().discard(view)
-        self._planned = choice[2]
-        return Discard(CardSet.from_mask(choice[1]))
+        _score, pair, contract = choice
+        if self.discard_worlds > 0 and contract.game_type is not GameType.NULL and game_value(
+                contract, view.hand.mask) >= view.bid:
+            pair = self.searched_discard(view, int(contract.game_type), pair)
+        self._planned = contract
+        return Discard(CardSet.from_mask(pair))
+
+    def searched_discard(self, view: SeatView, gt: int, chosen: int) -> int:
+        """The pair to lay away for suit or grand game ``gt`` by double-dummy search: the heuristic's
+        :attr:`discard_pairs` best pairs (and ``chosen``, the model's) are each played out by the solver in the
+        same :attr:`discard_worlds` worlds of the opponents' cards (drawn by their bids), and the pair with the
+        best mean Seeger-Fabian score there (won, won Schneider, lost) is laid away; ``chosen`` where the search
+        finds no better or its time runs out before one world is done."""
+        from skat.solver.search import SearchLimitExceeded, declarer_reaches
+
+        twelve, seat = view.hand.mask, view.seat
+        assert seat is not None, "a seat's view, not a spectator's"
+        pairs = best_discards(twelve, gt, self.discard_pairs)
+        if chosen not in pairs:
+            pairs.append(chosen)
+        value = game_value(Contract(GameType(gt)), twelve)
+        outcomes = (-(2 * value + 50), value + 50, value + BASE_VALUES[gt] + 50)  # lost, won, won Schneider
+        totals = dict.fromkeys(pairs, 0.0)
+        budget = Budget(self.discard_time, 1.2 * self.discard_time)
+        try:
+            for world in sample_worlds(view, self.discard_worlds, self.rng):
+                row = {}
+                for pair in pairs:
+                    if budget.soft_passed():
+                        raise _SoftDeadline
+                    hands = list(world.hands)
+                    hands[seat] = twelve & ~pair
+                    points = mask_points(pair)
+                    won = declarer_reaches(gt, hands, [], 0, seat, 61, declarer_points=points,
+                                           time_limit=budget.time_limit())
+                    schneider = won and declarer_reaches(gt, hands, [], 0, seat, 90, declarer_points=points,
+                                                         time_limit=budget.time_limit())
+                    row[pair] = outcomes[won + schneider]
+                for pair, score in row.items():  # whole worlds only: every pair judged in the same ones
+                    totals[pair] += score
+        except (_SoftDeadline, SearchLimitExceeded):
+            pass
+        best = max(pairs, key=lambda pair: totals[pair])
+        return best if totals[best] > totals[chosen] else chosen
 
     def estimates(self, view: SeatView) -> list[ContractEstimate]:
         """The learned estimates of the candidate contracts, for the bids heard so far (cached)."""

@@ -10,14 +10,21 @@ deal whose two games go the same way counts 0, and the difference of a deal is t
 of the two games, signed for the candidate (higher is better for a candidate declarer, lower for candidate
 defenders).
 
-A screen is for choosing which change earns an arena match: it measures card play only, against the reference
-alone, and says nothing of the bidding. Deals that are passed in (or a Ramsch) have no card play to screen and
+The discard screen (role ``discard``) measures the declarer's decisions after the pickup instead: the reference
+bids and picks up as before, then the candidate, in the declarer's seat, lays away two cards and declares, and the
+reference plays every seat's cards in both games. A deal whose discard and declaration come out the same as the
+reference's is the same game twice and counts 0 without being played (a case all the same: the mean is a pickup
+game's); only the others are played (``played``). Hand games are no case.
+
+A screen is for choosing which change earns an arena match: it measures one role's decisions only, against the
+reference alone, and says nothing of the bidding. Deals that are passed in (or a Ramsch) have no card play to screen and
 count as no case. Checkpoints, workers and Ray as in the arena (:func:`skat.players.arena.run_deals`).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,12 +39,14 @@ from skat.players.arena import (
     players_fingerprint,
     sample_sd,
 )
+from skat.rules.actions import Action, Discard
 from skat.rules.rulesets import get_ruleset
 
 __all__ = ["ROLES", "ScreenConfig", "screen_deal", "screen_deals", "summarize_screen", "format_screen"]
 
-ROLES = ("declarer", "defenders")
-"""The roles a screen measures."""
+ROLES = ("declarer", "defenders", "discard")
+"""The roles a screen measures: the declarer's card play, the defenders', or the declarer's discard and declaration
+after the pickup."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +64,7 @@ class ScreenConfig:
         if len(self.players) != 2:
             raise ValueError(f"a screen compares a candidate with a reference, two players, not {len(self.players)}")
         if self.role not in ROLES:
-            raise ValueError(f"a screen measures the {' or the '.join(ROLES)}, not {self.role!r}")
+            raise ValueError(f"a screen measures one of the roles {', '.join(ROLES)}, not {self.role!r}")
         if self.deals < 1:
             raise ValueError(f"screen at least one deal, got {self.deals}")
         get_ruleset(self.ruleset)
@@ -86,12 +95,25 @@ def screen_deal(config: ScreenConfig, deal: int) -> dict[str, Any]:
     if declarer is None or game.contract is None:
         record["kind"] = "passed in" if game.is_over else "ramsch"
         return record
+    starts = [actions, actions]  # the actions before the card play, in the candidate's game and the reference's
+    if config.role == "discard":
+        discarded = next((i for i, (action, _seat) in enumerate(actions) if isinstance(action, Discard)), None)
+        if discarded is None:
+            record.update(kind="hand game", contract=str(game.contract))
+            return record
+        starts[0] = _candidate_discard(config, deal, deal_seed, actions[:discarded], declarer, record)
+        record.update(kind=game_family(game), contract=str(game.contract))
+        if starts[0] == actions:  # the same discard and declaration: the same game, a difference of 0
+            record["same"] = True
+            return record
     games = []
     for who in (0, 1):
         replay = new_game(deal_seed, ruleset)
-        for action, seat in actions:
+        for action, seat in starts[who]:
             replay.apply(action, seat)
         in_role = [(seat == declarer) == (config.role == "declarer") for seat in range(3)]
+        if config.role == "discard":
+            in_role = [False] * 3  # the card play is the reference's in every seat
         a, b, c = (0 if in_role[seat] and who == 0 else 1 for seat in range(3))
         seating = (a, b, c)  # the candidate is match player 0, in its game only
         players = [arena_player(config.players[seating[seat]], derive_seed("player", config.seed, deal, seat))
@@ -102,6 +124,35 @@ def screen_deal(config: ScreenConfig, deal: int) -> dict[str, Any]:
                       "errors": outcome.errors})
     record.update(kind=game_family(replay.result), contract=str(game.contract), games=games)
     return record
+
+
+def _candidate_discard(config: ScreenConfig, deal: int, deal_seed: int, before: list[tuple[Action, int]],
+                       declarer: int, record: dict[str, Any]) -> list[tuple[Action, int]]:
+    """The actions up to the card play with the candidate's discard and declaration after ``before`` (the auction
+    and the pickup). The candidate sits in the declarer's seat with the reference bidder's seed there; its time goes
+    into ``record`` (``discard_s``), and an illegal action of its own into ``record`` too, replaced by the first
+    legal one (as the arena does)."""
+    game = new_game(deal_seed, get_ruleset(config.ruleset))
+    for action, seat in before:
+        game.apply(action, seat)
+    player = arena_player(config.players[0], derive_seed("bidder", config.seed, deal, declarer))
+    actions = list(before)
+    spent = 0.0
+    while game.phase in (Phase.DISCARD, Phase.DECLARE) and game.to_move == declarer:
+        view = game.view(declarer)
+        started = time.process_time()
+        action = player.choose(view)
+        spent += time.process_time() - started
+        if action not in view.legal_actions:
+            record["illegal"] = record.get("illegal", 0) + 1
+            record.setdefault("errors", []).append(f"illegal action {action} in phase {view.phase.value}")
+            action = view.legal_actions[0]
+        game.apply(action, declarer)
+        actions.append((action, declarer))
+    record["discard_s"] = spent
+    if len(actions) > len(before):
+        record["candidate_contract"] = str(game.contract)
+    return actions
 
 
 def screen_deals(config: ScreenConfig, deals: list[int]) -> list[dict[str, Any]]:
@@ -120,7 +171,7 @@ def summarize_screen(config: ScreenConfig, deals: list[dict[str, Any]]) -> dict[
     """The screen's statistics: the mean difference a case (the declarer's Seeger-Fabian points signed for the
     candidate) with its 95 % confidence interval, by game kind, how many cases the role's play changed the outcome,
     the declarer's wins with each, decision times and illegal actions."""
-    sign = 1.0 if config.role == "declarer" else -1.0
+    sign = -1.0 if config.role == "defenders" else 1.0
     diffs: list[float] = []
     by_kind: dict[str, list[float]] = {}
     wins = [0, 0]
@@ -129,6 +180,15 @@ def summarize_screen(config: ScreenConfig, deals: list[dict[str, Any]]) -> dict[
     illegal = [0, 0]
     errors: list[str] = []
     for record in sorted(deals, key=lambda d: d["deal"]):
+        if "discard_s" in record:  # the discard screen's candidate decides before the card play
+            candidate_s += record["discard_s"]
+            candidate_decisions += 1
+            illegal[0] += record.get("illegal", 0)
+            errors += record.get("errors", [])
+        if record.get("same"):
+            diffs.append(0.0)
+            by_kind.setdefault(record["kind"], []).append(0.0)
+            continue
         games = record.get("games")
         if not games:
             continue
@@ -138,8 +198,9 @@ def summarize_screen(config: ScreenConfig, deals: list[dict[str, Any]]) -> dict[
         by_kind.setdefault(record["kind"], []).append(d)
         wins[0] += bool(games[0]["won"])
         wins[1] += bool(games[1]["won"])
-        candidate_s += games[0]["time_s"][0]
-        candidate_decisions += games[0]["decisions"][0]
+        if "discard_s" not in record:
+            candidate_s += games[0]["time_s"][0]
+            candidate_decisions += games[0]["decisions"][0]
         illegal[0] += games[0]["illegal"][0]
         illegal[1] += games[0]["illegal"][1] + sum(games[1]["illegal"])
         errors += games[0]["errors"] + games[1]["errors"]
@@ -148,7 +209,8 @@ def summarize_screen(config: ScreenConfig, deals: list[dict[str, Any]]) -> dict[
     return {
         "players": list(config.players), "role": config.role, "seed": config.seed, "ruleset": config.ruleset,
         "deals": len(deals), "cases": cases, "difference": {"mean": mean, "ci95": ci},
-        "changed": sum(1 for d in diffs if d), "declarer_wins": wins,
+        "changed": sum(1 for d in diffs if d), "played": sum(1 for r in deals if r.get("games")),
+        "declarer_wins": wins,
         "by_kind": {k: {"cases": len(v), "mean": _ci(v)[0], "ci95": _ci(v)[1]} for k, v in sorted(by_kind.items())},
         "candidate_ms_a_decision": 1000 * candidate_s / candidate_decisions if candidate_decisions else 0.0,
         "illegal_actions": illegal, "errors": errors[:10],
