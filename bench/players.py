@@ -86,6 +86,9 @@ issue 16 beside them):
   Since 7 December 2026 that is ``strong`` (:func:`skat.players.ablation.strong_2026_12_07` the one before, which
   the matches 2086, 2087, 2091 and 2093 call ``strong``): ``declarer-worlds-2026-12`` (2094) it against ``strong`` as it
   was (the goal's measure), ``expert-declarer-worlds`` (2095) ``expert`` against it (goal: above 0).
+  ``declarer-320-discard-2026-12`` (2096) ``strong`` with the declarer's two changes screened that afternoon (320
+  worlds, the discard searched: :func:`skat.players.ablation.strong_declarer_320_searched_discard`) against
+  ``strong`` as it was (the goal's measure, were it ``strong``).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -197,6 +200,7 @@ MATCHES = {
     "declarer-worlds": (("skat.players.ablation:strong_declarer_worlds", _STRONG_1207), 2093),
     "declarer-worlds-2026-12": (("strong", _TODAY), 2094),
     "expert-declarer-worlds": (("expert", "strong"), 2095),
+    "declarer-320-discard-2026-12": (("skat.players.ablation:strong_declarer_320_searched_discard", _TODAY), 2096),
 }
 """name -> (players, seed)."""
 

@@ -511,6 +511,9 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     assert searched.bidder.discard_worlds == 40 and make_player("strong", 1).bidder.discard_worlds == 0
     searched.bidder.discard_worlds = 0
     assert _search_settings(searched) == _search_settings(make_player("strong", 1))
+    both = ablation.strong_declarer_320_searched_discard(1)  # the two together
+    assert (both.declarer_worlds, both.bidder.discard_worlds) == (320, 40)
+    assert {**_search_settings(both), "bidder": None} == {**_search_settings(more), "bidder": None}
     expert = ablation.expert_declarer_worlds(1)  # expert's declarer with twice expert's worlds
     assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
     assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(

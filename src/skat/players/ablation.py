@@ -83,7 +83,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "learned_2026_12", "PLAYOUT_MODEL_3", "learned_playout_model_3", "strong_playout_model_3",
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
            "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07",
-           "expert_declarer_worlds", "strong_declarer_320", "strong_searched_discard"]
+           "expert_declarer_worlds", "strong_declarer_320", "strong_searched_discard",
+           "strong_declarer_320_searched_discard"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -601,6 +602,17 @@ def strong_searched_discard(seed: int | None = None) -> PIMCPlayer:
     (:meth:`skat.players.learned.LearnedBidder.searched_discard`); ``strong`` lays away the model's pick of the
     heuristic's three best pairs. For the discard screen (``tools/role_screen.py --role discard``)."""
     player = _strong_variant(seed, "strong-searched-discard")
+    assert isinstance(player.bidder, LearnedBidder)
+    player.bidder.discard_worlds = 40
+    return player
+
+
+def strong_declarer_320_searched_discard(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` with both of the declarer's screened changes of 7 December 2026, each inside its screen's noise
+    and short of a match alone: 320 worlds from 640 in the card play (:func:`strong_declarer_320`, +1.98 a case in
+    the declarer screen) and the discard searched (:func:`strong_searched_discard`, +1.35 a pickup game in the discard
+    screen). Together, for the goal's measure against :func:`strong_2026_12` (match ``declarer-320-discard-2026-12``)."""
+    player = _strong_variant(seed, "strong-declarer-320-searched-discard", declarer_worlds=320)
     assert isinstance(player.bidder, LearnedBidder)
     player.bidder.discard_worlds = 40
     return player
