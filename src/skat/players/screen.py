@@ -111,9 +111,8 @@ def screen_deal(config: ScreenConfig, deal: int) -> dict[str, Any]:
         replay = new_game(deal_seed, ruleset)
         for action, seat in starts[who]:
             replay.apply(action, seat)
-        in_role = [(seat == declarer) == (config.role == "declarer") for seat in range(3)]
-        if config.role == "discard":
-            in_role = [False] * 3  # the card play is the reference's in every seat
+        # the discard screen's card play is the reference's in every seat
+        in_role = [config.role != "discard" and (seat == declarer) == (config.role == "declarer") for seat in range(3)]
         a, b, c = (0 if in_role[seat] and who == 0 else 1 for seat in range(3))
         seating = (a, b, c)  # the candidate is match player 0, in its game only
         players = [arena_player(config.players[seating[seat]], derive_seed("player", config.seed, deal, seat))
