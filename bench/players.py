@@ -88,7 +88,9 @@ issue 16 beside them):
   was (the goal's measure), ``expert-declarer-worlds`` (2095) ``expert`` against it (goal: above 0).
   ``declarer-320-discard-2026-12`` (2096) ``strong`` with the declarer's two changes screened that afternoon (320
   worlds, the discard searched: :func:`skat.players.ablation.strong_declarer_320_searched_discard`) against
-  ``strong`` as it was (the goal's measure, were it ``strong``).
+  ``strong`` as it was (the goal's measure, were it ``strong``). ``declarer-320-defence-40-2026-12`` (2097) the
+  same with the defence's worlds cut from 60 to 40 to pay for the declarer's 320 in the card-time goal
+  (:func:`skat.players.ablation.strong_declarer_320_defence_40`; 2096's player took 57 ms median a card, over 50).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -201,6 +203,7 @@ MATCHES = {
     "declarer-worlds-2026-12": (("strong", _TODAY), 2094),
     "expert-declarer-worlds": (("expert", "strong"), 2095),
     "declarer-320-discard-2026-12": (("skat.players.ablation:strong_declarer_320_searched_discard", _TODAY), 2096),
+    "declarer-320-defence-40-2026-12": (("skat.players.ablation:strong_declarer_320_defence_40", _TODAY), 2097),
 }
 """name -> (players, seed)."""
 

@@ -514,6 +514,9 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     both = ablation.strong_declarer_320_searched_discard(1)  # the two together
     assert (both.declarer_worlds, both.bidder.discard_worlds) == (320, 40)
     assert {**_search_settings(both), "bidder": None} == {**_search_settings(more), "bidder": None}
+    cheaper = ablation.strong_declarer_320_defence_40(1)  # the same, the defence's 60 worlds cut to 40
+    assert (cheaper.worlds, cheaper.pool, cheaper.declarer_worlds, cheaper.bidder.discard_worlds) == (40, 4, 320, 40)
+    assert {**_search_settings(cheaper), "worlds": 60} == _search_settings(both)
     expert = ablation.expert_declarer_worlds(1)  # expert's declarer with twice expert's worlds
     assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
     assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(
