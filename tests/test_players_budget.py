@@ -9,7 +9,7 @@ import pytest
 
 from skat.deal.game import Game, Phase
 from skat.players.bidding import SimulationBidder
-from skat.players.budget import Budget, OutOfTime
+from skat.players.budget import Budget, OutOfTime, SoftDeadline
 from skat.players.heuristic import HeuristicPlayer
 from skat.players.pimc import PIMCPlayer, card_values
 from skat.players.worlds import Knowledge, sample_worlds
@@ -44,6 +44,15 @@ def test_time_limit_counts_down_and_stops_at_the_hard_deadline():
     with pytest.raises(OutOfTime) as raised:
         b.time_limit()
     assert isinstance(raised.value, SearchLimitExceeded) and "hard deadline" in str(raised.value)
+
+
+def test_check_soft_raises_only_once_the_soft_deadline_has_passed():
+    clock = Ticks(0.3)
+    b = Budget(0.5, 1.0, clock=clock)  # started at 0.3: soft 0.8
+    b.check_soft()  # read at 0.6
+    with pytest.raises(SoftDeadline):
+        b.check_soft()  # read at 0.9
+    assert not isinstance(SoftDeadline(), SearchLimitExceeded)  # the soft deadline is no search cut off
 
 
 @pytest.mark.parametrize("soft,hard", [(0, None), (-1, 1), (0.5, 0), (float("nan"), None)])

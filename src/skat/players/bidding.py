@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from skat.cards import JACKS, mask_points
 from skat.deal.game import Phase, SeatView
-from skat.players.budget import Budget
+from skat.players.budget import Budget, SoftDeadline
 from skat.players.heuristic import (
     HeuristicPlayer,
     expected_score,
@@ -66,10 +66,6 @@ def candidate_contracts(hand: int) -> list[tuple[int, bool]]:
     if null_risk(hand) <= NULL_RISK:
         types.append(_NULL)
     return [(gt, hand_game) for gt in types for hand_game in (False, True)]
-
-
-class _SoftDeadline(Exception):
-    """A decision's soft deadline passed: no new world is started."""
 
 
 @dataclass
@@ -209,8 +205,7 @@ class SimulationBidder:
                 skat = world.skat
                 twelve = hand | skat
                 for gt, hand_game in jobs:
-                    if budget.soft_passed():
-                        raise _SoftDeadline
+                    budget.check_soft()
                     hands = list(world.hands)
                     if hand_game:
                         points = mask_points(skat)
@@ -231,7 +226,7 @@ class SimulationBidder:
                         made = declarer_reaches(gt, hands, [], 0, seat, 90, declarer_points=points,
                                                 time_limit=budget.time_limit())
                         schneider.setdefault(gt, []).append(made)
-        except (_SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
+        except (SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
             pass
         out: list[ContractEstimate] = []
         for (gt, hand_game), (w, n) in tally.items():
@@ -275,8 +270,7 @@ class SimulationBidder:
         try:
             for world in worlds:
                 for gt, d in options:
-                    if budget.soft_passed():
-                        raise _SoftDeadline
+                    budget.check_soft()
                     hands = list(world.hands)
                     hands[seat] = twelve & ~d
                     if gt == _NULL:
@@ -286,7 +280,7 @@ class SimulationBidder:
                                               time_limit=budget.time_limit())
                     tally[(gt, d)][0] += ok
                     tally[(gt, d)][1] += 1
-        except (_SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
+        except (SoftDeadline, SearchLimitExceeded):  # the soft deadline, or a search stopped at the hard one
             pass
         best: tuple[float, int, Contract] | None = None
         for (gt, d), (w, n) in tally.items():

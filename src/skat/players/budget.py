@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from skat.solver.search import SearchLimitExceeded
 
-__all__ = ["Budget", "OutOfTime"]
+__all__ = ["Budget", "OutOfTime", "SoftDeadline"]
 
 
 class OutOfTime(SearchLimitExceeded):
@@ -25,6 +25,11 @@ class OutOfTime(SearchLimitExceeded):
     def __init__(self) -> None:
         super().__init__(0, 0.0, None, None)
         self.args = ("the decision's hard deadline passed before this search could start",)
+
+
+class SoftDeadline(Exception):
+    """A decision's soft deadline has passed: no new world is started (:meth:`Budget.check_soft`; the loop over
+    the worlds catches it, with :class:`~skat.solver.search.SearchLimitExceeded`, and decides on those done)."""
 
 
 class Budget:
@@ -43,6 +48,11 @@ class Budget:
     def soft_passed(self) -> bool:
         """Whether the soft deadline has passed (start no new world)."""
         return self.clock() > self.soft
+
+    def check_soft(self) -> None:
+        """Raise :class:`SoftDeadline` once the soft deadline has passed (before a new world or option)."""
+        if self.soft_passed():
+            raise SoftDeadline()
 
     def time_limit(self) -> float:
         """The seconds a search may take now (the ``time_limit`` of a solver call); raises :class:`OutOfTime`

@@ -24,11 +24,10 @@ from skat.deal.game import SeatView
 from skat.players.bidding import (
     ContractEstimate,
     SimulationBidder,
-    _SoftDeadline,
     best_discards,
     candidate_contracts,
 )
-from skat.players.budget import Budget
+from skat.players.budget import Budget, SoftDeadline
 from skat.players.handbatch import card_points, contract_features_of
 from skat.players.heuristic import expected_score, game_value, hand_strength, null_risk
 from skat.players.worlds import sample_worlds
@@ -340,8 +339,7 @@ class LearnedBidder(SimulationBidder):
             for world in sample_worlds(view, self.discard_worlds, self.rng):
                 row = {}
                 for pair in pairs:
-                    if budget.soft_passed():
-                        raise _SoftDeadline
+                    budget.check_soft()
                     hands = list(world.hands)
                     hands[seat] = twelve & ~pair
                     points = mask_points(pair)
@@ -352,7 +350,7 @@ class LearnedBidder(SimulationBidder):
                     row[pair] = outcomes[won + schneider]
                 for pair, score in row.items():  # whole worlds only: every pair judged in the same ones
                     totals[pair] += score
-        except (_SoftDeadline, SearchLimitExceeded):
+        except (SoftDeadline, SearchLimitExceeded):
             pass
         best = max(pairs, key=lambda pair: totals[pair])
         return best if totals[best] > totals[chosen] else chosen
