@@ -611,7 +611,8 @@ def strong_declarer_320_searched_discard(seed: int | None = None) -> PIMCPlayer:
     """``strong`` with both of the declarer's screened changes of 7 December 2026, each inside its screen's noise
     and short of a match alone: 320 worlds from 640 in the card play (:func:`strong_declarer_320`, +1.98 a case in
     the declarer screen) and the discard searched (:func:`strong_searched_discard`, +1.35 a pickup game in the discard
-    screen). Together, for the goal's measure against :func:`strong_2026_12` (match ``declarer-320-discard-2026-12``)."""
+    screen). Together, for the goal's measure against :func:`strong_2026_12` (match ``declarer-320-discard-2026-12``,
+    not played: 57 ms median a card on one core, over the goal's 50; :func:`strong_declarer_320_defence_40` instead)."""
     player = _strong_variant(seed, "strong-declarer-320-searched-discard", declarer_worlds=320)
     assert isinstance(player.bidder, LearnedBidder)
     player.bidder.discard_worlds = 40
