@@ -623,7 +623,6 @@ def strong_declarer_320_defence_40(seed: int | None = None) -> PIMCPlayer:
     """:func:`strong_declarer_320_searched_discard` paying for the declarer's 320 worlds with the defence's time: the
     defenders search 40 worlds drawn from 160 (60 from 240 in ``strong``). With 60 the candidate took 57 ms median a
     card on one core (the goal: 50 ms); more worlds never moved the defence (``expert``'s 160: -0.2 a case, 2079)."""
-    player = _strong_variant(seed, "strong-declarer-320-defence-40", declarer_worlds=320, worlds=40)
-    assert isinstance(player.bidder, LearnedBidder)
-    player.bidder.discard_worlds = 40
+    player = strong_declarer_320_searched_discard(seed)
+    player.worlds, player.name = 40, "strong-declarer-320-defence-40"
     return player
