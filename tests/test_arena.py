@@ -341,3 +341,40 @@ def test_declare_hand_plays_the_auction_to_the_hand_game_asked_for() -> None:
     assert str(view.contract.game_type.label) == "grand"
     with pytest.raises(ValueError, match="'declare nothing' is not a legal action of seat"):
         declare_hand(Game(11, ruleset=ISKO), 1, "declare nothing")
+
+
+class _Crashing:
+    """A bot that raises on every decision."""
+
+    def choose(self, view):
+        raise RuntimeError("out of ideas")
+
+
+class _Passing:
+    """A bot that always answers "pass", legal only in the auction."""
+
+    def choose(self, view):
+        from skat.rules.actions import Pass
+
+        return Pass()
+
+
+def test_a_crashing_or_illegal_bot_loses_the_move_not_the_game() -> None:
+    from skat.players.arena import checked_choice, new_game, play_game
+    from skat.players.registry import make_player
+    from skat.rules.rulesets import get_ruleset
+
+    game = new_game(7, get_ruleset("isko"))
+    view = game.view(game.to_move)
+    action, spent, error = checked_choice(_Crashing(), view)
+    assert action == view.legal_actions[0] and spent >= 0 and error == "RuntimeError: out of ideas"
+    action, _, error = checked_choice(make_player("heuristic", 1), view)
+    assert action in view.legal_actions and error is None
+    outcome = play_game(game, [_Crashing(), make_player("heuristic", 2), make_player("heuristic", 3)], (0, 1, 1))
+    assert game.is_over and outcome.decisions[0] > 0 and outcome.illegal == [outcome.decisions[0], 0]
+    assert outcome.errors[0] == "RuntimeError: out of ideas" and outcome.won is not None
+    game = new_game(7, get_ruleset("isko"))
+    outcome = play_game(game, [make_player("heuristic", 2), _Passing(), make_player("heuristic", 3)], (0, 1, 0))
+    assert game.is_over and 0 < outcome.illegal[1] < outcome.decisions[1]  # its card plays, not its passes
+    assert outcome.illegal[0] == 0
+    assert outcome.errors[0].startswith("illegal action pass by seat 1 in phase ")

@@ -53,9 +53,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from skat.deal.game import Game, Phase
+from skat.deal.game import Game, Phase, SeatView
 from skat.players.cardmodel import LEARNED_MODEL, LEVEL_MODEL, SHIPPED_MODEL
 from skat.players.registry import check_player_name, make_player
+from skat.rules.actions import Action
 from skat.rules.rulesets import SCHEMA, RuleSet, get_ruleset
 from skat.variants.registry import variant_for_rules
 
@@ -64,6 +65,7 @@ __all__ = [
     "ArenaConfig",
     "seeger_fabian",
     "play_game",
+    "checked_choice",
     "play_deal",
     "summarize",
     "mean_of",
@@ -245,6 +247,24 @@ class GameOutcome:
         }
 
 
+def checked_choice(player: Any, view: SeatView, clock: Callable[[], float] = time.perf_counter
+                   ) -> tuple[Action, float, str | None]:
+    """The action ``player`` chooses in ``view``, the ``clock``'s seconds it took, and what went wrong: an illegal
+    action, or an exception (a crashing bot loses the move, not the match), is replaced by the first legal action
+    and said in the third item (None when the action was legal)."""
+    started = clock()
+    try:
+        action = player.choose(view)
+    except Exception as exc:
+        spent = clock() - started
+        return view.legal_actions[0], spent, f"{type(exc).__name__}: {exc}"
+    spent = clock() - started
+    if action not in view.legal_actions:
+        return (view.legal_actions[0], spent,
+                f"illegal action {action} by seat {view.seat} in phase {view.phase.value}")
+    return action, spent, None
+
+
 def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 2)) -> GameOutcome:
     """Play a game to the end; ``players[seat]`` decides for each seat, ``seating[seat]`` says
     which match player (0 or 1) that is, for the time and illegal-action counts."""
@@ -261,21 +281,13 @@ def play_game(game: Game, players: list, seating: tuple[int, int, int] = (0, 1, 
                 break
         seat = game.to_move
         assert seat is not None
-        view = game.view(seat)
         who = seating[seat]
-        t0 = clock()
-        try:
-            action = players[seat].choose(view)
-        except Exception as exc:  # a crashing bot loses the move, not the match
-            action = None
-            errors.append(f"{type(exc).__name__}: {exc}")
-        time_s[who] += clock() - t0
+        action, spent, error = checked_choice(players[seat], game.view(seat), clock)
+        time_s[who] += spent
         decisions[who] += 1
-        if action is None or action not in view.legal_actions:
+        if error is not None:
             illegal[who] += 1
-            if action is not None:
-                errors.append(f"illegal action {action} by seat {seat} in phase {view.phase.value}")
-            action = view.legal_actions[0]
+            errors.append(error)
         game.apply(action, seat)
     result = game.result
     assert result is not None

@@ -31,6 +31,7 @@ from typing import Any
 from skat.deal.game import Phase
 from skat.players.arena import (
     arena_player,
+    checked_choice,
     derive_seed,
     game_family,
     mean_of,
@@ -129,8 +130,8 @@ def _candidate_discard(config: ScreenConfig, deal: int, deal_seed: int, before: 
                        declarer: int, record: dict[str, Any]) -> list[tuple[Action, int]]:
     """The actions up to the card play with the candidate's discard and declaration after ``before`` (the auction
     and the pickup). The candidate sits in the declarer's seat with the reference bidder's seed there; its time goes
-    into ``record`` (``discard_s``), and an illegal action of its own into ``record`` too, replaced by the first
-    legal one (as the arena does)."""
+    into ``record`` (``discard_s``), and an illegal action (or an exception) of its own into ``record`` too,
+    replaced by the first legal one (:func:`skat.players.arena.checked_choice`, as the arena does)."""
     game = new_game(deal_seed, get_ruleset(config.ruleset))
     for action, seat in before:
         game.apply(action, seat)
@@ -138,14 +139,11 @@ def _candidate_discard(config: ScreenConfig, deal: int, deal_seed: int, before: 
     actions = list(before)
     spent = 0.0
     while game.phase in (Phase.DISCARD, Phase.DECLARE) and game.to_move == declarer:
-        view = game.view(declarer)
-        started = time.process_time()
-        action = player.choose(view)
-        spent += time.process_time() - started
-        if action not in view.legal_actions:
+        action, took, error = checked_choice(player, game.view(declarer), time.process_time)
+        spent += took
+        if error is not None:
             record["illegal"] = record.get("illegal", 0) + 1
-            record.setdefault("errors", []).append(f"illegal action {action} in phase {view.phase.value}")
-            action = view.legal_actions[0]
+            record.setdefault("errors", []).append(error)
         game.apply(action, declarer)
         actions.append((action, declarer))
     record["discard_s"] = spent
