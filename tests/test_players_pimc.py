@@ -521,6 +521,11 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     assert (expert.declarer_worlds, expert.declarer_pool, expert.worlds, expert.pool) == (320, 2, 160, 4)
     assert {**_search_settings(expert), "declarer_worlds": None, "declarer_pool": None} == _search_settings(
         make_player("expert", 1))
+    more = ablation.expert_declarer_640_searched_discard(1)  # and four times, with the discard searched
+    assert (more.declarer_worlds, more.declarer_pool, more.worlds, more.time_budget) == (640, 2, 160, 2.0)
+    assert (more.bidder.discard_worlds, more.bidder.discard_time) == (80, 1.0)
+    assert {**_search_settings(more), "declarer_worlds": 320, "bidder": None} == {**_search_settings(expert),
+                                                                                   "bidder": None}
     asked: list[tuple[int, int | None, int | None]] = []
     real_sample = PIMCPlayer.sample
 
