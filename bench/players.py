@@ -91,9 +91,9 @@ issue 16 beside them):
   ``strong`` as it was (the goal's measure, were it ``strong``). ``declarer-320-defence-40-2026-12`` (2097) the
   same with the defence's worlds cut from 60 to 40 to pay for the declarer's 320 in the card-time goal
   (:func:`skat.players.ablation.strong_declarer_320_defence_40`; 2096's player took 57 ms median a card, over 50),
-  ``declarer-320-defence-40`` (2098) it against today's ``strong`` (the second look before it becomes ``strong``);
-  ``expert-640-strong-candidate`` (2100) ``expert`` with 640 declarer's worlds and the discard searched
-  (:func:`skat.players.ablation.expert_declarer_640_searched_discard`) against that candidate (``expert``'s goal).
+  ``declarer-320-defence-40`` (2098) it against today's ``strong`` (the second look: -0.69, not taken);
+  ``expert-640-strong`` (2100) ``expert`` with 640 declarer's worlds and the discard searched
+  (:func:`skat.players.ablation.expert_declarer_640_searched_discard`) against ``strong`` (``expert``'s goal).
   (Seeds 2069 and 2073 are the bidding screens', ``tools/bidding_screen.py``.)
 * issue 31, the Ramsch search with the skat: ``ramsch-skat`` (2054) and ``schieberamsch-skat`` (2055) ``medium``
   whose Ramsch search counts the skat's points for whoever takes the last trick
@@ -208,8 +208,7 @@ MATCHES = {
     "declarer-320-discard-2026-12": (("skat.players.ablation:strong_declarer_320_searched_discard", _TODAY), 2096),
     "declarer-320-defence-40-2026-12": (("skat.players.ablation:strong_declarer_320_defence_40", _TODAY), 2097),
     "declarer-320-defence-40": (("skat.players.ablation:strong_declarer_320_defence_40", "strong"), 2098),
-    "expert-640-strong-candidate": (("skat.players.ablation:expert_declarer_640_searched_discard",
-                                     "skat.players.ablation:strong_declarer_320_defence_40"), 2100),
+    "expert-640-strong": (("skat.players.ablation:expert_declarer_640_searched_discard", "strong"), 2100),
 }
 """name -> (players, seed)."""
 
