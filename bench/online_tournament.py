@@ -205,13 +205,14 @@ def serve_app(db_url: str, clock_scale: float, tick: float) -> tuple[Any, str]:
     import uvicorn
 
     from skat.server import create_app
-    from skat.server.limits import Limits, Rate
+    from skat.server.limits import KEEP_ALIVE_SECONDS, Limits, Rate
 
     many = Rate(1_000_000, 1)
     app = create_app(db_url, limits=Limits(create=many, join=many, action=many, print=many, sockets_per_address=100_000))
     app.state.manager.clock_scale = clock_scale
     app.state.online.tick = tick
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning",
+                                           timeout_keep_alive=KEEP_ALIVE_SECONDS))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     limit = time.time() + 60

@@ -4,6 +4,7 @@ for, made there) instead of failing on the database."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -49,6 +50,15 @@ def test_serve_starts_with_the_lines_a_person_needs(tmp_path):
         cmd.line("/keeper")
         port = int(address.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
         assert health(port)["status"] == "ok"
+        # an idle connection stays open past uvicorn's own 5 s (KEEP_ALIVE_SECONDS), so that a client reusing it
+        # within its own expiry never sends a request into the server's closing
+        kept = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        kept.request("GET", "/api/health")
+        assert kept.getresponse().read() and kept.sock is not None
+        time.sleep(6)
+        kept.request("GET", "/api/health")
+        assert kept.getresponse().status == 200
+        kept.close()
     finally:
         cmd.stop()
     lines = [line for line in cmd.output.splitlines() if line.strip()]

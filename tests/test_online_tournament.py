@@ -174,8 +174,12 @@ def test_bad_input_is_refused_with_its_own_code_and_changes_nothing(server):
                        ({"name": 5}, "bad_name"), ({"colour": "red"}, "bad_request")]:
         _refused(director.post("/api/online-tournaments", json=body), 400, code)
     assert director.get("/api/online-tournaments").json()["tournaments"] == []  # nothing was made
+    # a slow clock (nobody sits down: the first decision waits 24 s for its stand-in) and 12 games, so that the
+    # tournament is still running when it is cancelled below, however slow the machine (with CLOCK's 0.2 s a
+    # decision a loaded machine saw its one game played out by the stand-ins first)
     made = director.post("/api/online-tournaments", json={"name": "Bad input", "starts_at": time.time() + 3600,
-                                                          "rounds": 1, "games": 1, "clock": CLOCK}).json()
+                                                          "rounds": 1, "games": 12,
+                                                          "clock": {**CLOCK, "decision": 600, "grace": 600}}).json()
     tid, key = made["id"], made["key"]
     path = f"/api/online-tournaments/{tid}"
     assert made["director_url"] == f"/online/{tid}#key={key}" and "key" not in director.get(path).json()

@@ -514,6 +514,12 @@ def test_the_declarer_searches_its_own_number_of_worlds_where_set(monkeypatch):
     both = ablation.strong_declarer_320_searched_discard(1)  # the two together
     assert (both.declarer_worlds, both.bidder.discard_worlds) == (320, 40)
     assert {**_search_settings(both), "bidder": None} == {**_search_settings(more), "bidder": None}
+    for tricks in (6, 7):  # today's strong, the solver from more tricks left
+        solver = getattr(ablation, f"strong_solve_from_{tricks}")(1)
+        assert (solver.playout_solve_from, solver.points_from_tricks_left) == (tricks, tricks)
+        assert solver.name == f"strong-solve-from-{tricks}"
+        assert {**_search_settings(solver), "playout_solve_from": 5, "points_from_tricks_left": 5} == _search_settings(
+            make_player("strong", 1))
     cheaper = ablation.strong_declarer_320_defence_40(1)  # the same, the defence's 60 worlds cut to 40
     assert (cheaper.worlds, cheaper.pool, cheaper.declarer_worlds, cheaper.bidder.discard_worlds) == (40, 4, 320, 40)
     assert {**_search_settings(cheaper), "worlds": 60} == _search_settings(both)

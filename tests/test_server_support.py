@@ -194,7 +194,10 @@ def serve(app, port: int = 0):
     stopped server to restart on the address a page already has open."""
     import uvicorn
 
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    from skat.server.limits import KEEP_ALIVE_SECONDS
+
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_keep_alive=KEEP_ALIVE_SECONDS))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.time() + 60

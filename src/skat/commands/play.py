@@ -135,6 +135,7 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
     import uvicorn
 
     from skat.commands.running import announce as announce_running
+    from skat.server.limits import KEEP_ALIVE_SECONDS
 
     if log_file is not None:
         lines = [*lines, f"The server's log: {log_file}"]
@@ -148,7 +149,7 @@ def _serve(app: FastAPI, sock: socket.socket, args: argparse.Namespace, lines: l
             await super().shutdown(sockets)
 
     server = Server(uvicorn.Config(app, log_level="warning", ws_max_size=ws_max_size,
-                                   ws_per_message_deflate=ws_per_message_deflate))
+                                   ws_per_message_deflate=ws_per_message_deflate, timeout_keep_alive=KEEP_ALIVE_SECONDS))
 
     def announce() -> None:
         while not server.started and not server.should_exit:

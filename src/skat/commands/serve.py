@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from skat.server.app import MAX_FRAME_BYTES, create_app
+    from skat.server.limits import KEEP_ALIVE_SECONDS
     from skat.server.store import SecondProcessError, default_db_url
 
     if not 0 <= args.port <= 65535:
@@ -202,6 +203,7 @@ def run(args: argparse.Namespace) -> int:
     # person needs, and the server's events are logged by skat's loggers
     quiet = args.log_level != "debug"
     config = uvicorn.Config(app, log_level="warning" if quiet else "debug", access_log=not quiet,
-                            ws_max_size=MAX_FRAME_BYTES, ws_per_message_deflate=False)
+                            ws_max_size=MAX_FRAME_BYTES, ws_per_message_deflate=False,
+                            timeout_keep_alive=KEEP_ALIVE_SECONDS)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

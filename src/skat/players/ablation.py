@@ -84,7 +84,8 @@ __all__ = ["strong_plain", "strong_simulated_bidding", "strong_inference", "stro
            "DECLARER_WORLDS", "DECLARER_POOL", "strong_declarer_worlds",
            "strong_solve_from_3", "strong_160_worlds", "strong_2026_12_07",
            "expert_declarer_worlds", "strong_declarer_320", "strong_searched_discard",
-           "strong_declarer_320_searched_discard", "strong_declarer_320_defence_40"]
+           "strong_declarer_320_searched_discard", "strong_declarer_320_defence_40", "strong_solve_from_6",
+           "strong_solve_from_7"]
 
 
 def _level_variant(level: str, seed: int | None, name: str, **changes: object) -> PIMCPlayer:
@@ -618,6 +619,20 @@ def strong_searched_discard(seed: int | None = None) -> PIMCPlayer:
     assert isinstance(player.bidder, LearnedBidder)
     player.bidder.discard_worlds = 40
     return player
+
+
+def strong_solve_from_6(seed: int | None = None) -> PIMCPlayer:
+    """``strong`` whose playouts stop at six tricks left, where the solver (which sees every hand) decides the rest,
+    and which values the cards by the solver's exact card points in every world from six tricks left (five in
+    ``strong``). The playouts to three tricks left cost the defence -3.09 a case in its screen
+    (:func:`strong_solve_from_3`): is the policy's endgame weaker than the solver's one trick earlier too? (Role
+    screens, ``tools/role_screen.py``.)"""
+    return _strong_variant(seed, "strong-solve-from-6", playout_solve_from=6, points_from_tricks_left=6)
+
+
+def strong_solve_from_7(seed: int | None = None) -> PIMCPlayer:
+    """:func:`strong_solve_from_6` with the solver from seven tricks left."""
+    return _strong_variant(seed, "strong-solve-from-7", playout_solve_from=7, points_from_tricks_left=7)
 
 
 def strong_declarer_320_searched_discard(seed: int | None = None) -> PIMCPlayer:

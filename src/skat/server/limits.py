@@ -38,12 +38,18 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from skat.server.errors import ErrorCode
 
 __all__ = ["Limits", "Rate", "LimitsError", "ClientBuckets", "ClientLimits", "RateLimits", "SocketLimits", "KINDS",
-           "MAX_TABLES", "CLOSE_TOO_MANY_SOCKETS", "client_host", "idle_reason", "eviction_candidate", "sweeper"]
+           "MAX_TABLES", "KEEP_ALIVE_SECONDS", "CLOSE_TOO_MANY_SOCKETS", "client_host", "idle_reason", "eviction_candidate", "sweeper"]
 
 log = logging.getLogger("skat.server")
 
 MAX_TABLES = 2000
 """The default cap of open tables in one server's memory (:attr:`Limits.max_tables`)."""
+
+KEEP_ALIVE_SECONDS = 75
+"""How long the server keeps an idle HTTP connection open (uvicorn's ``timeout_keep_alive``, 5 s unless set). A
+client or proxy that reuses its idle connections must drop them before the server does, or a request sent as the
+server closes is lost ("Server disconnected without sending a response"); httpx and browsers drop theirs after 5 s
+or so, nginx's upstream keep-alive after 60 s. A loaded machine once lost a test's request to uvicorn's 5 s."""
 
 KINDS: dict[str, str] = {"create": "new tables, lists or tournaments", "join": "joins", "action": "actions",
                          "analysis": "analysis requests", "hint": "hints", "print": "printed lists and rankings"}
