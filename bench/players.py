@@ -238,6 +238,8 @@ SCREENS: dict[str, tuple[tuple[str, str], str, int]] = {
     "160-worlds-defenders": (("skat.players.ablation:strong_160_worlds", _STRONG_1207), "defenders", 3003),
     "declarer-320-declarer": (("skat.players.ablation:strong_declarer_320", "strong"), "declarer", 3004),
     "searched-discard": (("skat.players.ablation:strong_searched_discard", "strong"), "discard", 3005),
+    "solve-from-6-declarer": (("skat.players.ablation:strong_solve_from_6", "strong"), "declarer", 3006),
+    "solve-from-6-defenders": (("skat.players.ablation:strong_solve_from_6", "strong"), "defenders", 3007),
 }
 """name -> ((candidate, reference), role, seed) of the role screens (:mod:`skat.players.screen`,
 ``tools/role_screen.py``): one role's card play of a candidate against the reference on the same contracts. Their
