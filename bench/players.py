@@ -104,7 +104,8 @@ issue 16 beside them):
 
 ``--screens NAME,...`` (or ``all``) plays or resumes the role screens (:data:`SCREENS`, one role's card play of a
 candidate against the reference on the same contracts; records in ``bench/data/screen/``) to ``--deals`` and prints
-their table; with ``--show`` it prints their records as they stand.
+their table; with ``--show`` it prints their records as they stand. With ``--screens`` and no ``--matches`` no match
+is played.
 
 With ``--data DIR`` every match keeps its checkpoint ``DIR/A-B-SEED.jsonl`` (a stopped run resumes; a
 checkpoint of other players' code is refused) and writes ``DIR/A-B-SEED.json`` and the plot.
@@ -403,8 +404,9 @@ def screen_table(summaries: dict[str, dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", default=",".join(MATCHES),
-                        help=f"comma-separated, of {', '.join(MATCHES)} (or none)")
+    parser.add_argument("--matches", default=None,
+                        help=f"comma-separated, of {', '.join(MATCHES)} (or none); left out: all of them, or none "
+                             f"where --screens names some")
     parser.add_argument("--deals", type=int, default=1000, help="deals per match")
     parser.add_argument("--data", type=Path, default=None, metavar="DIR",
                         help="keep each match's checkpoint, JSON and plot in DIR (resumed)")
@@ -426,8 +428,10 @@ def main() -> None:
     parser.add_argument("--screen-data", type=Path, default=SCREEN_DATA, metavar="DIR",
                         help="the screens' records (bench/data/screen)")
     args = parser.parse_args()
-    names = [] if args.matches == "none" else args.matches.split(",")
     screens = {"none": [], "all": list(SCREENS)}.get(args.screens, args.screens.split(","))
+    if args.matches is None:  # a screen asked for alone plays no match first
+        args.matches = "none" if screens else ",".join(MATCHES)
+    names = [] if args.matches == "none" else args.matches.split(",")
     unknown = [n for n in screens if n not in SCREENS]
     if unknown:
         parser.error(f"unknown screen {unknown[0]!r}: choose from {', '.join(SCREENS)}, all or none")

@@ -175,7 +175,7 @@ def test_show_prints_the_committed_screens_without_a_match_directory():
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--matches", "none", "--timing-deals",
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "players.py"), "--timing-deals",  # no match with a screen
                            "0", "--show", "--screens", "declarer-worlds-declarer"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
