@@ -117,7 +117,7 @@ def _deals(url: str) -> list:
 @pytest.mark.parametrize("server", ["sqlite", "postgresql"], indirect=True)
 def test_a_tournament_of_seven_with_a_no_show_and_a_leaver_to_its_printed_ranking(server):
     figures = asyncio.run(bench.run_tournament(server.base, players=7, rounds=2, games={"4": 2, "3": 2}, no_shows=1,
-                                               leavers=1, leave_after=3, clock=CLOCK, timeout=60, prefix="Sim"))
+                                               leavers=1, leave_after=3, clock=CLOCK, timeout=180, prefix="Sim"))
     assert not figures.errors, figures.errors
     state = figures.tournament
     assert state["status"] == "finished" and state["round"] == 2 and state["finished"] >= state["started"]
@@ -241,7 +241,7 @@ def test_bad_input_is_refused_with_its_own_code_and_changes_nothing(server):
 def test_five_who_never_come_are_made_3_and_3_by_a_computer_and_still_finish(server):
     """Nobody connects: every seat is away after the grace, the tables between deals are pushed on, the round ends."""
     figures = asyncio.run(bench.run_tournament(server.base, players=5, rounds=1, games=2, no_shows=5, clock=CLOCK,
-                                               timeout=60, prefix="Nob"))
+                                               timeout=180, prefix="Nob"))
     assert not figures.errors, figures.errors
     state = figures.tournament
     assert state["status"] == "finished"
