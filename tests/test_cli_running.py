@@ -50,18 +50,10 @@ def test_serve_starts_with_the_lines_a_person_needs(tmp_path):
         cmd.line("/keeper")
         port = int(address.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
         assert health(port)["status"] == "ok"
-        # an idle connection stays open past uvicorn's own 5 s (KEEP_ALIVE_SECONDS), so that a client reusing it
-        # within its own expiry never sends a request into the server's closing
-        kept = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        kept.request("GET", "/api/health")
-        assert kept.getresponse().read() and kept.sock is not None
-        time.sleep(6)
-        kept.request("GET", "/api/health")
-        assert kept.getresponse().status == 200
-        kept.close()
     finally:
         cmd.stop()
-    lines = [line for line in cmd.output.splitlines() if line.strip()]
+    # (a loaded machine may add the server's own warnings of a stalled event loop: not start-up lines)
+    lines = [line for line in cmd.output.splitlines() if line.strip() and "event loop was held up" not in line]
     # a new database says once that its tables were made; then the address and where the pages are
     assert len(lines) <= 3, cmd.output
     assert "made the database's tables" in lines[0]
@@ -73,6 +65,25 @@ def test_serve_starts_with_the_lines_a_person_needs(tmp_path):
     finally:
         again.stop()
     assert len([line for line in again.output.splitlines() if line.strip()]) == 2, again.output  # nothing to migrate
+
+
+def test_serve_keeps_an_idle_connection_longer_than_its_clients_do(tmp_path):
+    """An idle connection stays open past uvicorn's own 5 s (KEEP_ALIVE_SECONDS), so that a client reusing it within
+    its own expiry (httpx's 5 s) never sends a request into the server's closing."""
+    cmd = Command("serve", "--port", "0", "--db", f"sqlite:///{tmp_path / 's.sqlite'}")
+    try:
+        address = cmd.line("skat serve: http://")
+        port = int(address.split("http://")[1].split("/")[0].rsplit(":", 1)[1])
+        health(port)
+        kept = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        kept.request("GET", "/api/health")
+        assert kept.getresponse().read() and kept.sock is not None
+        time.sleep(6)
+        kept.request("GET", "/api/health")  # the same connection
+        assert kept.getresponse().status == 200
+        kept.close()
+    finally:
+        cmd.stop()
 
 
 def test_a_second_play_opens_the_running_table_or_makes_the_one_asked_for(tmp_path):
